@@ -1,0 +1,40 @@
+# The two commands of the README: `make run` and `make test`.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint types pytest venv clean bench
+
+# (Re)install when pyproject.toml changes; the stamp makes repeated runs fast.
+$(STAMP): pyproject.toml
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "make: $(PYTHON) not found; set PYTHON=python3"; exit 1; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check engine pbem web tests bench migrations
+
+types: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP)
+	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+
+test: lint types pytest
+
+run: $(STAMP)
+	$(BIN)/pbem db upgrade
+	$(BIN)/pbem demo
+	$(BIN)/pbem serve --host 127.0.0.1 --port 5000
+
+bench: $(STAMP)
+	$(BIN)/python bench/engine_bench.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

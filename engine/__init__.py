@@ -1,0 +1,8 @@
+"""Pure, deterministic rules engines. ``REGISTRY`` maps a game's name to its Rules."""
+
+from __future__ import annotations
+
+from engine.core.protocol import Rules
+
+REGISTRY: dict[str, Rules] = {}
+# Each game registers itself here, one line each:

@@ -1,0 +1,156 @@
+"""The contract suite: checks every game in ``engine.REGISTRY`` must pass.
+
+Plain functions that raise ``AssertionError`` with a readable message, so that any test
+runner (``tests/engine/test_contract.py``) or a new game's author can call them. They use our
+own generator for their random choices, so a failure is reproducible from its seed.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from engine.core import rng
+from engine.core.protocol import (
+    Action,
+    Rules,
+    Seat,
+    action_from_json,
+    action_sort_key,
+    action_to_json,
+)
+
+# Large seeds, so that their decimal digits cannot appear in a view by coincidence.
+CONTRACT_SEEDS = (2**100 + 12345, 2**101 + 67890)
+
+
+def _pick(state: int, options: tuple[Action, ...]) -> tuple[Action, int]:
+    index, state = rng.below(state, len(options))
+    return options[index], state
+
+
+def _next_seat(rules: Rules, state: Any, r: int) -> tuple[Seat, int]:
+    seats = tuple(sorted(rules.to_act(state)))
+    index, r = rng.below(r, len(seats))
+    return seats[index], r
+
+
+def playout(
+    rules: Rules,
+    config: Mapping[str, Any],
+    seed: int,
+    max_steps: int = 20_000,
+    on_step: Callable[[Any, Seat, Action, Any], None] | None = None,
+) -> Iterator[tuple[Any, Seat, Action]]:
+    """A seeded random game: yields (state before, seat, action) for every step.
+
+    Fails on a dead end (a seat to act with no legal action) or when ``max_steps`` pass
+    without the game finishing.
+    """
+    state = rules.initial_state(config, seed)
+    r = rng.seed_state(seed)
+    for _ in range(max_steps):
+        to_act = rules.to_act(state)
+        if not to_act:
+            assert rules.outcome(state) is not None, "to_act is empty but outcome() is None"
+            return
+        seat, r = _next_seat(rules, state, r)
+        legal = rules.legal_actions(state, seat)
+        assert legal, f"dead end: seat {seat} is to act but has no legal action"
+        action, r = _pick(r, legal)
+        yield state, seat, action
+        new_state = rules.apply(state, seat, action).state
+        if on_step is not None:
+            on_step(state, seat, action, new_state)
+        state = new_state
+    raise AssertionError(f"game did not finish within {max_steps} steps (seed {seed})")
+
+
+def _secrets_of(rules: Rules, state: Any, seed: int) -> list[str]:
+    dumped = rules.dump_state(state)
+    found = [str(seed)]
+    rng_state = dumped.get("rng")
+    if isinstance(rng_state, int) and rng_state > 10**6:
+        found.append(str(rng_state))
+    return found
+
+
+def check_step(rules: Rules, state: Any, seat: Seat, action: Action, seed: int) -> None:
+    """Every per-position property of the contract, at one position and one chosen action."""
+    before = json.dumps(rules.dump_state(state), sort_keys=True)
+    pristine = copy.deepcopy(state)
+
+    # to_act: every seat owes a non-empty, sorted tuple of legal actions.
+    for s in rules.to_act(state):
+        legal = rules.legal_actions(state, s)
+        assert legal, f"seat {s} is to act but legal_actions is empty"
+        assert list(legal) == sorted(legal, key=action_sort_key), "legal_actions not sorted"
+        auto = rules.auto_action(state, s)
+        assert auto in legal, f"auto_action {auto!r} of seat {s} is not legal"
+        for a in legal:
+            text = rules.format_action(state, a)
+            back = rules.parse_action(state, s, text)
+            assert back == a, f"parse_action(format_action({a!r})) gave {back!r} via {text!r}"
+            assert action_from_json(json.loads(json.dumps(action_to_json(a)))) == a
+    # Seats not to act have nothing to do.
+    for s in range(_seat_count(rules, state)):
+        if s not in rules.to_act(state):
+            assert rules.legal_actions(state, s) == (), f"seat {s} not to act has actions"
+
+    # dump/load round trip.
+    dumped = rules.dump_state(state)
+    assert rules.load_state(json.loads(json.dumps(dumped))) == state, "load(dump(s)) != s"
+
+    # Views: JSON-serialisable and free of the seed and generator state.
+    secrets = _secrets_of(rules, state, seed)
+    for viewer in [None, *range(_seat_count(rules, state))]:
+        text = json.dumps(rules.view(state, viewer), sort_keys=True)
+        for secret in secrets:
+            assert secret not in text, f"view for {viewer} contains a secret value {secret}"
+
+    # apply is pure.
+    rules.apply(state, seat, action)
+    after = json.dumps(rules.dump_state(state), sort_keys=True)
+    assert before == after, "apply mutated its input state"
+    assert state == pristine, "apply mutated its input state"
+
+
+def _seat_count(rules: Rules, state: Any) -> int:
+    players = rules.dump_state(state).get("players")
+    if isinstance(players, int):
+        return players
+    if isinstance(players, list):
+        return len(players)
+    raise AssertionError("dump_state must hold 'players' (a count or a list per seat)")
+
+
+def check_determinism(rules: Rules, config: Mapping[str, Any], seed: int) -> None:
+    """Same seed and actions -> identical dump_state at every step."""
+    first = [(seat, action) for _, seat, action in playout(rules, config, seed)]
+    state = rules.initial_state(config, seed)
+    again = rules.initial_state(config, seed)
+    for seat, action in first:
+        state = rules.apply(state, seat, action).state
+        again = rules.apply(again, seat, action).state
+        assert rules.dump_state(state) == rules.dump_state(again)
+    replay = rules.initial_state(config, seed)
+    for seat, action in first:
+        replay = rules.apply(replay, seat, action).state
+    assert json.dumps(rules.dump_state(replay), sort_keys=True) == json.dumps(
+        rules.dump_state(state), sort_keys=True
+    ), "the same seed and actions gave a different state"
+
+
+def check_config(rules: Rules, config: Mapping[str, Any], seed: int, games: int = 3) -> int:
+    """Run the whole contract over one config: returns the number of steps checked."""
+    normalised = rules.validate_config(config)
+    assert rules.validate_config(normalised) == normalised, "validate_config not idempotent"
+    check_determinism(rules, normalised, seed)
+    steps = 0
+    for g in range(games):
+        for state, seat, action in playout(rules, normalised, seed + g):
+            check_step(rules, state, seat, action, seed + g)
+            steps += 1
+    return steps

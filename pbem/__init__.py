@@ -1,0 +1,1 @@
+"""pbem: the play-by-email service (events, store, replay, mail, deadlines, CLI)."""
