@@ -1,0 +1,89 @@
+"""The database: one SQLAlchemy engine, SQLite or PostgreSQL, and transaction helpers.
+
+SQLite (the embedded default) runs in WAL mode with ``synchronous=FULL`` and a busy timeout,
+and every write transaction starts with ``BEGIN IMMEDIATE``: writers queue for the lock at
+the start instead of failing half-way when two of them upgrade a read lock at once. Reads
+start a plain deferred ``BEGIN`` and see one consistent snapshot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlmodel import Session
+
+_WRITE = "pbem_write"
+
+
+def normalise_url(url: str) -> str:
+    """Accept plain ``postgresql://`` URLs: we ship psycopg 3, not psycopg2."""
+    parsed = make_url(url)
+    if parsed.drivername in {"postgresql", "postgres"}:
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed.render_as_string(hide_password=False)
+
+
+class Database:
+    """A SQLAlchemy engine with ``write()`` and ``read()`` session context managers."""
+
+    def __init__(self, url: str, *, busy_timeout_ms: int = 15_000, pool_size: int = 5) -> None:
+        self.url = normalise_url(url)
+        parsed = make_url(self.url)
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        self.is_postgres = parsed.get_backend_name() == "postgresql"
+        kwargs: dict[str, Any] = {}
+        if self.is_sqlite:
+            if parsed.database and parsed.database != ":memory:":
+                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            # The timeout we want is SQLite's busy_timeout (set below), not the driver's.
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 0}
+        else:
+            kwargs["pool_size"] = pool_size
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        self._write_engine = self.engine.execution_options(**{_WRITE: True})
+        if self.is_sqlite:
+            self._install_sqlite_hooks(busy_timeout_ms)
+
+    def _install_sqlite_hooks(self, busy_timeout_ms: int) -> None:
+        @event.listens_for(self.engine, "connect")
+        def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+            # Take BEGIN away from the sqlite3 module so that we emit it ourselves (below).
+            dbapi_connection.isolation_level = None
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        @event.listens_for(self.engine, "begin")
+        def _on_begin(conn: Any) -> None:
+            if conn.get_execution_options().get(_WRITE):
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+            else:
+                conn.exec_driver_sql("BEGIN")
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """A write transaction: committed when the block ends, rolled back on an exception."""
+        with Session(self._write_engine, expire_on_commit=False) as session, session.begin():
+            session.connection()  # begin now (BEGIN IMMEDIATE on SQLite): take the lock first
+            yield session
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        """A read-only transaction (one consistent snapshot); never committed."""
+        with Session(self.engine, expire_on_commit=False) as session:
+            try:
+                yield session
+            finally:
+                session.rollback()
+
+    def dispose(self) -> None:
+        self.engine.dispose()

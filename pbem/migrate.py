@@ -1,0 +1,36 @@
+"""Running the Alembic migrations (``pbem db upgrade``) from Python."""
+
+from __future__ import annotations
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+
+from pbem.db import Database
+from pbem.settings import ROOT
+
+MIGRATIONS = ROOT / "migrations"
+
+
+def alembic_config() -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    return cfg
+
+
+def upgrade(db: Database, revision: str = "head") -> None:
+    """Bring the schema to ``revision`` (all migrations by default) in one transaction."""
+    cfg = alembic_config()
+    with db.engine.begin() as connection:
+        cfg.attributes["connection"] = connection
+        command.upgrade(cfg, revision)
+
+
+def current_revisions(db: Database) -> set[str]:
+    with db.engine.connect() as connection:
+        return set(MigrationContext.configure(connection).get_current_heads())
+
+
+def head_revisions() -> set[str]:
+    return set(ScriptDirectory.from_config(alembic_config()).get_heads())

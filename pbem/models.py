@@ -1,0 +1,114 @@
+"""The tables (SQLModel). Alembic owns the schema: a change here needs a migration.
+
+``events`` is the truth. ``games`` and ``seats`` are read models derived from the events
+(plus the secret seed and the hashes of the tokens, which never appear in an event until the
+seed is revealed at the end). ``snapshots`` is a cache: it can be deleted at any time.
+Every JSON column holds canonical JSON text (see ``pbem.events.canonical_json``).
+
+Times are stored as ISO 8601 text in UTC with microseconds (``2025-01-31T12:00:00.000000Z``):
+the same bytes on every database, which the hash chain needs.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+class Event(SQLModel, table=True):
+    """One event of one game's stream; ``(game_id, version)`` is the concurrency control."""
+
+    __tablename__ = "events"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    version: int = Field(primary_key=True)
+    type: str = Field(max_length=40)
+    schema_version: int
+    #: canonical JSON of the event's payload
+    data: str = Field(sa_type=Text)
+    recorded_at: str = Field(max_length=32)
+    prev_hash: str = Field(max_length=64)
+    hash: str = Field(max_length=64)
+
+
+class Game(SQLModel, table=True):
+    """Read model of a game, updated in the same transaction as its events."""
+
+    __tablename__ = "games"
+
+    id: str = Field(primary_key=True, max_length=32)
+    game: str = Field(max_length=40)
+    rules_version: str = Field(max_length=40)
+    #: canonical JSON of the validated config
+    config: str = Field(sa_type=Text)
+    #: the secret seed (decimal text): never in a response; revealed in GameFinished
+    seed: str = Field(max_length=80)
+    seed_commitment: str = Field(max_length=64)
+    version: int
+    head_hash: str = Field(max_length=64)
+    #: canonical JSON list of the seats that owe an action
+    to_act: str = Field(sa_type=Text)
+    finished: bool = False
+    #: canonical JSON of the outcome, once finished
+    outcome: str | None = Field(default=None, sa_type=Text)
+    admin_token_hash: str = Field(max_length=64)
+    created_at: str = Field(max_length=32)
+    updated_at: str = Field(max_length=32)
+
+
+class Seat(SQLModel, table=True):
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("token_hash", name="uq_seats_token_hash"),)
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seat: int = Field(primary_key=True)
+    name: str = Field(max_length=200)
+    email: str | None = Field(default=None, max_length=320)
+    #: sha256 of the seat's bearer token (the token itself is shown once, at creation)
+    token_hash: str = Field(max_length=64)
+    resigned: bool = False
+
+
+class Snapshot(SQLModel, table=True):
+    """The state after ``version`` (a cache only: replay without it gives the same state)."""
+
+    __tablename__ = "snapshots"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    version: int = Field(primary_key=True)
+    #: hash of the event at ``version``: a snapshot is used only while it matches the chain
+    event_hash: str = Field(max_length=64)
+    rules_version: str = Field(max_length=40)
+    #: canonical JSON of ``rules.dump_state(state)``
+    state: str = Field(sa_type=Text)
+
+
+class IdempotencyKey(SQLModel, table=True):
+    """The result of a submission, kept so that a retry with the same key gets it again."""
+
+    __tablename__ = "idempotency_keys"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    key: str = Field(primary_key=True, max_length=200)
+    seat: int
+    #: sha256 of the canonical request: the same key with another payload is a conflict
+    request_hash: str = Field(max_length=64)
+    #: canonical JSON of the result
+    result: str = Field(sa_type=Text)
+    created_at: str = Field(max_length=32)
+
+
+class UndoRequest(SQLModel, table=True):
+    """Read model of an undo request (the events UndoRequested/UndoDecided are the truth)."""
+
+    __tablename__ = "undo_requests"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    #: the version of its UndoRequested event
+    request: int = Field(primary_key=True)
+    seat: int
+    to_version: int
+    #: open | accepted | declined | lapsed
+    status: str = Field(max_length=16)
+    #: canonical JSON list of the seats that accepted so far
+    accepted_by: str = Field(sa_type=Text)

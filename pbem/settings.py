@@ -1,0 +1,195 @@
+"""Settings: one frozen dataclass, loaded from a TOML file and overridden by ``PBEM_*`` variables.
+
+Order of precedence (last wins): the dataclass defaults (the same values as
+``config/default.toml``), the TOML file (``PBEM_CONFIG`` or ``config/default.toml``), then
+environment variables: ``PBEM_DATABASE_URL`` sets ``database_url``; a key of a section is
+``PBEM_<SECTION>_<KEY>`` (``PBEM_MAIL_SMTP_URL`` sets ``mail.smtp_url``).
+
+To add a setting: add a field here (a nested frozen dataclass for a section), a line in
+``config/default.toml`` and a row in the README's settings table (a test checks all three).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import secrets
+import tomllib
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CONFIG = ROOT / "config" / "default.toml"
+ENV_PREFIX = "PBEM_"
+# Environment variables that start with PBEM_ but are not settings.
+NOT_SETTINGS = frozenset({"PBEM_CONFIG", "PBEM_TEST_POSTGRES_URL", "PBEM_REQUIRE_POSTGRES"})
+
+
+class SettingsError(Exception):
+    """A setting is unknown or has a value of the wrong kind; the message says which."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    #: SQLAlchemy URL: SQLite file (embedded default) or PostgreSQL (``postgresql://...``).
+    database_url: str = "sqlite:///var/pbem.db"
+    #: The public address of the service, used to build links in mails and the CLI.
+    base_url: str = "http://127.0.0.1:5000"
+    #: Signs tokens (reply addresses). Empty: generated once and kept in ``var_dir/secret_key``.
+    secret_key: str = ""
+    #: Folder for local data (SQLite file, generated secret key, mail folder).
+    var_dir: str = "var"
+    #: Show development pages (the local mail folder viewer). Off in production.
+    dev_pages: bool = True
+    #: Store a snapshot (a cache of the state) every this many versions.
+    snapshot_every: int = 50
+    #: States kept in memory per process (a cache keyed by game, version and hash).
+    state_cache_size: int = 512
+    #: Largest HTTP request body accepted, in bytes.
+    max_content_length: int = 64 * 1024
+    #: Most command lines applied from one submission.
+    max_command_lines: int = 20
+    #: SQLite: how long a writer waits for the lock before giving up, in milliseconds.
+    sqlite_busy_timeout_ms: int = 15_000
+    #: PostgreSQL: connections kept open per process.
+    database_pool_size: int = 5
+    #: Log level of the service (DEBUG, INFO, WARNING, ERROR).
+    log_level: str = "INFO"
+
+    def with_changes(self, **changes: Any) -> Settings:
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def var_path(self) -> Path:
+        return Path(self.var_dir)
+
+
+def load_settings(path: str | Path | None = None, env: Mapping[str, str] = os.environ) -> Settings:
+    """Settings from ``path`` (or ``PBEM_CONFIG``, or ``config/default.toml``) and ``env``."""
+    chosen = Path(path) if path is not None else None
+    if chosen is None and env.get("PBEM_CONFIG"):
+        chosen = Path(env["PBEM_CONFIG"])
+    if chosen is None and DEFAULT_CONFIG.exists():
+        chosen = DEFAULT_CONFIG
+    values: dict[str, Any] = {}
+    if chosen is not None:
+        try:
+            with chosen.open("rb") as f:
+                values = tomllib.load(f)
+        except FileNotFoundError:
+            raise SettingsError(
+                f"the settings file {chosen} does not exist; set PBEM_CONFIG to a TOML file "
+                "such as config/default.toml"
+            ) from None
+        except tomllib.TOMLDecodeError as e:
+            raise SettingsError(f"{chosen} is not valid TOML: {e}") from None
+    settings: Settings = _build(Settings, values, where=str(chosen or "defaults"))
+    settings = _apply_env(settings, env)
+    if not settings.secret_key:
+        settings = settings.with_changes(secret_key=_stored_secret_key(settings.var_path))
+    return settings
+
+
+def _build(cls: type[Any], values: Mapping[str, Any], where: str) -> Any:
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    hints = typing.get_type_hints(cls)
+    kwargs: dict[str, Any] = {}
+    for key, value in values.items():
+        if key not in fields:
+            raise SettingsError(
+                f"{where}: unknown setting {key!r}; known settings: {', '.join(sorted(fields))}"
+            )
+        hint = hints[key]
+        if dataclasses.is_dataclass(hint):
+            if not isinstance(value, Mapping):
+                raise SettingsError(f"{where}: [{key}] must be a section (a TOML table)")
+            kwargs[key] = _build(typing.cast(type[Any], hint), value, f"{where} [{key}]")
+        else:
+            kwargs[key] = _coerce(hint, value, f"{where}: {key}")
+    return cls(**kwargs)
+
+
+def _apply_env(settings: Any, env: Mapping[str, str], prefix: str = ENV_PREFIX) -> Any:
+    hints = typing.get_type_hints(type(settings))
+    changes: dict[str, Any] = {}
+    for f in dataclasses.fields(settings):
+        hint = hints[f.name]
+        name = prefix + f.name.upper()
+        if dataclasses.is_dataclass(hint):
+            changes[f.name] = _apply_env(getattr(settings, f.name), env, name + "_")
+        elif name in env and name not in NOT_SETTINGS:
+            changes[f.name] = _coerce(hint, env[name], name)
+    return dataclasses.replace(settings, **changes)
+
+
+def _coerce(hint: Any, value: Any, where: str) -> Any:
+    """Check (TOML) or convert (environment strings) a value to the field's type."""
+    optional = False
+    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        optional = len(args) < len(typing.get_args(hint))
+        hint = args[0]
+    if optional and (value is None or value == ""):
+        return None
+    if hint is bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in {"1", "true", "yes", "on"}:
+            return True
+        if isinstance(value, str) and value.strip().lower() in {"0", "false", "no", "off", ""}:
+            return False
+        raise SettingsError(f"{where} must be true or false, not {value!r}")
+    if hint is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, str):
+            try:
+                return int(value.strip())
+            except ValueError:
+                pass
+        raise SettingsError(f"{where} must be a whole number, not {value!r}")
+    if hint is float:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+        if isinstance(value, str):
+            try:
+                return float(value.strip())
+            except ValueError:
+                pass
+        raise SettingsError(f"{where} must be a number, not {value!r}")
+    if hint is str:
+        if isinstance(value, str):
+            return value
+        raise SettingsError(f"{where} must be text (in quotes in TOML), not {value!r}")
+    if typing.get_origin(hint) is tuple:
+        if isinstance(value, str):
+            return tuple(v.strip() for v in value.split(",") if v.strip())
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return tuple(value)
+        raise SettingsError(f"{where} must be a list of texts, not {value!r}")
+    raise SettingsError(f"{where}: settings of type {hint!r} are not supported")
+
+
+def _stored_secret_key(var_dir: Path) -> str:
+    """The generated signing key under ``var_dir``: created on first use, then reused."""
+    path = var_dir / "secret_key"
+    try:
+        key = path.read_text(encoding="ascii").strip()
+        if key:
+            return key
+    except FileNotFoundError:
+        pass
+    var_dir.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(48)
+    # Created with owner-only permissions; O_EXCL so two processes starting at once keep one.
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text(encoding="ascii").strip()
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(key + "\n")
+    return key

@@ -1,0 +1,94 @@
+"""Settings: defaults, the TOML file, environment overrides and errors people can act on."""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+import typing
+from pathlib import Path
+
+import pytest
+
+from pbem.settings import DEFAULT_CONFIG, Settings, SettingsError, load_settings
+
+
+def _fields(cls: type, prefix: str = "") -> set[str]:
+    """Dotted names of every setting, sections (nested dataclasses) included."""
+    names = set()
+    hints = typing.get_type_hints(cls)
+    for f in dataclasses.fields(cls):
+        if dataclasses.is_dataclass(hints[f.name]):
+            names |= _fields(hints[f.name], prefix + f.name + ".")
+        else:
+            names.add(prefix + f.name)
+    return names
+
+
+def _toml_keys(data: dict, prefix: str = "") -> set[str]:
+    keys = set()
+    for k, v in data.items():
+        if isinstance(v, dict):
+            keys |= _toml_keys(v, prefix + k + ".")
+        else:
+            keys.add(prefix + k)
+    return keys
+
+
+def test_default_toml_lists_every_setting_with_the_default_value() -> None:
+    data = tomllib.loads(DEFAULT_CONFIG.read_text())
+    assert _toml_keys(data) == _fields(Settings)
+    loaded = load_settings(DEFAULT_CONFIG, env={})
+    defaults = Settings()
+    for f in dataclasses.fields(Settings):
+        if f.name != "secret_key":
+            assert getattr(loaded, f.name) == getattr(defaults, f.name), f.name
+
+
+def test_readme_settings_table_names_every_setting() -> None:
+    readme = (DEFAULT_CONFIG.parent.parent / "README.md").read_text()
+    missing = [name for name in sorted(_fields(Settings)) if f"`{name}`" not in readme]
+    assert missing == []
+
+
+def test_environment_overrides_the_file(tmp_path: Path) -> None:
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'database_url = "sqlite:///a.db"\nvar_dir = "{tmp_path}"\nsnapshot_every = 7\n')
+    s = load_settings(
+        cfg,
+        env={"PBEM_DATABASE_URL": "postgresql://x@h/db", "PBEM_DEV_PAGES": "false"},
+    )
+    assert s.database_url == "postgresql://x@h/db"
+    assert s.dev_pages is False
+    assert s.snapshot_every == 7
+
+
+def test_pbem_config_variable_selects_the_file(tmp_path: Path) -> None:
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'base_url = "https://example.org"\nvar_dir = "{tmp_path}"\n')
+    assert load_settings(env={"PBEM_CONFIG": str(cfg)}).base_url == "https://example.org"
+
+
+def test_unknown_setting_is_named(tmp_path: Path) -> None:
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('databse_url = "sqlite://"\n')
+    with pytest.raises(SettingsError, match=r"unknown setting 'databse_url'.*database_url"):
+        load_settings(cfg, env={})
+
+
+def test_wrong_kind_of_value_is_explained(tmp_path: Path) -> None:
+    with pytest.raises(SettingsError, match="PBEM_SNAPSHOT_EVERY must be a whole number"):
+        load_settings(
+            DEFAULT_CONFIG, env={"PBEM_SNAPSHOT_EVERY": "lots", "PBEM_VAR_DIR": str(tmp_path)}
+        )
+
+
+def test_secret_key_is_generated_once_and_kept(tmp_path: Path) -> None:
+    env = {"PBEM_VAR_DIR": str(tmp_path / "var")}
+    first = load_settings(DEFAULT_CONFIG, env=env).secret_key
+    second = load_settings(DEFAULT_CONFIG, env=env).secret_key
+    assert len(first) >= 40
+    assert first == second
+    assert (tmp_path / "var" / "secret_key").stat().st_mode & 0o077 == 0
+    assert load_settings(DEFAULT_CONFIG, env={**env, "PBEM_SECRET_KEY": "given"}).secret_key == (
+        "given"
+    )
