@@ -1,0 +1,220 @@
+"""Reply addresses: ``play+<token>@<reply_domain>``.
+
+The token routes and authenticates a reply without trusting ``From:`` alone. It is the
+lower-case base32 of a compact binary record — (game, seat, key version, version seen) —
+followed by an HMAC-SHA256 tag cut to 80 bits, so it survives clients and servers that change
+the case of the address, and the whole local part stays within the 64 characters RFC 5321
+allows.
+
+The HMAC key is per seat: derived from the service's secret, the game, the seat and the seat's
+*key version*. Rotating a seat's key (incrementing its key version, stored by the service)
+revokes every reply address handed out before, while other seats' addresses keep working.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from pbem.mail.headers import LOCAL_PART_MAX
+
+GameId = int | str
+
+_FORMAT = 1  # the high nibble of the first byte: the token layout version
+_INT, _UUID, _TEXT = 0, 1, 2  # the low nibble: how the game id is stored
+_TAG_BYTES = 10  # 80 bits: an online forger would need ~2**79 tries
+_HEX32 = re.compile(r"^[0-9a-f]{32}$")
+_TEXT_ID = re.compile(r"^[A-Za-z0-9_-]{1,18}$")
+
+
+class BadToken(ValueError):
+    """A reply token that is malformed, forged, or revoked; the message says which."""
+
+
+@dataclass(frozen=True)
+class ReplyToken:
+    game_id: GameId
+    seat: int
+    key_version: int
+    #: The game version the mail showed (None when the token was made without one).
+    version_seen: int | None
+
+
+def _varint(n: int) -> bytes:
+    if n < 0:
+        raise ValueError("token numbers cannot be negative")
+    out = bytearray()
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def _read_varint(data: bytes, at: int) -> tuple[int, int]:
+    n = shift = 0
+    while True:
+        if at >= len(data) or shift > 56:
+            raise BadToken("the reply token is cut short")
+        byte = data[at]
+        at += 1
+        n |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return n, at
+
+
+def _game_bytes(game_id: GameId) -> tuple[int, bytes]:
+    if isinstance(game_id, int) and not isinstance(game_id, bool):
+        return _INT, _varint(game_id)
+    if isinstance(game_id, str):
+        bare = game_id.replace("-", "").lower()
+        if _HEX32.match(bare) and len(game_id) in (32, 36):
+            return _UUID, bytes.fromhex(bare)
+        if _TEXT_ID.match(game_id):
+            raw = game_id.encode()
+            return _TEXT, bytes([len(raw)]) + raw
+    raise ValueError(f"a game id of this form cannot go into a reply address: {game_id!r}")
+
+
+def _payload(token: ReplyToken) -> bytes:
+    kind, game = _game_bytes(token.game_id)
+    seen = 0 if token.version_seen is None else token.version_seen + 1
+    return (
+        bytes([_FORMAT << 4 | kind])
+        + game
+        + _varint(token.seat)
+        + _varint(token.key_version)
+        + _varint(seen)
+    )
+
+
+def _seat_key(secret: bytes, token: ReplyToken) -> bytes:
+    """The per-seat key: a new key version gives an unrelated key (rotation revokes)."""
+    _, game = _game_bytes(token.game_id)
+    label = b"pbem reply token\0" + game + _varint(token.seat) + _varint(token.key_version)
+    return hmac.new(secret, label, hashlib.sha256).digest()
+
+
+def _as_bytes(secret: bytes | str) -> bytes:
+    key = secret.encode() if isinstance(secret, str) else secret
+    if len(key) < 16:
+        raise ValueError("the signing secret is too short (16 bytes at least)")
+    return key
+
+
+def make_token(
+    secret: bytes | str,
+    game_id: GameId,
+    seat: int,
+    key_version: int,
+    version_seen: int | None = None,
+) -> str:
+    """The token for a reply address (lower-case base32, no padding)."""
+    token = ReplyToken(game_id, seat, key_version, version_seen)
+    payload = _payload(token)
+    tag = hmac.new(_seat_key(_as_bytes(secret), token), payload, hashlib.sha256).digest()
+    return base64.b32encode(payload + tag[:_TAG_BYTES]).decode().rstrip("=").lower()
+
+
+def peek(token: str) -> ReplyToken:
+    """Decode a token WITHOUT checking it (to find the seat whose key version to look up);
+    raises BadToken when it cannot be read."""
+    data = _decode(token)
+    return _parse(data[:-_TAG_BYTES])
+
+
+def _decode(token: str) -> bytes:
+    text = token.strip().upper()
+    if not text or not re.fullmatch(r"[A-Z2-7]+", text) or len(text) > LOCAL_PART_MAX:
+        raise BadToken("the reply token is not in the form we write")
+    try:
+        data = base64.b32decode(text + "=" * (-len(text) % 8))
+    except ValueError as error:
+        raise BadToken("the reply token is not in the form we write") from error
+    if len(data) <= _TAG_BYTES + 4:
+        raise BadToken("the reply token is cut short")
+    return data
+
+
+def _parse(payload: bytes) -> ReplyToken:
+    head = payload[0]
+    if head >> 4 != _FORMAT:
+        raise BadToken("the reply token is in a format we no longer read")
+    kind, at = head & 0x0F, 1
+    game_id: GameId
+    if kind == _INT:
+        game_id, at = _read_varint(payload, at)
+    elif kind == _UUID:
+        if len(payload) < at + 16:
+            raise BadToken("the reply token is cut short")
+        raw = payload[at : at + 16].hex()
+        game_id = f"{raw[:8]}-{raw[8:12]}-{raw[12:16]}-{raw[16:20]}-{raw[20:]}"
+        at += 16
+    elif kind == _TEXT:
+        size = payload[at]
+        try:
+            game_id = payload[at + 1 : at + 1 + size].decode()
+        except UnicodeDecodeError as error:
+            raise BadToken("the reply token is not in the form we write") from error
+        at += 1 + size
+    else:
+        raise BadToken("the reply token is not in the form we write")
+    seat, at = _read_varint(payload, at)
+    key_version, at = _read_varint(payload, at)
+    seen, at = _read_varint(payload, at)
+    if at != len(payload):
+        raise BadToken("the reply token is not in the form we write")
+    return ReplyToken(game_id, seat, key_version, None if seen == 0 else seen - 1)
+
+
+def verify(secret: bytes | str, token: str, current_key_version: int) -> ReplyToken:
+    """Check a token's tag against the seat's current key; raises BadToken when it was forged,
+    damaged, or made with a key version that has since been rotated away."""
+    data = _decode(token)
+    payload, tag = data[:-_TAG_BYTES], data[-_TAG_BYTES:]
+    claimed = _parse(payload)
+    expected = hmac.new(_seat_key(_as_bytes(secret), claimed), payload, hashlib.sha256).digest()
+    if not hmac.compare_digest(expected[:_TAG_BYTES], tag):
+        raise BadToken("the reply address was not made by this service (or was altered)")
+    if claimed.key_version != current_key_version:
+        raise BadToken(
+            "this reply address has been revoked; reply to the latest mail from the game instead"
+        )
+    return claimed
+
+
+def reply_address(
+    secret: bytes | str,
+    game_id: GameId,
+    seat: int,
+    key_version: int,
+    version_seen: int | None,
+    *,
+    domain: str,
+    local: str = "play",
+) -> str:
+    """``<local>+<token>@<domain>``; raises ValueError if the local part would pass 64."""
+    local_part = f"{local}+{make_token(secret, game_id, seat, key_version, version_seen)}"
+    if len(local_part) > LOCAL_PART_MAX:
+        raise ValueError(f"reply address local part is {len(local_part)} characters (max 64)")
+    return f"{local_part}@{domain}"
+
+
+def find_token(addresses: Iterable[str], *, domain: str, local: str = "play") -> str | None:
+    """The token of the first address of the form ``<local>+<token>@<domain>`` (any case)."""
+    prefix, suffix = f"{local}+".lower(), f"@{domain}".lower()
+    for address in addresses:
+        lowered = address.strip().strip("<>").lower()
+        if lowered.startswith(prefix) and lowered.endswith(suffix):
+            token = lowered[len(prefix) : -len(suffix)]
+            if token:
+                return token
+    return None

@@ -1,0 +1,123 @@
+"""Safe outgoing headers.
+
+Every string that goes into an outgoing header passes through :func:`clean` (or
+:func:`clean_address`): CR, LF, NUL, the Unicode line and paragraph separators and every
+other control or bidi-override character are removed and the length is capped.
+
+Outgoing messages are built only from plain ``str`` values: never from a header object of a
+parsed incoming message. Python 3.11's ``email`` package writes a parsed header object back
+verbatim when it re-serialises it, so an encoded word that decodes to ``"x\\r\\nBcc: ..."``
+becomes a real header line (CVE-2024-6923); :func:`new_message` refuses anything that is not a
+``str`` so that path cannot be taken by accident.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from email import policy
+from email.message import EmailMessage
+from email.utils import formataddr
+
+#: Controls (C0, DEL, C1), zero-width and bidi-override characters, line/paragraph separators.
+_UNSAFE = re.compile(
+    "[\x00-\x1f\x7f\x80-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
+)
+#: The caps: RFC 5322 recommends lines of at most 78 characters; a subject may fold, but a
+#: display name or an id never needs more than this.
+SUBJECT_MAX = 200
+NAME_MAX = 64
+ADDRESS_MAX = 254  # RFC 5321 path limit
+LOCAL_PART_MAX = 64  # RFC 5321 4.5.3.1.1
+VALUE_MAX = 998  # RFC 5322 2.1.1 line limit
+
+_ADDRESS = re.compile(r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9.-]+$")
+_MSGID = re.compile(r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9.-]+$")
+
+
+def clean(value: str, limit: int = SUBJECT_MAX) -> str:
+    """One line of text that is safe in any header: unsafe characters become spaces, runs of
+    whitespace collapse, and the result is cut to ``limit`` characters (with an ellipsis)."""
+    # type(), not isinstance(): parsed header objects are str subclasses, and refusing them
+    # keeps any incoming header object out of our mails (see the module docstring).
+    if type(value) is not str:
+        raise TypeError(f"header text must be a plain str, not {type(value).__name__}")
+    text = " ".join(_UNSAFE.sub(" ", value).split())
+    if len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    return text
+
+
+def clean_address(address: str) -> str:
+    """An addr-spec (``local@domain``) we are willing to put in a header or an SMTP envelope;
+    raises ValueError with the reason otherwise. Quoted local parts and IP literals are
+    refused on purpose: players' and our own addresses never need them."""
+    if type(address) is not str:
+        raise TypeError(f"an address must be a str, not {type(address).__name__}")
+    if _UNSAFE.search(address) or not _ADDRESS.match(address):
+        raise ValueError(f"{clean(address, 80)!r} is not a plain e-mail address (name@domain)")
+    local, _, domain = address.rpartition("@")
+    if len(address) > ADDRESS_MAX or len(local) > LOCAL_PART_MAX:
+        raise ValueError(f"{clean(address, 80)!r} is too long for an e-mail address")
+    if domain.startswith(".") or domain.endswith(".") or ".." in domain or ".." in local:
+        raise ValueError(f"{clean(address, 80)!r} has an empty part in its name")
+    return address
+
+
+def format_address(name: str, address: str) -> str:
+    """``"Name" <address>`` with the name cleaned and the address checked."""
+    return formataddr((clean(name, NAME_MAX), clean_address(address)))
+
+
+def msgid(value: str) -> str:
+    """``<id>`` for a Message-ID-like header; the id (with or without brackets) is checked."""
+    bare = value.strip().removeprefix("<").removesuffix(">")
+    if _UNSAFE.search(bare) or not _MSGID.match(bare) or len(bare) > VALUE_MAX // 4:
+        raise ValueError(f"{clean(value, 80)!r} is not a message id")
+    return f"<{bare}>"
+
+
+def new_message(
+    *,
+    from_: tuple[str, str],
+    to: tuple[str, str],
+    subject: str,
+    message_id: str,
+    text: str,
+    reply_to: tuple[str, str] | None = None,
+    in_reply_to: str | None = None,
+    references: Sequence[str] = (),
+    extra: Mapping[str, str] | None = None,
+    html: str | None = None,
+    date: str | None = None,
+) -> EmailMessage:
+    """A new outgoing message built only from plain strings, every one cleaned.
+
+    ``from_``, ``to`` and ``reply_to`` are (display name, address) pairs; ``extra`` holds
+    further headers (``Auto-Submitted``, ``X-Pbem-*``). Raises TypeError for anything that is
+    not a ``str`` (such as a header object taken from an incoming message) and ValueError for
+    a malformed address or message id.
+    """
+    message = EmailMessage(policy=policy.SMTP)
+    message["From"] = format_address(*from_)
+    message["To"] = format_address(*to)
+    if reply_to is not None:
+        message["Reply-To"] = format_address(*reply_to)
+    message["Subject"] = clean(subject, SUBJECT_MAX)
+    message["Message-ID"] = msgid(message_id)
+    if date is not None:
+        message["Date"] = clean(date, 64)
+    if in_reply_to is not None:
+        message["In-Reply-To"] = msgid(in_reply_to)
+    if references:
+        message["References"] = " ".join(msgid(r) for r in references)
+    for name, value in (extra or {}).items():
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9-]{0,60}", name):
+            raise ValueError(f"{clean(name, 80)!r} is not a header name")
+        message[name] = clean(value, VALUE_MAX)
+    if not isinstance(text, str):
+        raise TypeError("the body must be a str")
+    message.set_content(text)
+    if html is not None:
+        message.add_alternative(html, subtype="html")
+    return message

@@ -1,0 +1,90 @@
+"""Reply tokens: signed, case-insensitive, short, revocable per seat."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pbem.mail.address import (
+    BadToken,
+    ReplyToken,
+    find_token,
+    make_token,
+    peek,
+    reply_address,
+    verify,
+)
+
+SECRET = b"test-secret-0123456789abcdef0123"
+UUID = "3f2a9c1e-5b7d-4c1a-9e8f-0123456789ab"
+
+
+@given(
+    game=st.one_of(
+        st.integers(0, 2**40),
+        st.uuids().map(str),
+        st.from_regex(r"[A-Za-z0-9_-]{1,18}", fullmatch=True),
+    ),
+    seat=st.integers(0, 9),
+    key=st.integers(0, 10_000),
+    seen=st.one_of(st.none(), st.integers(0, 10**7)),
+)
+def test_a_token_round_trips_in_any_case_and_fits_the_local_part(
+    game: int | str, seat: int, key: int, seen: int | None
+) -> None:
+    address = reply_address(SECRET, game, seat, key, seen, domain="reply.example.org")
+    local = address.split("@")[0]
+    assert len(local) <= 64
+    assert local == local.lower()
+    token = find_token([address.upper()], domain="reply.example.org")
+    assert token is not None
+    assert verify(SECRET, token.upper(), key) == ReplyToken(game, seat, key, seen)
+    assert peek(token) == ReplyToken(game, seat, key, seen)
+
+
+def test_a_rotated_key_revokes_old_addresses_of_that_seat_only() -> None:
+    old = make_token(SECRET, UUID, 1, key_version=0, version_seen=4)
+    other_seat = make_token(SECRET, UUID, 2, key_version=0, version_seen=4)
+    with pytest.raises(BadToken, match="revoked"):
+        verify(SECRET, old, current_key_version=1)
+    assert verify(SECRET, other_seat, current_key_version=0).seat == 2
+    new = make_token(SECRET, UUID, 1, key_version=1, version_seen=4)
+    assert verify(SECRET, new, current_key_version=1).seat == 1
+
+
+def test_a_claimed_newer_key_version_without_the_key_is_refused() -> None:
+    # Forging a token for the current key version needs that version's key.
+    forged = make_token(b"another-secret-0123456789abcdef", 7, 1, key_version=3)
+    with pytest.raises(BadToken, match="not made by this service"):
+        verify(SECRET, forged, current_key_version=3)
+
+
+def test_any_single_character_change_is_detected() -> None:
+    token = make_token(SECRET, 7, 1, 0, 12)
+    for i in range(len(token)):
+        for ch in "a2":
+            if token[i] == ch:
+                continue
+            altered = token[:i] + ch + token[i + 1 :]
+            with pytest.raises(BadToken):
+                verify(SECRET, altered, 0)
+
+
+@pytest.mark.parametrize("junk", ["", "hello world", "0189", "a" * 70, "aaaaaaaa", "🙂"])
+def test_junk_tokens_are_refused_with_bad_token(junk: str) -> None:
+    with pytest.raises(BadToken):
+        verify(SECRET, junk, 0)
+
+
+def test_find_token_ignores_other_addresses_and_domains() -> None:
+    addresses = ["alice@example.com", "play+abc@elsewhere.org", "Play+TOKEN@Reply.Example.Org"]
+    assert find_token(addresses, domain="reply.example.org") == "token"
+    assert find_token(["play@reply.example.org"], domain="reply.example.org") is None
+
+
+def test_game_ids_that_cannot_fit_are_refused_when_made() -> None:
+    with pytest.raises(ValueError):
+        make_token(SECRET, "x" * 40, 1, 0)
+    with pytest.raises(ValueError):
+        make_token(b"short", 1, 1, 0)

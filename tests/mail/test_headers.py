@@ -1,0 +1,114 @@
+"""Outgoing headers are built only from cleaned strings (CVE-2024-6923 and friends)."""
+
+from __future__ import annotations
+
+from email import message_from_bytes, policy
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pbem.mail.headers import clean, clean_address, msgid, new_message
+from pbem.mail.reading import read_message
+
+EVIL = (
+    b"From: Mallory <mallory@example.com>\r\n"
+    b"To: play@reply.example.org\r\n"
+    b"Subject: =?utf-8?q?move=0D=0ABcc:_victim@example.net=0D=0AX-Injected:_yes?=\r\n"
+    b"Message-ID: <evil@example.com>\r\n"
+    b"\r\n"
+    b"E5\r\n"
+)
+
+
+def _reply_to(subject: str) -> bytes:
+    return new_message(
+        from_=("Lancelot by mail", "games@pbem.example.org"),
+        to=("Mallory", "mallory@example.com"),
+        subject=subject,
+        message_id="pbem.1@pbem.example.org",
+        text="not understood",
+    ).as_bytes()
+
+
+def test_a_decoded_incoming_subject_cannot_inject_headers_into_our_reply() -> None:
+    incoming = read_message(EVIL)
+    out = message_from_bytes(_reply_to("Re: " + incoming.subject), policy=policy.default)
+    assert out["Bcc"] is None and out["X-Injected"] is None
+    assert "\n" not in str(out["Subject"]) and "\r" not in str(out["Subject"])
+    assert str(out["Subject"]).startswith("Re: move Bcc: victim@example.net")
+
+
+def test_an_incoming_header_object_is_refused_not_copied() -> None:
+    # Copying the parsed header object is the path that injects on Python 3.11's email
+    # package; new_message only takes str, so that mistake fails loudly instead.
+    parsed = message_from_bytes(EVIL, policy=policy.default)
+    with pytest.raises(TypeError):
+        new_message(
+            from_=("x", "games@pbem.example.org"),
+            to=("y", "mallory@example.com"),
+            subject=parsed["Subject"],
+            message_id="pbem.2@pbem.example.org",
+            text="hi",
+        )
+
+
+@pytest.mark.parametrize(
+    "dirty",
+    ["a\r\nBcc: x@y", "a\x00b", "a\u2028b", "a\u2029b", "a\x85b", "a\u202eb", "a\tb\x0bc"],
+)
+def test_clean_removes_line_breaks_nul_and_controls(dirty: str) -> None:
+    text = clean(dirty)
+    assert not any(ch in text for ch in "\r\n\x00\u2028\u2029\x85\u202e\t\x0b")
+    assert text.startswith("a")
+
+
+def test_clean_caps_the_length() -> None:
+    assert len(clean("x" * 5000, 100)) == 100
+    assert clean("x" * 5000, 100).endswith("…")
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "a@b.c\r\nBcc: d@e.f",
+        "a b@c.d",
+        "<a@b.c>",
+        "a@b..c",
+        "x" * 65 + "@b.c",
+        "nobody",
+        '"quoted"@b.c',
+    ],
+)
+def test_clean_address_refuses_anything_but_a_plain_address(bad: str) -> None:
+    with pytest.raises(ValueError):
+        clean_address(bad)
+
+
+def test_message_ids_are_checked() -> None:
+    assert msgid("abc@d.e") == "<abc@d.e>"
+    assert msgid("<abc@d.e>") == "<abc@d.e>"
+    with pytest.raises(ValueError):
+        msgid("abc@d.e>\r\nBcc: x@y.z")
+
+
+@given(st.text(max_size=300))
+def test_any_subject_gives_exactly_one_subject_line(subject: str) -> None:
+    raw = _reply_to(subject)
+    head = raw.split(b"\r\n\r\n", 1)[0]
+    names = [
+        line.split(b":", 1)[0] for line in head.split(b"\r\n") if line[:1] not in (b" ", b"\t")
+    ]
+    assert sorted(names) == sorted(
+        [
+            b"From",
+            b"To",
+            b"Subject",
+            b"Message-ID",
+            b"Content-Type",
+            b"Content-Transfer-Encoding",
+            b"MIME-Version",
+        ]
+    )
+    parsed = message_from_bytes(raw, policy=policy.default)
+    assert str(parsed["Subject"]) == clean(subject)
