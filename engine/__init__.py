@@ -6,3 +6,4 @@ from engine.core.protocol import Rules
 
 REGISTRY: dict[str, Rules] = {}
 # Each game registers itself here, one line each:
+REGISTRY["lancelot"] = __import__("engine.lancelot", fromlist=["LANCELOT"]).LANCELOT

@@ -1,0 +1,129 @@
+"""What a seat sees of a Lancelot game, and its plain-text rendering for emails.
+
+Nothing is hidden in Lancelot: every seat and spectator gets the same facts; only the
+``prompt`` is addressed to the viewer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core.notation import COLUMN_LETTERS
+from engine.lancelot.lines import EMPTY, EXCALIBUR
+from engine.lancelot.notation import format_action
+from engine.lancelot.play import placement_squares
+from engine.lancelot.state import END_TARGET, LancelotState
+
+
+def _prompt(state: LancelotState, seat: int | None) -> str:
+    geo = state.geo
+    if state.finished:
+        best = state.captures(state.winners[0]) if state.winners else 0
+        names = " and ".join(f"seat {s}" for s in state.winners)
+        verb = "wins" if len(state.winners) == 1 else "share the win"
+        if state.end == END_TARGET:
+            return f"The game is over: {names} reached {state.target} captures and {verb}."
+        return (
+            f"The game is over: no one can place a knight any more; {names} {verb} "
+            f"with {best} captures."
+        )
+    if seat != state.current:
+        return f"Seat {state.current} is to play."
+    if state.awaiting_excalibur:
+        return "Your turn: set Excalibur on any square, e.g. excalibur G9."
+    squares = placement_squares(state, seat)
+    if not squares:
+        return "Your turn: you cannot place a knight, so type pass."
+    text = f"Your turn: place a knight, e.g. {geo.names[squares[0]]}"
+    if state.excalibur and state.shields[seat]:
+        text += (
+            ", or use the force of the King once: king, Excalibur's new square, then your"
+            " knight's square (like king F7 E5)"
+        )
+    return text + "."
+
+
+def view(state: LancelotState, seat: int | None) -> dict[str, Any]:
+    geo = state.geo
+    board: dict[str, int | str] = {}
+    for square, cell in enumerate(state.board):
+        if cell == EXCALIBUR:
+            board[geo.names[square]] = "X"
+        elif cell != EMPTY:
+            board[geo.names[square]] = cell
+    seats = range(state.players)
+    result: dict[str, Any] = {
+        "game": "lancelot",
+        "seat": seat,
+        "players": state.players,
+        "area": {
+            "from": geo.first_name,
+            "to": geo.last_name,
+            "columns": [COLUMN_LETTERS[geo.offset + c] for c in range(geo.size)],
+            "rows": [geo.offset + 1 + r for r in range(geo.size)],
+        },
+        "target": state.target,
+        "variants": {"diagonals": state.diagonals, "excalibur": state.excalibur},
+        "board": board,
+        "captures": [state.captures(s) for s in seats],
+        "lost": [state.lost(s) for s in seats],
+        "in_hand": list(state.in_hand),
+        "to_act": [] if state.finished else [state.current],
+        "finished": state.finished,
+        "winners": list(state.winners),
+        "end": state.end,
+        "last_action": None
+        if state.last_action is None
+        else {"seat": state.last_seat, "text": format_action(state.last_action)},
+        "prompt": _prompt(state, seat),
+    }
+    if state.excalibur:
+        result["shields"] = list(state.shields)
+        at = state.excalibur_at
+        result["excalibur"] = None if at is None else geo.names[at]
+    return result
+
+
+def render_text(view: Mapping[str, Any]) -> str:
+    """The board with coordinates, then captures and knights in hand, for a monospace email."""
+    columns: list[str] = list(view["area"]["columns"])
+    rows: list[int] = list(view["area"]["rows"])
+    board: Mapping[str, Any] = view["board"]
+    players = int(view["players"])
+    variants = [name for name, on in view["variants"].items() if on]
+    lines = [
+        f"Lancelot, {players} players, area {view['area']['from']}-{view['area']['to']}, "
+        f"first to {view['target']} captures wins"
+        + (f" (variants: {', '.join(variants)})." if variants else "."),
+        "",
+    ]
+    header = "     " + " ".join(columns)
+    lines.append(header)
+    for row in reversed(rows):
+        cells = []
+        for column in columns:
+            cell = board.get(f"{column}{row}")
+            cells.append("." if cell is None else str(cell))
+        lines.append(f"  {row:>2} " + " ".join(cells) + f"  {row}")
+    lines.append(header)
+    lines.append("")
+    legend = "0-4 = the seats' knights, . = free square"
+    if view["variants"].get("excalibur"):
+        legend += ", X = Excalibur"
+    lines.append(legend)
+    lines.append("")
+    shields = view.get("shields")
+    title = "seat  captures  lost  in hand" + ("  shield" if shields is not None else "")
+    lines.append(title)
+    for s in range(players):
+        line = f"{s:>4}  {view['captures'][s]:>8}  {view['lost'][s]:>4}  {view['in_hand'][s]:>7}"
+        if shields is not None:
+            line += "  " + ("unused" if shields[s] else "spent")
+        lines.append(line)
+    lines.append("")
+    last = view.get("last_action")
+    if last:
+        lines.append(f"Last move: seat {last['seat']} played {last['text']}.")
+    lines.append(str(view["prompt"]))
+    return "\n".join(lines) + "\n"
