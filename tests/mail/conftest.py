@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,7 +26,7 @@ def _imap_required() -> bool:
 
 
 @pytest.fixture
-def dovecot(tmp_path: Path) -> Iterator[Dovecot]:
+def dovecot() -> Iterator[Dovecot]:
     if not os.path.exists(DOVECOT):
         reason = (
             f"the IMAP tests need Dovecot ({DOVECOT}); install it with "
@@ -33,8 +35,14 @@ def dovecot(tmp_path: Path) -> Iterator[Dovecot]:
         if _imap_required():
             pytest.fail(reason + " (PBEM_REQUIRE_IMAP=1, so this is a failure)")
         pytest.skip(reason)
-    # A short path: Dovecot's unix sockets live under base_dir (the limit is ~100 bytes).
-    server = Dovecot(tmp_path / "dv")
-    server.start()
-    yield server
-    server.stop()
+    # Not pytest's tmp_path: Dovecot's unix sockets need a short path (~100 bytes at most),
+    # and as root its unprivileged processes need to traverse the folder (tmp_path is 0700).
+    folder = Path(tempfile.mkdtemp(prefix="pbem-dovecot-"))
+    folder.chmod(0o755)
+    server = Dovecot(folder)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
