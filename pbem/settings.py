@@ -29,8 +29,58 @@ ENV_PREFIX = "PBEM_"
 NOT_SETTINGS = frozenset({"PBEM_CONFIG", "PBEM_TEST_POSTGRES_URL", "PBEM_REQUIRE_POSTGRES"})
 
 
+#: Short names for the mail settings, as deployment guides and the mail issue spell them.
+ENV_ALIASES = {
+    "PBEM_SMTP_URL": "PBEM_MAIL_SMTP_URL",
+    "PBEM_IMAP_URL": "PBEM_MAIL_IMAP_URL",
+    "PBEM_INBOUND_SECRET": "PBEM_MAIL_INBOUND_SECRET",
+}
+
+
 class SettingsError(Exception):
     """A setting is unknown or has a value of the wrong kind; the message says which."""
+
+
+@dataclass(frozen=True)
+class MailSettings:
+    """The ``[mail]`` section (see docs/mail.md)."""
+
+    #: SMTP relay (``smtp://user:pass@host:587?starttls=1``); empty: write .eml files instead.
+    smtp_url: str = ""
+    #: Folder of the .eml files when there is no SMTP relay; empty: ``<var_dir>/mail``.
+    mail_dir: str = ""
+    #: Sender of every mail (also the envelope sender that bounces return to).
+    from_address: str = "games@pbem.localhost"
+    from_name: str = "pbem"
+    #: Domain of the reply addresses ``play+<token>@<reply_domain>``.
+    reply_domain: str = "pbem.localhost"
+    #: Domain of our Message-IDs; empty: the domain of ``from_address``.
+    message_id_domain: str = ""
+    #: Bearer secret of ``POST /inbound/email``; empty: the webhook is closed.
+    inbound_secret: str = ""
+    #: Mailbox polled for replies (``imaps://user:pass@host/INBOX``); empty: no polling.
+    imap_url: str = ""
+    #: Seconds between IMAP polls.
+    imap_interval: int = 60
+    #: Seconds between relay runs (sending pending outbox mails).
+    relay_interval: int = 5
+    #: Mails sent per relay run at most.
+    relay_batch: int = 50
+    #: Failed sending attempts after which a mail is dead (shown by ``pbem mail dead``).
+    max_attempts: int = 8
+    #: Backoff after the first failure, doubled each time up to ``backoff_cap``, in seconds.
+    backoff_base: int = 30
+    backoff_cap: int = 3600
+    #: How long a relay holds the mails it is sending before another relay may take them.
+    lease_seconds: int = 120
+    #: Also mail a confirmation to the seat whose action was applied.
+    confirmations: bool = True
+    #: A reply whose From: is not the seat's address: ``refuse`` or ``hold`` (confirm by link).
+    from_mismatch: str = "refuse"
+    #: Largest inbound message accepted, in bytes.
+    max_inbound_bytes: int = 1_000_000
+    #: Run the scheduler (relay, IMAP poll) inside ``pbem serve``.
+    embedded_scheduler: bool = True
 
 
 @dataclass(frozen=True)
@@ -59,6 +109,8 @@ class Settings:
     database_pool_size: int = 5
     #: Log level of the service (DEBUG, INFO, WARNING, ERROR).
     log_level: str = "INFO"
+    #: Mail: notifications through the outbox, replies by mail (``[mail]`` section).
+    mail: MailSettings = dataclasses.field(default_factory=MailSettings)
 
     def with_changes(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)
@@ -88,7 +140,8 @@ def load_settings(path: str | Path | None = None, env: Mapping[str, str] = os.en
         except tomllib.TOMLDecodeError as e:
             raise SettingsError(f"{chosen} is not valid TOML: {e}") from None
     settings: Settings = _build(Settings, values, where=str(chosen or "defaults"))
-    settings = _apply_env(settings, env)
+    aliased = {full: env[short] for short, full in ENV_ALIASES.items() if short in env}
+    settings = _apply_env(settings, {**aliased, **env})
     if not settings.secret_key:
         settings = settings.with_changes(secret_key=_stored_secret_key(settings.var_path))
     return settings
