@@ -13,6 +13,7 @@ from sqlmodel import SQLModel
 
 import pbem.models  # noqa: F401  (registers the tables on SQLModel.metadata)
 from pbem.db import Database
+from pbem.mail import models as _mail_models  # noqa: F401  (mail tables, 0002_mail)
 from pbem.settings import load_settings
 
 # Each feature's models register here too (one import line each), so that autogenerate and
