@@ -1,0 +1,259 @@
+"""The write path shared by every operation of the game service.
+
+Every change is one write transaction that locks the game (``_begin``), checks the version
+the client saw, appends events, updates the read models (games, seats, undo requests,
+snapshots) and calls the listeners, e.g. the mail outbox, before committing (``_commit``):
+a move and its consequences commit together or not at all.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from sqlalchemy import update
+from sqlmodel import Session, col, select
+
+import engine
+from engine.core import Rules
+from pbem import events as ev
+from pbem import store
+from pbem.cache import StateCache
+from pbem.clock import Clock, SystemClock, format_time
+from pbem.db import Database
+from pbem.errors import BadRequest, Conflict, Forbidden, GameNotFound, StaleVersion
+from pbem.models import Game, Seat, UndoRequest
+from pbem.replay import Fold
+from pbem.results import AppendContext, Listener, Loaded, SeatInfo
+from pbem.settings import Settings
+from pbem.store import StoredEvent
+from pbem.views import describe
+
+StalePolicy = Literal["strict", "own_moves_ok"]
+
+
+@dataclass
+class Txn:
+    """A write transaction on one locked game, at its head."""
+
+    session: Session
+    game: Game
+    rules: Rules
+    seats: list[Seat]
+    state: Any
+
+    @property
+    def resigned(self) -> set[int]:
+        return {s.seat for s in self.seats if s.resigned}
+
+    def seat_infos(self) -> tuple[SeatInfo, ...]:
+        return tuple(SeatInfo(s.seat, s.name, s.email, s.resigned) for s in self.seats)
+
+
+class ServiceCore:
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings,
+        clock: Clock | None = None,
+        registry: Mapping[str, Rules] | None = None,
+        listeners: Sequence[Listener] = (),
+    ) -> None:
+        self.db = db
+        self.settings = settings
+        self.clock: Clock = clock or SystemClock()
+        self.registry: Mapping[str, Rules] = engine.REGISTRY if registry is None else registry
+        self.listeners: list[Listener] = list(listeners)
+        self.cache = StateCache(settings.state_cache_size)
+
+    # -- creating -------------------------------------------------------------------------
+
+    def rules_for(self, game: str) -> Rules:
+        rules = self.registry.get(game)
+        if rules is None:
+            known = ", ".join(sorted(self.registry)) or "none installed"
+            raise BadRequest(f"There is no game called {game!r}. Games: {known}.")
+        return rules
+
+    # -- the write path ---------------------------------------------------------------------
+
+    def _begin(self, session: Session, game_id: str) -> Txn:
+        game = store.lock_game(session, game_id)
+        if game is None:
+            raise GameNotFound(f"There is no game {game_id!r}.")
+        rules = self.rules_for(game.game)
+        seats = list(
+            session.exec(select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat))).all()
+        )
+        return Txn(session, game, rules, seats, self._state_at(session, game, rules, game.version))
+
+    def _check_can_act(self, txn: Txn, seat: int) -> None:
+        if not 0 <= seat < len(txn.seats):
+            raise Forbidden(f"There is no seat {seat} in this game.")
+        if txn.seats[seat].resigned:
+            raise Forbidden(f"Seat {seat} has resigned from this game.")
+        if txn.game.finished:
+            raise Conflict(f"The game is over (it finished at version {txn.game.version}).")
+
+    def _check_version(self, txn: Txn, seat: int, expected: int, policy: StalePolicy) -> None:
+        head = txn.game.version
+        if expected == head:
+            return
+        if expected < head and policy == "own_moves_ok":
+            since = store.read(txn.session, txn.game.id, after=max(expected, 0))
+            if all(e.type == ev.ACTION_APPLIED and e.data["seat"] == seat for e in since):
+                return
+        loaded = Loaded(
+            txn.game.id,
+            txn.game.game,
+            txn.rules,
+            txn.state,
+            head,
+            txn.game.head_hash,
+            txn.seat_infos(),
+            txn.game.finished,
+            None,
+            True,
+        )
+        if expected > head:
+            message = f"Version {expected} does not exist yet: the game is at version {head}."
+        else:
+            message = (
+                f"You played on version {expected}, but the game has moved on to version "
+                f"{head}. Nothing was applied: look at the game again and resubmit."
+            )
+        raise StaleVersion(message, head, describe(loaded, seat))
+
+    def _can_type(self, txn: Txn, seat: int) -> list[str]:
+        return self._can_type_at(txn.rules, txn.state, seat)
+
+    @staticmethod
+    def _can_type_at(rules: Rules, state: Any, seat: int) -> list[str]:
+        return [rules.format_action(state, a) for a in rules.legal_actions(state, seat)[:12]]
+
+    def _finish(self, txn: Txn, state: Any) -> list[ev.NewEvent]:
+        if txn.rules.to_act(state):
+            return []
+        outcome = txn.rules.outcome(state)
+        return [
+            ev.NewEvent(
+                ev.GAME_FINISHED,
+                {
+                    "outcome": outcome.to_json() if outcome else {"scores": [], "winners": []},
+                    "seed": txn.game.seed,
+                    "reason": "rules",
+                },
+            )
+        ]
+
+    def _commit(
+        self, txn: Txn, new_events: Sequence[ev.NewEvent], state_after: Any, *, lapse: bool = True
+    ) -> list[StoredEvent]:
+        game, session = txn.game, txn.session
+        now = format_time(self.clock.now())
+        before = game.version
+        stored = store.append(session, game.id, game.version, game.head_hash, new_events, now)
+        game.version = stored[-1].version
+        game.head_hash = stored[-1].hash
+        game.to_act = ev.canonical_json(sorted(txn.rules.to_act(state_after)))
+        game.updated_at = now
+        for e in stored:
+            if e.type == ev.GAME_FINISHED:
+                game.finished = True
+                game.outcome = ev.canonical_json(e.data["outcome"])
+        session.add(game)
+        if lapse and any(e.type != ev.UNDO_REQUESTED for e in stored):
+            lapse_open_requests(session, game.id)
+        every = self.settings.snapshot_every
+        if every > 0 and game.version // every > before // every:
+            store.save_snapshot(
+                session,
+                game.id,
+                game.version,
+                game.head_hash,
+                txn.rules.version,
+                ev.canonical_json(txn.rules.dump_state(state_after)),
+            )
+        ctx = AppendContext(
+            session,
+            game.id,
+            game.game,
+            tuple(stored),
+            txn.rules,
+            txn.state,
+            state_after,
+            game.version,
+            game.head_hash,
+            txn.seat_infos(),
+        )
+        for listener in self.listeners:
+            listener.on_appended(ctx)
+        session.flush()
+        self.cache.put(game.id, game.version, game.head_hash, state_after)
+        txn.state = state_after
+        return stored
+
+    # -- folding --------------------------------------------------------------------------
+
+    def _state_at(self, session: Session, game: Game, rules: Rules, at: int) -> Any:
+        """The state after version ``at``: from the cache, else folded from the best base
+        (a cached state or a snapshot) that still matches the hash chain."""
+        target = game.head_hash if at == game.version else hash_at(session, game, at)
+        hit = self.cache.get(game.id, at, target)
+        if hit is not None:
+            return hit
+        bases: list[tuple[int, str, Any]] = []
+        cached = self.cache.best_below(game.id, at)
+        if cached is not None:
+            bases.append(cached)
+        snap = store.latest_snapshot(session, game.id, at)
+        usable = snap is not None and snap.rules_version == rules.version
+        if snap is not None and usable and (cached is None or snap.version > cached[0]):
+            bases.append((snap.version, snap.event_hash, snap.state))
+        for version, base_hash, base_state in sorted(bases, key=lambda b: -b[0]):
+            events = store.read(session, game.id, after=version, upto=at)
+            if (events[0].prev_hash if events else target) != base_hash:
+                continue  # the base does not belong to this chain (it was changed): skip it
+            if any(
+                e.type == ev.ACTIONS_RETRACTED and e.data["to_version"] < version for e in events
+            ):
+                continue  # a retraction reaches behind the base
+            if isinstance(base_state, str):
+                base_state = rules.load_state(json.loads(base_state))
+            fold = Fold(rules, base_state, version)
+            for e in events:
+                fold.apply(e)
+            self.cache.put(game.id, at, target, fold.state)
+            return fold.state
+        events = store.read(session, game.id, upto=at)
+        fold = Fold.from_start(rules, events[0].data["config"], int(game.seed))
+        for e in events[1:]:
+            fold.apply(e)
+        self.cache.put(game.id, at, target, fold.state)
+        return fold.state
+
+
+def game_or_404(session: Session, game_id: str) -> Game:
+    game = session.get(Game, game_id)
+    if game is None:
+        raise GameNotFound(f"There is no game {game_id!r}.")
+    return game
+
+
+def hash_at(session: Session, game: Game, version: int) -> str:
+    found = store.event_hash_at(session, game.id, version)
+    if found is None:
+        raise GameNotFound(f"Version {version} of game {game.id} is missing.")
+    return found
+
+
+def lapse_open_requests(session: Session, game_id: str) -> None:
+    """The game moved on: open undo requests no longer describe the position they were
+    made on."""
+    session.execute(
+        update(UndoRequest)
+        .where(UndoRequest.game_id == game_id, UndoRequest.status == "open")  # type: ignore[arg-type]
+        .values(status="lapsed")
+    )

@@ -1,0 +1,109 @@
+"""The service's errors: each has an HTTP-ish status and a message meant for a person.
+
+The web layer turns them into JSON responses, the mail layer into error replies, the CLI into
+messages; none of them shows a stack trace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+
+class ServiceError(Exception):
+    status: int = 500
+    code: str = "error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "status": self.status, "message": self.message}
+
+
+class BadRequest(ServiceError):
+    """The request itself is wrong (an unknown game, a bad config, a missing field)."""
+
+    status = 400
+    code = "bad_request"
+
+
+class Unreadable(ServiceError):
+    """A command line could not be read as an action; ``can_type`` says what can be typed."""
+
+    status = 400
+    code = "unreadable"
+
+    def __init__(self, message: str, can_type: Sequence[str] = (), line: int | None = None):
+        super().__init__(message)
+        self.can_type = tuple(can_type)
+        self.line = line
+
+    def to_json(self) -> dict[str, Any]:
+        return {**super().to_json(), "can_type": list(self.can_type), "line": self.line}
+
+
+class Forbidden(ServiceError):
+    status = 403
+    code = "forbidden"
+
+
+class GameNotFound(ServiceError):
+    status = 404
+    code = "not_found"
+
+
+class StaleVersion(ServiceError):
+    """The submission was made against a version that is no longer the game's latest.
+
+    ``current`` is the game as the submitting seat may see it now (see ``pbem.views``), so
+    the player can decide again on the position they have not seen yet.
+    """
+
+    status = 409
+    code = "stale_version"
+
+    def __init__(self, message: str, version: int, current: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.version = version
+        self.current = current
+
+    def to_json(self) -> dict[str, Any]:
+        return {**super().to_json(), "version": self.version, "current": self.current}
+
+
+class Conflict(ServiceError):
+    """The request conflicts with what already happened (an idempotency key reused with
+    another payload, an undo request already decided, a game already over)."""
+
+    status = 409
+    code = "conflict"
+
+
+class AgainstTheRules(ServiceError):
+    """Readable, but the rules (of the game or of undo) forbid it; the message says why."""
+
+    status = 422
+    code = "against_the_rules"
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+    def to_json(self) -> dict[str, Any]:
+        return {**super().to_json(), "line": self.line}
+
+
+def error_from_json(data: dict[str, Any]) -> ServiceError:
+    """Rebuild an error stored with a result (idempotent retries give the same answer)."""
+    code = data.get("code")
+    message = str(data.get("message", ""))
+    if code == "unreadable":
+        return Unreadable(message, data.get("can_type") or (), data.get("line"))
+    if code == "against_the_rules":
+        return AgainstTheRules(message, data.get("line"))
+    for cls in (BadRequest, Forbidden, GameNotFound, Conflict):
+        if cls.code == code:
+            return cls(message)
+    return ServiceError(message)

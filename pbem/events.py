@@ -1,0 +1,249 @@
+"""Event types: stable past-tense names, one marshmallow schema per schema version.
+
+An event is stored as its payload in canonical JSON (sorted keys, UTF-8, no floats, no
+spaces) and chained: ``hash = sha256(prev_hash ‖ canonical event)``, where the canonical
+event holds the game id, version, type, schema version, payload and recording time. Changing
+any stored byte breaks the chain (``pbem replay --verify`` finds it).
+
+Schemas never change once events are stored with them: a new shape is a new schema version
+registered beside the old one, with an upcaster in ``UPCASTERS`` from the old payload.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+GENESIS_HASH = "0" * 64
+
+CHANNELS = ("api", "web", "email", "cli", "deadline", "auto")
+"""Ways an action arrives. ``auto``: played by the service for a seat that resigned."""
+
+GAME_CREATED = "GameCreated"
+GAME_STARTED = "GameStarted"
+ACTION_APPLIED = "ActionApplied"
+UNDO_REQUESTED = "UndoRequested"
+UNDO_DECIDED = "UndoDecided"
+ACTIONS_RETRACTED = "ActionsRetracted"
+PLAYER_RESIGNED = "PlayerResigned"
+GAME_FINISHED = "GameFinished"
+
+
+class EventDataError(ValueError):
+    """A payload does not match its event type's schema (or cannot be decoded)."""
+
+
+class _Strict(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+def _int() -> fields.Integer:
+    return fields.Integer(required=True, strict=True)
+
+
+def _channel() -> fields.String:
+    return fields.String(required=True, validate=validate.OneOf(CHANNELS))
+
+
+def _ref() -> fields.String:
+    return fields.String(required=True, allow_none=True)
+
+
+class SeatV1(_Strict):
+    seat = _int()
+    name = fields.String(required=True)
+    email = fields.String(required=True, allow_none=True)
+
+
+class GameCreatedV1(_Strict):
+    game = fields.String(required=True)
+    rules_version = fields.String(required=True)
+    config = fields.Dict(keys=fields.String(), required=True)
+    seats = fields.List(fields.Nested(SeatV1), required=True)
+    #: sha256 of the seed's decimal text; the seed is revealed in GameFinished
+    seed_commitment = fields.String(required=True, validate=validate.Length(equal=64))
+    channel = _channel()
+
+
+class GameStartedV1(_Strict):
+    to_act = fields.List(fields.Integer(strict=True), required=True)
+
+
+class ActionAppliedV1(_Strict):
+    seat = _int()
+    #: the text exactly as the player submitted it (one command line)
+    text = fields.String(required=True)
+    #: the engine's canonical text of the action
+    canonical = fields.String(required=True)
+    #: the action as JSON (``engine.core.action_to_json``)
+    action = fields.List(fields.Raw(), required=True)
+    channel = _channel()
+    #: e.g. the email's Message-ID
+    channel_ref = _ref()
+    received_at = fields.String(required=True)
+    #: the transition drew randomness or revealed hidden information: undo stops here
+    irreversible = fields.Boolean(required=True)
+    #: a secret action (a vote): others see "seat N acted" until the next irreversible step
+    secret = fields.Boolean(required=True)
+    #: the engine's public log lines for this transition
+    log = fields.List(fields.String(), required=True)
+    #: random salt of a secret action, so that its public hash cannot be used to guess it
+    nonce = fields.String(required=True, allow_none=True)
+
+
+class UndoRequestedV1(_Strict):
+    seat = _int()
+    #: the version whose position the game would return to
+    to_version = _int()
+    #: the ActionApplied versions that would be retracted
+    versions = fields.List(fields.Integer(strict=True), required=True)
+    channel = _channel()
+    channel_ref = _ref()
+
+
+class UndoDecidedV1(_Strict):
+    request = _int()
+    seat = _int()
+    accept = fields.Boolean(required=True)
+    channel = _channel()
+    channel_ref = _ref()
+
+
+class ActionsRetractedV1(_Strict):
+    #: who took the actions back (the requester, for a consented undo)
+    seat = _int()
+    #: the UndoRequested version, or None for a seat taking back its own latest actions
+    request = fields.Integer(required=True, strict=True, allow_none=True)
+    to_version = _int()
+    versions = fields.List(fields.Integer(strict=True), required=True)
+    channel = _channel()
+    channel_ref = _ref()
+
+
+class PlayerResignedV1(_Strict):
+    seat = _int()
+    channel = _channel()
+    channel_ref = _ref()
+
+
+class GameFinishedV1(_Strict):
+    outcome = fields.Dict(keys=fields.String(), required=True)
+    #: the seed, revealed: anyone can check it against the commitment and re-run the game
+    seed = fields.String(required=True)
+    reason = fields.String(required=True, validate=validate.OneOf(("rules", "resignation")))
+
+
+SCHEMAS: dict[tuple[str, int], Schema] = {
+    (GAME_CREATED, 1): GameCreatedV1(),
+    (GAME_STARTED, 1): GameStartedV1(),
+    (ACTION_APPLIED, 1): ActionAppliedV1(),
+    (UNDO_REQUESTED, 1): UndoRequestedV1(),
+    (UNDO_DECIDED, 1): UndoDecidedV1(),
+    (ACTIONS_RETRACTED, 1): ActionsRetractedV1(),
+    (PLAYER_RESIGNED, 1): PlayerResignedV1(),
+    (GAME_FINISHED, 1): GameFinishedV1(),
+}
+CURRENT_VERSION: dict[str, int] = {}
+for _type, _version in SCHEMAS:
+    CURRENT_VERSION[_type] = max(_version, CURRENT_VERSION.get(_type, 0))
+
+#: (type, from schema version) -> function turning that payload into the next version's
+UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event about to be appended (payload in the current schema version)."""
+
+    type: str
+    data: dict[str, Any]
+
+
+def canonical_json(value: Any) -> str:
+    """Sorted keys, no spaces, UTF-8 text as is; floats (and NaN) are refused."""
+    _refuse_floats(value)
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def _refuse_floats(value: Any) -> None:
+    if isinstance(value, float):
+        raise EventDataError(f"events hold no floats (found {value!r}): use integers or text")
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise EventDataError(f"JSON object keys must be text, not {k!r}")
+            _refuse_floats(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            _refuse_floats(v)
+
+
+def encode(event: NewEvent) -> tuple[int, str]:
+    """Validate a new event's payload: returns (schema version, canonical JSON)."""
+    version = CURRENT_VERSION.get(event.type)
+    if version is None:
+        raise EventDataError(f"unknown event type {event.type!r}")
+    schema = SCHEMAS[(event.type, version)]
+    try:
+        data = schema.load(event.data)
+    except ValidationError as e:
+        raise EventDataError(f"{event.type} payload is invalid: {e.messages}") from None
+    return version, canonical_json(data)
+
+
+def decode(type_: str, schema_version: int, text: str) -> dict[str, Any]:
+    """A stored payload, validated against its schema and upcast to the current version."""
+    schema = SCHEMAS.get((type_, schema_version))
+    if schema is None:
+        raise EventDataError(f"unknown event type or schema version: {type_} v{schema_version}")
+    try:
+        raw = json.loads(text)
+    except ValueError as e:
+        raise EventDataError(f"payload is not valid JSON: {e}") from None
+    if not isinstance(raw, dict):
+        raise EventDataError("payload is not a JSON object")
+    try:
+        data: dict[str, Any] = schema.load(raw)
+    except ValidationError as e:
+        raise EventDataError(
+            f"{type_} v{schema_version} payload is invalid: {e.messages}"
+        ) from None
+    while schema_version < CURRENT_VERSION[type_]:
+        data = UPCASTERS[(type_, schema_version)](data)
+        schema_version += 1
+    return data
+
+
+def canonical_event(
+    game_id: str,
+    version: int,
+    type_: str,
+    schema_version: int,
+    data: Mapping[str, Any],
+    recorded_at: str,
+) -> str:
+    return canonical_json(
+        {
+            "game_id": game_id,
+            "version": version,
+            "type": type_,
+            "schema_version": schema_version,
+            "data": dict(data),
+            "recorded_at": recorded_at,
+        }
+    )
+
+
+def chain_hash(prev_hash: str, canonical: str) -> str:
+    """``sha256(prev_hash ‖ canonical event)`` as lowercase hex."""
+    return hashlib.sha256((prev_hash + canonical).encode("utf-8")).hexdigest()
+
+
+def seed_commitment(seed: int) -> str:
+    return hashlib.sha256(str(seed).encode("ascii")).hexdigest()

@@ -1,0 +1,97 @@
+"""Turning a player's command into an event, and the service's own moves."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.core import Rules, action_to_json
+from pbem import events as ev
+from pbem.errors import BadRequest
+
+MAX_NAME = 200
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def check_players(players: Sequence[Mapping[str, Any]], rules: Rules) -> list[dict[str, Any]]:
+    if len(players) not in rules.player_counts:
+        counts = ", ".join(map(str, rules.player_counts))
+        raise BadRequest(f"{rules.name} is played by {counts} players, not {len(players)}.")
+    seats = []
+    for i, p in enumerate(players):
+        name = str(p.get("name") or "").strip()
+        email = p.get("email") or None
+        if (
+            not name
+            or len(name) > MAX_NAME
+            or any(ord(c) < 32 or c in "\u2028\u2029" for c in name)
+        ):
+            raise BadRequest(
+                f"Player {i + 1} needs a name of 1 to {MAX_NAME} printable characters."
+            )
+        if email is not None:
+            email = str(email).strip()
+            if (
+                len(email) > 320
+                or email.count("@") != 1
+                or any(c.isspace() or ord(c) < 32 or c in '<>,;"' for c in email)
+            ):
+                raise BadRequest(f"Player {i + 1}'s email {email[:80]!r} is not an address.")
+        seats.append({"name": name, "email": email})
+    return seats
+
+
+def seats_text(seats: frozenset[int]) -> str:
+    return ", ".join(f"seat {s}" for s in sorted(seats)) or "no one"
+
+
+def action_event(
+    rules: Rules,
+    state: Any,
+    seat: int,
+    action: Any,
+    text: str,
+    channel: str,
+    channel_ref: str | None,
+    received: str,
+) -> tuple[ev.NewEvent, Any]:
+    secret = rules.is_secret(state, seat, action)
+    transition = rules.apply(state, seat, action)
+    data = {
+        "seat": seat,
+        "text": text,
+        "canonical": rules.format_action(state, action),
+        "action": action_to_json(action),
+        "channel": channel,
+        "channel_ref": channel_ref,
+        "received_at": received,
+        "irreversible": transition.irreversible,
+        "secret": secret,
+        "log": list(transition.log),
+        # Salt, so that the public hash of a secret action cannot be used to guess it.
+        "nonce": secrets.token_hex(16) if secret else None,
+    }
+    return ev.NewEvent(ev.ACTION_APPLIED, data), transition.state
+
+
+def auto_moves(
+    rules: Rules, state: Any, resigned: set[int], received: str
+) -> tuple[list[ev.NewEvent], Any]:
+    """Turns of resigned seats, played with the engine's default action (decision: a
+    resigned seat stays in the game as an automaton so the others can finish it)."""
+    out: list[ev.NewEvent] = []
+    for _ in range(100_000):
+        due = sorted(rules.to_act(state) & resigned)
+        if not due:
+            break
+        action = rules.auto_action(state, due[0])
+        event, state = action_event(
+            rules, state, due[0], action, "(resigned: played automatically)", "auto", None, received
+        )
+        out.append(event)
+    return out, state
