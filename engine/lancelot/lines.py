@@ -103,12 +103,13 @@ def geometry(players: int, diagonals: bool) -> Geometry:
 
     lines: list[tuple[int, ...]] = []
     line_names: list[str] = []
-    for c in range(size):
-        lines.append(tuple(idx(c, r) for r in range(size)))
-        line_names.append(f"column {names[idx(c, 0)][0]}")
+    # Rows before columns, so that messages read "row 4 and column K".
     for r in range(size):
         lines.append(tuple(idx(c, r) for c in range(size)))
         line_names.append(f"row {offset + r + 1}")
+    for c in range(size):
+        lines.append(tuple(idx(c, r) for r in range(size)))
+        line_names.append(f"column {names[idx(c, 0)][0]}")
     if diagonals:
         # Rising diagonals (column - row constant), then falling ones (column + row constant).
         for d in range(-(size - 1), size):
