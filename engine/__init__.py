@@ -7,3 +7,4 @@ from engine.core.protocol import Rules
 REGISTRY: dict[str, Rules] = {}
 # Each game registers itself here, one line each:
 REGISTRY["lancelot"] = __import__("engine.lancelot", fromlist=["LANCELOT"]).LANCELOT
+REGISTRY["lancaster"] = __import__("engine.lancaster", fromlist=["LANCASTER"]).LANCASTER

@@ -1,0 +1,66 @@
+"""``auto_action``: what the game does for a seat whose deadline passed.
+
+Deterministic, always legal, and cautious — it never spends gold or squires:
+
+- setup: the extension tile goes on castle space 1;
+- placement: the weakest knight at court (your own before your ally's) goes to the lowest
+  free space of its castle; if the castle is full, to the first empty county it may enter,
+  without squires; otherwise to the first conflict it may join; otherwise the first legal
+  placement (in the order of ``legal_actions``);
+- king's favor: the lowest-numbered face-up tile, with its first choice;
+- vote: no, with no voting markers;
+- laws: buy nothing; take a free upgrade (the first knight listed), a free extension (the
+  lowest space) and the strength-4 swap;
+- county: the nobleman if you can take it, otherwise the reward (its first choice); never
+  pay for both;
+- castle: use no paid space ("done");
+- ransom: ransom no knight.
+"""
+
+from __future__ import annotations
+
+from engine.core.protocol import Action
+from engine.lancaster.frames import sorted_options
+from engine.lancaster.phases.placement import options as placement_options
+from engine.lancaster.state import State
+
+
+def place(state: State, seat: int) -> Action:
+    options = sorted_options(placement_options(state, seat))
+
+    def pick(kind: str) -> Action | None:
+        candidates = [a for a in options if a[3][0] == kind and a[4] == 0]
+        if kind == "county":
+            candidates = [a for a in candidates if state.counties[_index(a[3][1])] is None]
+        if not candidates:
+            return None
+        # Own knights before the ally's, the weakest first, then the lowest target.
+        return min(candidates, key=lambda a: (a[1], a[2], str(a[3][1]).rjust(2)))
+
+    for kind in ("castle", "county", "conflict"):
+        choice = pick(kind)
+        if choice is not None:
+            return choice
+    return options[0]
+
+
+def _index(letter: str) -> int:
+    return "ABCDEFGHI".index(letter)
+
+
+def law_choice(state: State, key: str, options: list[Action]) -> Action:
+    ordered = sorted_options(options)
+    verb = ordered[0][0]
+    if verb in ("markers", "power", "trade"):
+        return (verb, 0)
+    if verb == "swap":
+        return ("swap", True) if ("swap", True) in ordered else ("swap", False)
+    free = [a for a in ordered if a[1] is not None]
+    return free[0] if free else ordered[0]
+
+
+def county(options: list[Action]) -> Action:
+    ordered = sorted_options(options)
+    if ("noble",) in ordered:
+        return ("noble",)
+    return next(a for a in ordered if a[0] == "reward")

@@ -1,0 +1,677 @@
+"""Lancaster component data: every printed number the engine needs, with its provenance.
+
+Source: the shared ``rules/lancaster-data.md``. Each value is tagged ``seed`` (stated in a rule
+text we hold), ``public`` (published summaries and reference cards) or ``provisional`` (chosen by
+the project where no source was available; owners of the game can correct it). A game's config
+may override values under ``"data"``; ``apply_overrides`` validates them and the override then
+lives in the config, so a replay stays exact. ``provisional_values`` lists what is provisional
+for the game page (``pbem rules lancaster --data``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from engine.core.protocol import ConfigError
+
+SEED = "seed"
+PUBLIC = "public"
+PROVISIONAL = "provisional"
+CONFIG = "config"  # a value replaced by the game's config
+
+COUNTY_LETTERS = "ABCDEFGHI"
+CASTLE_SPACES = (1, 2, 3, 4, 5, 6)
+
+
+@dataclass(frozen=True, slots=True)
+class Reward:
+    """What a county, castle space or king's favor tile gives.
+
+    At most one part needs a choice (``upgrade``, ``extension``, ``nobleman``,
+    ``conflict_move``, ``start_player``), so a reward is one action with one detail.
+    """
+
+    gold: int = 0
+    squires: int = 0
+    voting_markers: int = 0
+    power: int = 0
+    new_knight: int = 0
+    upgrade: int = 0
+    extension: int = 0
+    nobleman: int = 0
+    conflict_move: bool = False
+    start_player: bool = False
+
+    def choice(self) -> str | None:
+        """The part of the reward that needs the player's choice, if any."""
+        if self.upgrade:
+            return "upgrade"
+        if self.extension:
+            return "extension"
+        if self.nobleman:
+            return "nobleman"
+        if self.conflict_move:
+            return "conflict_move"
+        if self.start_player:
+            return "start_player"
+        return None
+
+    def describe(self) -> str:
+        parts: list[str] = []
+        if self.nobleman:
+            parts.append("a nobleman of your choice")
+        if self.upgrade:
+            parts.append("upgrade a knight")
+        if self.new_knight:
+            parts.append(_count(self.new_knight, "new knight (strength 1)", "new knights"))
+        if self.extension:
+            parts.append("a castle extension")
+        if self.gold:
+            parts.append(f"{self.gold} gold")
+        if self.squires:
+            parts.append(_count(self.squires, "squire", "squires"))
+        if self.voting_markers:
+            parts.append(_count(self.voting_markers, "voting marker", "voting markers"))
+        if self.power:
+            parts.append(_count(self.power, "power point", "power points"))
+        if self.conflict_move:
+            parts.append("move this knight to a conflict (no king's favor)")
+        if self.start_player:
+            parts.append("choose the next start player")
+        return " + ".join(parts) if parts else "nothing"
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"1 {one}" if n == 1 else f"{n} {many}"
+
+
+@dataclass(frozen=True, slots=True)
+class County:
+    letter: str
+    name: str
+    minimum: int
+    reward: Reward
+
+
+@dataclass(frozen=True, slots=True)
+class CastleSpace:
+    number: int
+    reward: Reward
+    cost_squires: int = 0  # a paid space: optional each time (lancaster-data.md, Castle)
+
+
+@dataclass(frozen=True, slots=True)
+class Favor:
+    number: int
+    reward: Reward
+
+
+@dataclass(frozen=True, slots=True)
+class ConflictCard:
+    number: int
+    france: int
+    points: tuple[int, int, int]  # power points for ranks 1, 2, 3
+
+
+@dataclass(frozen=True, slots=True)
+class Law:
+    key: str
+    group: int
+    title: str
+    text: str
+    params: tuple[tuple[str, int], ...] = ()
+
+    def param(self, name: str) -> int:
+        for key, value in self.params:
+            if key == name:
+                return value
+        raise KeyError(name)
+
+
+@dataclass(frozen=True, slots=True)
+class Data:
+    start_gold: int
+    start_squires: int
+    start_voting_markers: int
+    knights: tuple[int, ...]  # one colour's knights by strength
+    start_court: tuple[int, ...]
+    ally_start_court: tuple[int, ...]  # decision: rules/README.md, Lancaster 12
+    rounds: int
+    both_cost: int  # gold to take both nobleman and reward in a county
+    company_base: int  # voting markers for company at table, plus one per nobleman
+    company_per_nobleman: int
+    counties: tuple[County, ...]
+    castle: tuple[CastleSpace, ...]
+    favors: tuple[Favor, ...]
+    conflicts: tuple[ConflictCard, ...]
+    laws: tuple[Law, ...]
+    nobles_per_county: tuple[tuple[int, int], ...]  # (players, tiles per county)
+    removed_conflicts: tuple[tuple[int, tuple[int, ...]], ...]  # (players, card numbers)
+    removed_favors: tuple[tuple[int, tuple[int, ...]], ...]  # (players, tile numbers)
+    overridden: frozenset[str] = field(default_factory=frozenset)
+
+    def county(self, letter: str) -> County:
+        return self.counties[COUNTY_LETTERS.index(letter)]
+
+    def space(self, number: int) -> CastleSpace:
+        return self.castle[number - 1]
+
+    def favor(self, number: int) -> Favor:
+        return self.favors[number - 1]
+
+    def card(self, number: int) -> ConflictCard:
+        return self.conflicts[number - 1]
+
+    def law(self, key: str) -> Law:
+        for law in self.laws:
+            if law.key == key:
+                return law
+        raise KeyError(key)
+
+    def nobles_for(self, players: int) -> int:
+        return dict(self.nobles_per_county)[players]
+
+    def removed_cards_for(self, players: int) -> tuple[int, ...]:
+        return dict(self.removed_conflicts).get(players, ())
+
+    def removed_favors_for(self, players: int) -> tuple[int, ...]:
+        return dict(self.removed_favors).get(players, ())
+
+
+# -- the base data (lancaster-data.md) ---------------------------------------------------------
+
+_COUNTIES = (
+    County("A", "County A", 1, Reward(gold=1, squires=1)),
+    County("B", "County B", 2, Reward(upgrade=1)),
+    County("C", "County C", 1, Reward(new_knight=1)),
+    County("D", "Gloucester", 3, Reward(upgrade=1, voting_markers=2)),
+    County("E", "County E", 2, Reward(voting_markers=2)),
+    County("F", "County F", 3, Reward(new_knight=1, squires=1)),
+    County("G", "County G", 4, Reward(extension=1)),
+    County("H", "Dorset", 2, Reward(conflict_move=True)),
+    County("I", "Surrey", 1, Reward(start_player=True)),
+)
+
+_CASTLE = (
+    CastleSpace(1, Reward(squires=2)),
+    CastleSpace(2, Reward(gold=2)),
+    CastleSpace(3, Reward(voting_markers=2)),
+    CastleSpace(4, Reward(gold=1, squires=1)),
+    CastleSpace(5, Reward(upgrade=1), cost_squires=2),
+    CastleSpace(6, Reward(new_knight=1), cost_squires=3),
+)
+
+_FAVORS = (
+    Favor(1, Reward(new_knight=1)),
+    Favor(2, Reward(upgrade=1)),
+    Favor(3, Reward(gold=2)),
+    Favor(4, Reward(squires=2)),
+    Favor(5, Reward(nobleman=1)),
+    Favor(6, Reward(voting_markers=2)),
+)
+
+_CONFLICTS = tuple(
+    ConflictCard(n, france, (a, b, c))
+    for n, france, a, b, c in (
+        (1, 3, 4, 2, 1),
+        (2, 4, 5, 3, 1),
+        (3, 4, 5, 2, 1),
+        (4, 5, 6, 3, 1),
+        (5, 5, 6, 3, 2),
+        (6, 6, 7, 4, 2),
+        (7, 6, 7, 3, 2),
+        (8, 7, 8, 4, 2),
+        (9, 7, 8, 5, 2),
+        (10, 8, 9, 5, 3),
+        (11, 8, 10, 5, 2),
+        (12, 9, 10, 6, 3),
+    )
+)
+
+_LAWS = (
+    Law(
+        "buy_voting_markers",
+        0,
+        "Buy voting markers",
+        "Players may buy 1 voting marker for 1 gold each, any number (in player order).",
+        (("gold", 1),),
+    ),
+    Law(
+        "squires_for_strength_2",
+        0,
+        "Squires for strength-2 knights",
+        "Players recruit 1 squire for each of their deployed strength-2 knights.",
+        (("squires", 1),),
+    ),
+    Law(
+        "buy_power_points",
+        0,
+        "Buy power points",
+        "Players may buy 1 power point for 1 gold each, any number (in player order).",
+        (("gold", 1),),
+    ),
+    Law(
+        "most_gold_upgrades",
+        1,
+        "The richest upgrade",
+        "The player with the most gold may upgrade one of their deployed knights "
+        "(ties: all tied players).",
+    ),
+    Law(
+        "most_squires_new_knight",
+        1,
+        "The most squires recruit",
+        "The player with the most squires recruits a new strength-1 knight to their court "
+        "(ties: all tied players).",
+    ),
+    Law(
+        "no_strength_2_upgrades",
+        1,
+        "Upgrade without strength 2",
+        "Players with no deployed strength-2 knight may upgrade one of their knights.",
+    ),
+    Law(
+        "counties_power",
+        2,
+        "Power for counties",
+        "All players gain 3 power points for every 2 counties occupied by their own knights.",
+        (("power", 3), ("per", 2)),
+    ),
+    Law(
+        "squire_and_gold_for_power",
+        2,
+        "Buy power with squires and gold",
+        "Players may spend 1 squire + 1 gold for 3 power points, any number of times "
+        "(in player order).",
+        (("power", 3),),
+    ),
+    Law(
+        "conflicts_extensions",
+        2,
+        "Extensions for conflicts",
+        "Players may take 1 extension tile for every 2 conflicts they are involved in with "
+        "their own knights.",
+        (("per", 2),),
+    ),
+    Law(
+        "swap_3_for_4",
+        2,
+        "Swap strength 3 for 4",
+        "Players who deployed their strength-3 knight may swap it for their strength-4 knight, "
+        "if that is in the reserve.",
+    ),
+    Law(
+        "conflicts_resources",
+        3,
+        "Supplies for conflicts",
+        "Players receive 1 squire + 1 voting marker + 1 gold for every 2 conflicts with at "
+        "least 1 of their knights.",
+        (("per", 2),),
+    ),
+    Law(
+        "conflicts_power",
+        3,
+        "Power for conflicts",
+        "Players gain 3 power points for each conflict with at least 1 of their knights.",
+        (("power", 3),),
+    ),
+    Law(
+        "strength_1_power",
+        3,
+        "All strength-1 knights deployed",
+        "Players who have all 3 of their strength-1 knights deployed gain 5 power points.",
+        (("power", 5),),
+    ),
+    Law(
+        "conflicts_markers",
+        3,
+        "Voting markers for conflicts",
+        "Players gain 1 voting marker for each conflict they are involved in with their own "
+        "knights.",
+        (("voting_markers", 1),),
+    ),
+    Law(
+        "extensions_power",
+        4,
+        "Power for extensions",
+        "Players gain 5 power points for every 3 extension tiles in their castle.",
+        (("power", 5), ("per", 3)),
+    ),
+    Law(
+        "counties_power_8",
+        4,
+        "Great power for counties",
+        "Players gain 8 power points for every 3 counties with their own knights.",
+        (("power", 8), ("per", 3)),
+    ),
+    Law(
+        "noblemen_knights",
+        4,
+        "Knights for noblemen",
+        "Players recruit 1 new knight from the reserve to their court for every 3 noblemen "
+        "they hold.",
+        (("per", 3),),
+    ),
+    Law(
+        "most_gold_squire_marker",
+        4,
+        "The richest gain",
+        "The player with the most gold gains 1 squire and 1 voting marker (ties: all tied "
+        "players).",
+    ),
+)
+
+BASE = Data(
+    start_gold=2,
+    start_squires=2,
+    start_voting_markers=1,
+    knights=(1, 1, 1, 2, 2, 3, 4),
+    start_court=(1, 2),
+    ally_start_court=(2,),
+    rounds=5,
+    both_cost=3,
+    company_base=1,
+    company_per_nobleman=1,
+    counties=_COUNTIES,
+    castle=_CASTLE,
+    favors=_FAVORS,
+    conflicts=_CONFLICTS,
+    laws=_LAWS,
+    nobles_per_county=((2, 2), (3, 2), (4, 3), (5, 4)),
+    removed_conflicts=((2, (2, 10)), (3, (9, 10)), (4, (2, 10)), (5, (2, 3))),
+    removed_favors=((3, (2,)),),
+)
+
+# Provenance of every value in BASE, keyed by the same paths the config overrides use.
+_PROVENANCE: dict[str, str] = {
+    "start.gold": SEED,
+    "start.squires": SEED,
+    "start.voting_markers": SEED,
+    "knights": PUBLIC,
+    "start_court": SEED,
+    "ally_start_court": PUBLIC,
+    "rounds": SEED,
+    "both_cost": SEED,
+    "company": SEED,
+    "nobles_per_county": SEED,
+    "removed_conflicts": SEED,
+    "removed_favors": SEED,
+    "counties.A.minimum": PROVISIONAL,
+    "counties.A.reward": PROVISIONAL,
+    "counties.B.minimum": PROVISIONAL,
+    "counties.B.reward": PUBLIC,
+    "counties.C.minimum": PROVISIONAL,
+    "counties.C.reward": PUBLIC,
+    "counties.D.minimum": PUBLIC,
+    "counties.D.reward": PUBLIC,
+    "counties.E.minimum": PROVISIONAL,
+    "counties.E.reward": PROVISIONAL,
+    "counties.F.minimum": PROVISIONAL,
+    "counties.F.reward": PROVISIONAL,
+    "counties.G.minimum": PROVISIONAL,
+    "counties.G.reward": PROVISIONAL,
+    "counties.H.minimum": PROVISIONAL,
+    "counties.H.reward": SEED,
+    "counties.I.minimum": PROVISIONAL,
+    "counties.I.reward": SEED,
+    "castle.1.reward": PROVISIONAL,
+    "castle.2.reward": PROVISIONAL,
+    "castle.3.reward": PROVISIONAL,
+    "castle.4.reward": PROVISIONAL,
+    "castle.5.reward": PUBLIC,
+    "castle.6.reward": PUBLIC,
+    "favors.1.reward": SEED,
+    "favors.2.reward": SEED,
+    "favors.3.reward": PROVISIONAL,
+    "favors.4.reward": PROVISIONAL,
+    "favors.5.reward": PROVISIONAL,
+    "favors.6.reward": PROVISIONAL,
+    **{f"conflicts.{c.number}": PROVISIONAL for c in _CONFLICTS},
+    **{f"laws.{law.key}.group": PROVISIONAL for law in _LAWS},
+    **{f"laws.{law.key}.params": PUBLIC for law in _LAWS if law.params},
+}
+
+
+def provenance(data: Data) -> dict[str, str]:
+    """Every data path with its provenance; values the config replaced say ``config``."""
+    result = dict(_PROVENANCE)
+    for path in data.overridden:
+        result[path] = CONFIG
+    return result
+
+
+def provisional_values(data: Data) -> list[tuple[str, str]]:
+    """(path, value as text) of every value still provisional in ``data``."""
+    out: list[tuple[str, str]] = []
+    for path, prov in provenance(data).items():
+        if prov == PROVISIONAL:
+            out.append((path, _value_text(data, path)))
+    return out
+
+
+def _value_text(data: Data, path: str) -> str:
+    parts = path.split(".")
+    if parts[0] == "counties":
+        county = data.county(parts[1])
+        return str(county.minimum) if parts[2] == "minimum" else county.reward.describe()
+    if parts[0] == "castle":
+        space = data.space(int(parts[1]))
+        cost = f"pay {space.cost_squires} squires: " if space.cost_squires else ""
+        return cost + space.reward.describe()
+    if parts[0] == "favors":
+        return data.favor(int(parts[1])).reward.describe()
+    if parts[0] == "conflicts":
+        card = data.card(int(parts[1]))
+        return f"France {card.france}, power points {'/'.join(map(str, card.points))}"
+    if parts[0] == "laws":
+        law = data.law(parts[1])
+        return f"group {law.group}" if parts[2] == "group" else str(dict(law.params))
+    return "?"
+
+
+# -- config overrides ---------------------------------------------------------------------------
+
+_REWARD_INTS = ("gold", "squires", "voting_markers", "power", "new_knight")
+_REWARD_ONES = ("upgrade", "extension", "nobleman")
+_REWARD_BOOLS = ("conflict_move", "start_player")
+_TOP_KEYS = ("start", "counties", "castle", "favors", "conflicts", "laws", "nobles_per_county")
+
+
+def _fail(path: str, message: str) -> ConfigError:
+    return ConfigError(f'data override "{path}": {message}')
+
+
+def _int(value: Any, path: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _fail(path, f"must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def _mapping(value: Any, path: str, allowed: tuple[str, ...]) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise _fail(path, f"must be a mapping, not {value!r}")
+    unknown = sorted(str(k) for k in value if k not in allowed)
+    if unknown:
+        raise _fail(path, f"unknown key(s) {', '.join(unknown)}; allowed: {', '.join(allowed)}")
+    return value
+
+
+def _reward(value: Any, path: str) -> tuple[Reward, dict[str, Any]]:
+    m = _mapping(value, path, _REWARD_INTS + _REWARD_ONES + _REWARD_BOOLS)
+    kwargs: dict[str, Any] = {}
+    for key in _REWARD_INTS:
+        if key in m:
+            kwargs[key] = _int(m[key], f"{path}.{key}", 0, 20)
+    for key in _REWARD_ONES:
+        if key in m:
+            kwargs[key] = _int(m[key], f"{path}.{key}", 0, 1)
+    for key in _REWARD_BOOLS:
+        if key in m:
+            if not isinstance(m[key], bool):
+                raise _fail(f"{path}.{key}", f"must be true or false, not {m[key]!r}")
+            kwargs[key] = m[key]
+    reward = Reward(**kwargs)
+    choices = [k for k in (*_REWARD_ONES, *_REWARD_BOOLS) if kwargs.get(k)]
+    if len(choices) > 1:
+        raise _fail(path, f"at most one part may need a choice, not {', '.join(choices)}")
+    return reward, {k: kwargs[k] for k in sorted(kwargs)}
+
+
+def apply_overrides(overrides: Any) -> tuple[Data, dict[str, Any]]:
+    """Validate a config's ``data`` overrides: returns (merged Data, normalised overrides).
+
+    A reward given in an override replaces the whole printed reward.
+    """
+    top = _mapping(overrides, "data", _TOP_KEYS)
+    data = BASE
+    norm: dict[str, Any] = {}
+    touched: set[str] = set()
+
+    if "start" in top:
+        m = _mapping(top["start"], "start", ("gold", "squires", "voting_markers"))
+        start = {k: _int(v, f"start.{k}", 0, 20) for k, v in sorted(m.items())}
+        data = replace(
+            data,
+            start_gold=start.get("gold", data.start_gold),
+            start_squires=start.get("squires", data.start_squires),
+            start_voting_markers=start.get("voting_markers", data.start_voting_markers),
+        )
+        touched.update(f"start.{k}" for k in start)
+        norm["start"] = start
+
+    if "counties" in top:
+        m = _mapping(top["counties"], "counties", tuple(COUNTY_LETTERS))
+        counties = list(data.counties)
+        out: dict[str, Any] = {}
+        for letter in sorted(m):
+            path = f"counties.{letter}"
+            cm = _mapping(m[letter], path, ("minimum", "reward"))
+            i = COUNTY_LETTERS.index(letter)
+            entry: dict[str, Any] = {}
+            if "minimum" in cm:
+                minimum = _int(cm["minimum"], f"{path}.minimum", 1, 4)
+                counties[i] = replace(counties[i], minimum=minimum)
+                entry["minimum"] = minimum
+                touched.add(f"{path}.minimum")
+            if "reward" in cm:
+                reward, entry["reward"] = _reward(cm["reward"], f"{path}.reward")
+                if reward.nobleman:
+                    raise _fail(f"{path}.reward", "a county's nobleman is its own stack")
+                counties[i] = replace(counties[i], reward=reward)
+                touched.add(f"{path}.reward")
+            out[letter] = entry
+        data = replace(data, counties=tuple(counties))
+        norm["counties"] = out
+
+    if "castle" in top:
+        m = _mapping(top["castle"], "castle", tuple(str(n) for n in CASTLE_SPACES))
+        spaces = list(data.castle)
+        out = {}
+        for key in sorted(m):
+            path = f"castle.{key}"
+            sm = _mapping(m[key], path, ("reward", "cost_squires"))
+            i = int(key) - 1
+            entry = {}
+            if "reward" in sm:
+                reward, entry["reward"] = _reward(sm["reward"], f"{path}.reward")
+                if reward.conflict_move or reward.start_player or reward.nobleman:
+                    raise _fail(f"{path}.reward", "a castle space cannot give that")
+                spaces[i] = replace(spaces[i], reward=reward)
+            if "cost_squires" in sm:
+                entry["cost_squires"] = _int(sm["cost_squires"], f"{path}.cost_squires", 0, 10)
+                spaces[i] = replace(spaces[i], cost_squires=entry["cost_squires"])
+            touched.add(f"{path}.reward")
+            out[key] = entry
+        data = replace(data, castle=tuple(spaces))
+        norm["castle"] = out
+
+    if "favors" in top:
+        m = _mapping(top["favors"], "favors", tuple(str(f.number) for f in BASE.favors))
+        favors = list(data.favors)
+        out = {}
+        for key in sorted(m):
+            path = f"favors.{key}"
+            fm = _mapping(m[key], path, ("reward",))
+            entry = {}
+            if "reward" in fm:
+                reward, entry["reward"] = _reward(fm["reward"], f"{path}.reward")
+                if reward.conflict_move:
+                    raise _fail(f"{path}.reward", "a favor cannot move a knight")
+                favors[int(key) - 1] = replace(favors[int(key) - 1], reward=reward)
+                touched.add(f"{path}.reward")
+            out[key] = entry
+        data = replace(data, favors=tuple(favors))
+        norm["favors"] = out
+
+    if "conflicts" in top:
+        m = _mapping(top["conflicts"], "conflicts", tuple(str(c.number) for c in BASE.conflicts))
+        cards = list(data.conflicts)
+        out = {}
+        for key in sorted(m, key=int):
+            path = f"conflicts.{key}"
+            cm = _mapping(m[key], path, ("france", "points"))
+            i = int(key) - 1
+            entry = {}
+            if "france" in cm:
+                entry["france"] = _int(cm["france"], f"{path}.france", 1, 30)
+                cards[i] = replace(cards[i], france=entry["france"])
+            if "points" in cm:
+                pts = cm["points"]
+                if not isinstance(pts, list | tuple) or len(pts) != 3:
+                    raise _fail(f"{path}.points", f"must be 3 numbers, not {pts!r}")
+                triple = tuple(_int(p, f"{path}.points", 0, 30) for p in pts)
+                cards[i] = replace(cards[i], points=(triple[0], triple[1], triple[2]))
+                entry["points"] = list(triple)
+            touched.add(path)
+            out[key] = entry
+        data = replace(data, conflicts=tuple(cards))
+        norm["conflicts"] = out
+
+    if "laws" in top:
+        m = _mapping(top["laws"], "laws", tuple(law.key for law in BASE.laws))
+        laws = list(data.laws)
+        out = {}
+        for key in sorted(m):
+            path = f"laws.{key}"
+            lm = _mapping(m[key], path, ("group", "params"))
+            i = next(j for j, law in enumerate(laws) if law.key == key)
+            entry = {}
+            if "group" in lm:
+                entry["group"] = _int(lm["group"], f"{path}.group", 0, 4)
+                laws[i] = replace(laws[i], group=entry["group"])
+                touched.add(f"{path}.group")
+            if "params" in lm:
+                names = tuple(name for name, _ in laws[i].params)
+                pm = _mapping(lm["params"], f"{path}.params", names)
+                params = dict(laws[i].params)
+                for name in sorted(pm):
+                    low = 1 if name == "per" else 0
+                    params[name] = _int(pm[name], f"{path}.params.{name}", low, 20)
+                laws[i] = replace(laws[i], params=tuple(params.items()))
+                entry["params"] = {k: params[k] for k in sorted(pm)}
+                touched.add(f"{path}.params")
+            out[key] = entry
+        if sum(1 for law in laws if law.group == 0) != 3:
+            raise _fail("laws", "exactly 3 laws must be in group 0 (face up at setup)")
+        data = replace(data, laws=tuple(laws))
+        norm["laws"] = out
+
+    if "nobles_per_county" in top:
+        m = _mapping(top["nobles_per_county"], "nobles_per_county", ("2", "3", "4", "5"))
+        per = dict(data.nobles_per_county)
+        out = {}
+        for key in sorted(m):
+            out[key] = _int(m[key], f"nobles_per_county.{key}", 1, 4)
+            per[int(key)] = out[key]
+        data = replace(data, nobles_per_county=tuple(sorted(per.items())))
+        touched.add("nobles_per_county")
+        norm["nobles_per_county"] = out
+
+    return replace(data, overridden=frozenset(touched)), norm
+
+
+def reward_fields() -> tuple[str, ...]:
+    """The keys a reward override may use (for documentation and error messages)."""
+    return tuple(f.name for f in fields(Reward))

@@ -1,0 +1,105 @@
+"""The pending-decision model: frames on the agenda and their handlers.
+
+Every step of the sequence of play is a *frame* on ``State.agenda``: a plain tuple whose first
+item names its kind (``("county", 3)``, ``("vote", 0)``). A handler per kind says what the
+frame does:
+
+- ``step`` runs it as far as it can without a decision. It returns the new state and whether
+  the frame now waits for seats to act (a decision), in which case the frame stays at the head.
+- ``seats`` / ``options`` / ``check`` / ``resolve`` describe and settle that decision.
+
+``flow.advance`` drives the agenda: it runs frames until one waits, and takes a decision
+automatically when it has exactly one option (and says so in the log). Henry V adds handlers
+for its own frames (offices at court, the tower, dishonor) without touching these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from engine.core.protocol import Action, IllegalActionError, action_sort_key
+from engine.lancaster.state import Frame, State
+
+
+@dataclass
+class Ctx:
+    """What one ``apply`` collects on its way: public log lines and the irreversible flag."""
+
+    log: list[str] = field(default_factory=list)
+    irreversible: bool = False
+
+    def say(self, line: str) -> None:
+        self.log.append(line)
+
+
+class Handler:
+    """Base of every frame handler. Subclasses set ``kind`` and override what they need."""
+
+    kind: str = ""
+    #: all seats in ``seats`` act at once (secret votes, the setup choice)
+    simultaneous: bool = False
+
+    def step(self, state: State, frame: Frame, ctx: Ctx) -> tuple[State, bool]:
+        """Run the frame as far as possible; (state, True) when it waits for a decision."""
+        return state, True
+
+    def seats(self, state: State, frame: Frame) -> frozenset[int]:
+        return frozenset({int(frame[1])})
+
+    def options(self, state: State, frame: Frame, seat: int) -> list[Action]:
+        raise NotImplementedError
+
+    def ask(self, state: State, frame: Frame, seat: int) -> bool:
+        """Whether to ask the seat rather than take its only option automatically.
+
+        Must depend on public information only, or the speed of an automatic move would
+        reveal hidden gold or squires: frames whose options depend on hidden values override
+        this (outside the 2-player game, where those values are public).
+        """
+        return len(self.options(state, frame, seat)) > 1
+
+    def check(self, state: State, frame: Frame, seat: int, action: Action) -> None:
+        """Raise IllegalActionError (with the reason) unless ``action`` is legal."""
+        if action not in self.options(state, frame, seat):
+            raise IllegalActionError(self.illegal_reason(state, frame, seat, action))
+
+    def illegal_reason(self, state: State, frame: Frame, seat: int, action: Action) -> str:
+        return "That is not one of your choices now."
+
+    def resolve(self, state: State, frame: Frame, seat: int, action: Action, ctx: Ctx) -> State:
+        raise NotImplementedError
+
+    def auto(self, state: State, frame: Frame, seat: int) -> Action:
+        """The deadline default (documented in auto.py); the first option unless overridden."""
+        return sorted_options(self.options(state, frame, seat))[0]
+
+    def prompt(self, state: State, frame: Frame, seat: int) -> str:
+        """What ``seat`` is asked now, in words."""
+        return "Choose."
+
+    def waiting(self, state: State, frame: Frame) -> str:
+        """What everyone else is told the game waits for."""
+        names = ", ".join(state.colour_name(s) for s in sorted(self.seats(state, frame)))
+        return f"Waiting for {names}."
+
+    def phase(self, state: State, frame: Frame) -> str:
+        return "rewards"
+
+
+def sorted_options(options: Sequence[Action]) -> list[Action]:
+    return sorted(options, key=action_sort_key)
+
+
+def pop(state: State) -> State:
+    return replace(state, agenda=state.agenda[1:])
+
+
+def replace_head(state: State, *frames: Frame) -> State:
+    """Replace the head frame by ``frames`` (in that order)."""
+    return replace(state, agenda=(*frames, *state.agenda[1:]))
+
+
+def push(state: State, *frames: Frame) -> State:
+    """Put ``frames`` before the current head."""
+    return replace(state, agenda=(*frames, *state.agenda))

@@ -1,0 +1,80 @@
+"""Final scoring after the last round (decision: rules/README.md, Lancaster 10).
+
+``SCORINGS`` lists the parts of the final scoring; Henry V appends its own (seals, dishonor)
+with the same signature.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.core.protocol import Outcome
+from engine.lancaster.state import State
+
+FIRST, SECOND = 8, 4
+
+
+def majority(state: State, key: Callable[[int], tuple[int, int]]) -> list[int]:
+    """8 for the most, 4 for the second, by ``key`` = (value, tie-breaker). Still tied for
+    first: the tied players share 12 equally, rounded down, and no one is second; tied for
+    second: they share 4, rounded down."""
+    points = [0] * state.players
+    seats = sorted(range(state.players), key=key, reverse=True)
+    groups: list[list[int]] = []
+    for seat in seats:
+        if groups and key(groups[-1][0]) == key(seat):
+            groups[-1].append(seat)
+        else:
+            groups.append([seat])
+    if len(groups[0]) > 1:
+        for seat in groups[0]:
+            points[seat] = (FIRST + SECOND) // len(groups[0])
+        return points
+    points[groups[0][0]] = FIRST
+    if len(groups) > 1:
+        for seat in groups[1]:
+            points[seat] = SECOND // len(groups[1])
+    return points
+
+
+def knighthood_strength(state: State, colour: int) -> int:
+    """Total strength of every knight not in the reserve (court, board, conflicts)."""
+    return sum(state.data.knights) - sum(state.colours[colour].reserve)
+
+
+def knighthood(state: State) -> dict[str, list[int]]:
+    strength = [knighthood_strength(state, s) for s in range(state.players)]
+    pts = majority(state, lambda s: (strength[s], state.colours[s].squires))
+    return {"knighthood": pts, "knighthood_strength": strength}
+
+
+def castle(state: State) -> dict[str, list[int]]:
+    count = [len(state.colours[s].extensions) for s in range(state.players)]
+    pts = majority(state, lambda s: (count[s], state.colours[s].gold))
+    return {"castle": pts, "extensions": count}
+
+
+def noblemen(state: State) -> dict[str, list[int]]:
+    count = [len(state.colours[s].nobles) for s in range(state.players)]
+    return {"noblemen": [n * (n - 1) // 2 for n in count], "noblemen_count": count}
+
+
+SCORINGS: tuple[Callable[[State], dict[str, list[int]]], ...] = (knighthood, castle, noblemen)
+POINT_KEYS = ("knighthood", "castle", "noblemen")
+
+
+def final_scoring(state: State) -> Outcome:
+    parts: dict[str, list[int]] = {}
+    for scoring in SCORINGS:
+        parts.update(scoring(state))
+    breakdown = []
+    totals = []
+    for seat in range(state.players):
+        during = state.colours[seat].power
+        entry = {"during_game": during, **{k: v[seat] for k, v in parts.items()}}
+        entry["total"] = during + sum(parts[k][seat] for k in POINT_KEYS)
+        breakdown.append(entry)
+        totals.append(entry["total"])
+    best = max(totals)
+    winners = tuple(s for s in range(state.players) if totals[s] == best)  # a tie is shared
+    return Outcome(scores=tuple(totals), winners=winners, breakdown=tuple(breakdown))

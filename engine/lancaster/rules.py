@@ -1,0 +1,68 @@
+"""``LANCASTER``: the Rules object the service uses (engine contract, DESIGN.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core.protocol import Action, Outcome, Seat, Transition
+from engine.lancaster import flow, notation, setup, state, text, view
+from engine.lancaster.phases.scoring import final_scoring
+from engine.lancaster.state import State
+
+
+class LancasterRules:
+    name = "lancaster"
+    version = "1.0.0"
+    player_counts = setup.PLAYER_COUNTS
+
+    def validate_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
+        return setup.validate_config(config)
+
+    def initial_state(self, config: Mapping[str, Any], seed: int) -> State:
+        return setup.initial_state(config, seed)
+
+    def to_act(self, state: State) -> frozenset[Seat]:
+        return flow.to_act(state)
+
+    def legal_actions(self, state: State, seat: Seat) -> tuple[Action, ...]:
+        return flow.legal_actions(state, seat)
+
+    def apply(self, state: State, seat: Seat, action: Action) -> Transition:
+        return flow.apply(state, seat, action)
+
+    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+        return view.view(state, seat)
+
+    def auto_action(self, state: State, seat: Seat) -> Action:
+        h = flow.head(state)
+        if h is None or seat not in h[1].seats(state, h[0]):
+            raise ValueError(f"seat {seat} has nothing to do")
+        return h[1].auto(state, h[0], seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return final_scoring(state) if state.finished else None
+
+    def parse_action(self, state: State, seat: Seat, text: str) -> Action:
+        return notation.parse_action(state, seat, text)
+
+    def format_action(self, state: State, action: Action) -> str:
+        return notation.format_action(state, action)
+
+    def dump_state(self, s: State) -> dict[str, Any]:
+        return state.dump(s)
+
+    def load_state(self, data: Mapping[str, Any]) -> State:
+        return state.load(data)
+
+    def contract_configs(self) -> tuple[dict[str, Any], ...]:
+        return tuple({"players": n} for n in setup.PLAYER_COUNTS)
+
+    def is_secret(self, state: State, seat: Seat, action: Action) -> bool:
+        return bool(action) and action[0] == "vote"  # secret until all have voted
+
+    def render_text(self, view: Mapping[str, Any]) -> str:
+        return text.render_text(view)
+
+
+LANCASTER = LancasterRules()

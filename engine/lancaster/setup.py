@@ -1,0 +1,126 @@
+"""Config validation and the set-up of a game by player count (rules 000/003, "Setup")."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core import rng
+from engine.core.protocol import ConfigError
+from engine.lancaster.data import COUNTY_LETTERS, apply_overrides
+from engine.lancaster.phases.rounds import round_frames
+from engine.lancaster.state import Colour, Conflict, State
+
+PLAYER_COUNTS = (2, 3, 4, 5)
+CONFIG_KEYS = ("players", "data", "expansions")
+#: expansions the engine knows; Henry V's modules ("kings_court", "kings_resentment",
+#: "laws_of_the_king") will be accepted here when that issue lands.
+KNOWN_EXPANSIONS: tuple[str, ...] = ()
+
+
+def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
+    if not isinstance(config, Mapping):
+        raise ConfigError('The config must be a mapping such as {"players": 3}.')
+    unknown = sorted(str(k) for k in config if k not in CONFIG_KEYS)
+    if unknown:
+        raise ConfigError(
+            f"Unknown config key(s) {', '.join(unknown)}; Lancaster accepts "
+            f"{', '.join(CONFIG_KEYS)}."
+        )
+    players = config.get("players")
+    if isinstance(players, bool) or players not in PLAYER_COUNTS:
+        raise ConfigError(f'Lancaster is for 2 to 5 players; "players" was {players!r}.')
+    expansions = config.get("expansions", {})
+    if not isinstance(expansions, Mapping):
+        raise ConfigError('"expansions" must be a mapping; use {} for the base game.')
+    if expansions:
+        names = ", ".join(sorted(str(k) for k in expansions))
+        raise ConfigError(
+            f"Expansions ({names}) are not available yet: this version plays the base game "
+            'only, so "expansions" must be {} (Henry V comes in a later version).'
+        )
+    _, data = apply_overrides(config.get("data", {}))
+    return {"players": players, "data": data, "expansions": {}}
+
+
+def initial_state(config: Mapping[str, Any], seed: int) -> State:
+    config = validate_config(config)
+    data, _ = apply_overrides(config["data"])
+    n = int(config["players"])
+    r = rng.seed_state(seed)
+
+    # Laws: the three group-0 laws face up as the current laws; the draw pile is group 1 on
+    # top, then 2, 3, 4, each shuffled (000/003, Setup 7). Three are revealed now.
+    groups = [[law.key for law in data.laws if law.group == g] for g in range(5)]
+    current, r = rng.shuffled(r, groups[0])
+    pile: list[str] = []
+    for g in (1, 2, 3, 4):
+        shuffled, r = rng.shuffled(r, groups[g])
+        pile.extend(shuffled)
+
+    # Conflict cards: two removed by player count (2/4 players use the 4-player cards), the
+    # rest shuffled; two revealed into the upper row.
+    removed = data.removed_cards_for(4 if n == 2 else n)
+    cards, r = rng.shuffled(r, [c.number for c in data.conflicts if c.number not in removed])
+    start, r = rng.below(r, n)  # Lancaster: a random start player
+
+    reserve = list(data.knights)
+    for k in data.start_court:
+        reserve.remove(k)
+    player = Colour(
+        court=tuple(sorted(data.start_court)),
+        reserve=tuple(sorted(reserve)),
+        castle=(None,) * 6,
+        extensions=(),
+        nobles=(),
+        gold=data.start_gold,
+        squires=data.start_squires,
+        voting_markers=data.start_voting_markers,
+    )
+    colours = [player] * n
+    if n == 2:
+        # decision: rules/README.md, Lancaster 12 — an ally per player: one strength-2 knight
+        # at court, the other six in its reserve, no resources.
+        ally_reserve = list(data.knights)
+        for k in data.ally_start_court:
+            ally_reserve.remove(k)
+        ally = Colour(
+            court=tuple(sorted(data.ally_start_court)),
+            reserve=tuple(sorted(ally_reserve)),
+            castle=(None,) * 6,
+            extensions=(),
+            nobles=(),
+        )
+        colours += [ally, ally]
+    # decision 12: the 2-player game uses the 4-player setup except 2 noblemen per county.
+    setup_count = 4 if n == 2 else n
+    nobles = data.nobles_for(n)
+    favors = tuple(
+        f.number for f in data.favors if f.number not in data.removed_favors_for(setup_count)
+    )
+    state = State(
+        config=config,
+        data=data,
+        players=n,
+        round=1,
+        start_player=start,
+        next_start_player=None,
+        colours=tuple(colours),
+        counties=(None,) * len(COUNTY_LETTERS),
+        nobles=(nobles,) * len(COUNTY_LETTERS),
+        upper=(Conflict(cards[0], ()), Conflict(cards[1], ())),
+        lower=(None, None),
+        conflict_pile=tuple(cards[2:]),
+        favors=favors,
+        favors_in_game=favors,
+        laws=tuple(current),
+        new_laws=tuple(pile[:3]),
+        law_pile=tuple(pile[3:]),
+        votes=(None,) * n,
+        results=(),
+        agenda=(),
+        rng=r,
+    )
+    from dataclasses import replace
+
+    return replace(state, agenda=(("setup",), *round_frames(state)))

@@ -1,0 +1,321 @@
+"""The game state: frozen dataclasses, and their lossless JSON dump/load.
+
+Pieces are modelled by colour. A *colour* is a player's set of pieces; in the 2-player game
+there are two more colours, the allies (decision: rules/README.md, Lancaster 12): colour
+``2`` is the ally of seat 0 and colour ``3`` the ally of seat 1. Seat ``s`` plays colour ``s``.
+
+Knights of equal strength are interchangeable, so a knight is just its strength and a place:
+the court and the reserve are sorted tuples of strengths, the board holds them in counties,
+castle spaces and on conflict cards.
+
+The flow of the game is an *agenda*: a tuple of frames (plain tuples, JSON-able), the head of
+which is what happens next. Decision frames wait for their seats' actions; the others run by
+themselves (see ``flow.py``). Henry V adds its own frames and fields without changing these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.lancaster.data import Data, apply_overrides
+
+Frame = tuple[Any, ...]
+
+COLOUR_NAMES = ("Red", "Blue", "Yellow", "Green", "Purple")
+
+
+@dataclass(frozen=True, slots=True)
+class Colour:
+    """One colour's pieces and (for a player's colour) resources."""
+
+    court: tuple[int, ...]
+    reserve: tuple[int, ...]
+    castle: tuple[int | None, ...]  # the knight's strength on castle spaces 1..6
+    extensions: tuple[int, ...]  # castle spaces covered by extension tiles, sorted
+    nobles: tuple[str, ...]  # county letters, sorted
+    power: int = 0
+    gold: int = 0
+    squires: int = 0
+    voting_markers: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Occupant:
+    """A knight in a county, with the squires placed with it."""
+
+    colour: int
+    strength: int
+    squires: int
+
+    @property
+    def total(self) -> int:
+        return self.strength + self.squires
+
+
+@dataclass(frozen=True, slots=True)
+class Space:
+    """One knight space of a conflict card: one colour, one or more stacked knights."""
+
+    colour: int
+    knights: tuple[int, ...]  # strengths, sorted
+
+    @property
+    def strength(self) -> int:
+        return sum(self.knights)
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    card: int
+    spaces: tuple[Space, ...]  # top (entered first) to bottom
+
+
+@dataclass(frozen=True, slots=True)
+class Vote:
+    yes: bool
+    markers: int
+
+
+@dataclass(frozen=True, slots=True)
+class VoteResult:
+    law: str
+    approved: bool
+    yes: int
+    no: int
+    votes: tuple[Vote, ...]  # per seat, revealed
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    config: Mapping[str, Any]
+    data: Data
+    players: int
+    round: int
+    start_player: int
+    next_start_player: int | None  # named by Surrey's holder for the next round
+    colours: tuple[Colour, ...]
+    counties: tuple[Occupant | None, ...]  # A..I
+    nobles: tuple[int, ...]  # tiles left in each county's stack, A..I
+    upper: tuple[Conflict | None, ...]  # two slots, left to right
+    lower: tuple[Conflict | None, ...]
+    conflict_pile: tuple[int, ...]  # hidden order, top first
+    favors: tuple[int, ...]  # face-up king's favor tiles, sorted
+    favors_in_game: tuple[int, ...]
+    laws: tuple[str, ...]  # the current laws, left to right
+    new_laws: tuple[str, ...]  # this round's laws to vote on, left to right
+    law_pile: tuple[str, ...]  # hidden order, top first
+    votes: tuple[Vote | None, ...]  # per seat, the vote in progress (hidden until revealed)
+    results: tuple[VoteResult, ...]  # this round's revealed votes
+    agenda: tuple[Frame, ...]
+    rng: int
+
+    # -- colours and seats --
+
+    @property
+    def two_player(self) -> bool:
+        return self.players == 2
+
+    def controller(self, colour: int) -> int:
+        """The seat that decides for ``colour`` (allies are controlled by their player)."""
+        return colour if colour < self.players else colour - self.players
+
+    def ally_of(self, seat: int) -> int | None:
+        return seat + self.players if self.two_player else None
+
+    def colours_of(self, seat: int) -> tuple[int, ...]:
+        ally = self.ally_of(seat)
+        return (seat,) if ally is None else (seat, ally)
+
+    def is_ally(self, colour: int) -> bool:
+        return colour >= self.players
+
+    def seat_order(self) -> tuple[int, ...]:
+        """Seats in player order, from the start player, clockwise."""
+        n = self.players
+        return tuple((self.start_player + i) % n for i in range(n))
+
+    def colour_name(self, colour: int) -> str:
+        return COLOUR_NAMES[colour]
+
+    def conflicts(self) -> tuple[tuple[str, int, Conflict], ...]:
+        """Every conflict card on the board as (row, slot, card), lower row first."""
+        out: list[tuple[str, int, Conflict]] = []
+        for row, cards in (("lower", self.lower), ("upper", self.upper)):
+            for slot, card in enumerate(cards):
+                if card is not None:
+                    out.append((row, slot, card))
+        return tuple(out)
+
+    def find_card(self, number: int) -> tuple[str, int, Conflict] | None:
+        for row, slot, card in self.conflicts():
+            if card.card == number:
+                return row, slot, card
+        return None
+
+    def with_colour(self, colour: int, **changes: Any) -> State:
+        colours = list(self.colours)
+        colours[colour] = replace(colours[colour], **changes)
+        return replace(self, colours=tuple(colours))
+
+    def with_card(self, row: str, slot: int, card: Conflict | None) -> State:
+        cards = list(self.upper if row == "upper" else self.lower)
+        cards[slot] = card
+        if row == "upper":
+            return replace(self, upper=tuple(cards))
+        return replace(self, lower=tuple(cards))
+
+    @property
+    def finished(self) -> bool:
+        return not self.agenda
+
+
+# -- dump / load ------------------------------------------------------------------------------
+
+
+def _tuples(item: Any) -> Any:
+    if isinstance(item, list):
+        return tuple(_tuples(x) for x in item)
+    return item
+
+
+def _lists(item: Any) -> Any:
+    if isinstance(item, tuple):
+        return [_lists(x) for x in item]
+    return item
+
+
+def _dump_conflict(card: Conflict | None) -> Any:
+    if card is None:
+        return None
+    return {"card": card.card, "spaces": [[s.colour, list(s.knights)] for s in card.spaces]}
+
+
+def _load_conflict(d: Any) -> Conflict | None:
+    if d is None:
+        return None
+    return Conflict(
+        int(d["card"]), tuple(Space(int(c), tuple(int(k) for k in ks)) for c, ks in d["spaces"])
+    )
+
+
+def _dump_vote(v: Vote | None) -> Any:
+    return None if v is None else [v.yes, v.markers]
+
+
+def _load_vote(d: Any) -> Vote | None:
+    return None if d is None else Vote(bool(d[0]), int(d[1]))
+
+
+def _load_revealed(d: Any) -> Vote:
+    return Vote(bool(d[0]), int(d[1]))
+
+
+def dump(state: State) -> dict[str, Any]:
+    """A JSON-ready dict holding everything (including the hidden pile orders and the RNG)."""
+    return {
+        "config": _lists_deep(state.config),
+        "players": state.players,
+        "round": state.round,
+        "start_player": state.start_player,
+        "next_start_player": state.next_start_player,
+        "colours": [
+            {
+                "court": list(c.court),
+                "reserve": list(c.reserve),
+                "castle": list(c.castle),
+                "extensions": list(c.extensions),
+                "nobles": list(c.nobles),
+                "power": c.power,
+                "gold": c.gold,
+                "squires": c.squires,
+                "voting_markers": c.voting_markers,
+            }
+            for c in state.colours
+        ],
+        "counties": [
+            None if o is None else [o.colour, o.strength, o.squires] for o in state.counties
+        ],
+        "nobles": list(state.nobles),
+        "upper": [_dump_conflict(c) for c in state.upper],
+        "lower": [_dump_conflict(c) for c in state.lower],
+        "conflict_pile": list(state.conflict_pile),
+        "favors": list(state.favors),
+        "favors_in_game": list(state.favors_in_game),
+        "laws": list(state.laws),
+        "new_laws": list(state.new_laws),
+        "law_pile": list(state.law_pile),
+        "votes": [_dump_vote(v) for v in state.votes],
+        "results": [
+            {
+                "law": r.law,
+                "approved": r.approved,
+                "yes": r.yes,
+                "no": r.no,
+                "votes": [_dump_vote(v) for v in r.votes],
+            }
+            for r in state.results
+        ],
+        "agenda": [_lists(f) for f in state.agenda],
+        "rng": state.rng,
+    }
+
+
+def _lists_deep(item: Any) -> Any:
+    if isinstance(item, Mapping):
+        return {str(k): _lists_deep(v) for k, v in item.items()}
+    if isinstance(item, list | tuple):
+        return [_lists_deep(x) for x in item]
+    return item
+
+
+def load(d: Mapping[str, Any]) -> State:
+    config = _lists_deep(d["config"])
+    data, _ = apply_overrides(config.get("data", {}))
+    colours = tuple(
+        Colour(
+            court=tuple(c["court"]),
+            reserve=tuple(c["reserve"]),
+            castle=tuple(c["castle"]),
+            extensions=tuple(c["extensions"]),
+            nobles=tuple(c["nobles"]),
+            power=c["power"],
+            gold=c["gold"],
+            squires=c["squires"],
+            voting_markers=c["voting_markers"],
+        )
+        for c in d["colours"]
+    )
+    return State(
+        config=config,
+        data=data,
+        players=int(d["players"]),
+        round=int(d["round"]),
+        start_player=int(d["start_player"]),
+        next_start_player=d["next_start_player"],
+        colours=colours,
+        counties=tuple(None if o is None else Occupant(o[0], o[1], o[2]) for o in d["counties"]),
+        nobles=tuple(d["nobles"]),
+        upper=tuple(_load_conflict(c) for c in d["upper"]),
+        lower=tuple(_load_conflict(c) for c in d["lower"]),
+        conflict_pile=tuple(d["conflict_pile"]),
+        favors=tuple(d["favors"]),
+        favors_in_game=tuple(d["favors_in_game"]),
+        laws=tuple(d["laws"]),
+        new_laws=tuple(d["new_laws"]),
+        law_pile=tuple(d["law_pile"]),
+        votes=tuple(_load_vote(v) for v in d["votes"]),
+        results=tuple(
+            VoteResult(
+                r["law"],
+                r["approved"],
+                r["yes"],
+                r["no"],
+                tuple(_load_revealed(v) for v in r["votes"]),
+            )
+            for r in d["results"]
+        ),
+        agenda=tuple(_tuples(f) for f in d["agenda"]),
+        rng=int(d["rng"]),
+    )

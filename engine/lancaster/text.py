@@ -1,0 +1,120 @@
+"""A plain-text rendering of a view, for emails and the CLI. It reads only the view, so it
+can never show more than the view holds."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+def _n(value: Any) -> str:
+    return "?" if value is None else str(value)
+
+
+def _knights(k: Mapping[str, Any]) -> str:
+    court = " ".join(map(str, k["court"])) or "-"
+    reserve = " ".join(map(str, k["reserve"])) or "-"
+    board = ", ".join(f"{b['strength']} {b['where']}" for b in k["board"]) or "-"
+    return f"court {court}; board {board}; reserve {reserve}"
+
+
+def _castle(spaces: list[Mapping[str, Any]]) -> str:
+    parts = []
+    for sp in spaces:
+        if sp["extension"]:
+            parts.append(f"{sp['space']}:ext")
+        elif sp["knight"] is not None:
+            parts.append(f"{sp['space']}:knight {sp['knight']}")
+        else:
+            parts.append(f"{sp['space']}:-")
+    return " ".join(parts)
+
+
+def _card(card: Mapping[str, Any] | None) -> str:
+    if card is None:
+        return "(empty)"
+    spaces = (
+        "; ".join(f"{sp['colour']} {'+'.join(map(str, sp['knights']))}" for sp in card["spaces"])
+        or "no knights"
+    )
+    pts = "/".join(map(str, card["points"]))
+    return (
+        f"Conflict {card['card']}: France {card['france']}, England {card['england']}, "
+        f"power points {pts} - {spaces}"
+    )
+
+
+def render_text(view: Mapping[str, Any]) -> str:
+    lines: list[str] = []
+    players = view["players"]
+    start = players[view["start_player"]]["colour"]
+    lines.append(
+        f"LANCASTER - round {view['round']} of {view['rounds']}, {view['phase']}; "
+        f"start player {start}"
+    )
+    lines.append("")
+    lines.append(view["prompt"])
+    if view.get("can_type"):
+        lines.append("You can type, for example: " + " | ".join(view["can_type"]))
+    lines.append("")
+    lines.append("PLAYERS")
+    for p in players:
+        nobles = "".join(p["noblemen"]) or "-"
+        you = " (you)" if view.get("you") == p["seat"] else ""
+        lines.append(
+            f"  {p['colour']}{you}: {p['power']} power points, gold {_n(p['gold'])}, "
+            f"squires {_n(p['squires'])}, voting markers {p['voting_markers']}, "
+            f"noblemen {nobles}"
+        )
+        lines.append(f"    knights: {_knights(p['knights'])}")
+        lines.append(f"    castle: {_castle(p['castle'])}")
+        if p.get("voted") is not None:
+            mine = p.get("vote")
+            state = "has voted" if p["voted"] else "has not voted yet"
+            if mine is not None:
+                state += f" ({'yes' if mine['yes'] else 'no'} +{mine['markers']})"
+            lines.append(f"    vote: {state}")
+    for a in view.get("allies", []):
+        owner = players[a["of"]]["colour"]
+        lines.append(f"  {a['colour']} ({owner}'s ally): {_knights(a['knights'])}")
+    lines.append("")
+    lines.append("COUNTIES")
+    for c in view["counties"]:
+        occ = c["occupant"]
+        who = "empty"
+        if occ is not None:
+            sq = f" +{occ['squires']} squires" if occ["squires"] else ""
+            who = f"{occ['colour']} knight {occ['strength']}{sq}"
+        lines.append(
+            f"  {c['letter']} {c['name']} (min {c['minimum']}; {c['reward']}; "
+            f"noblemen left {c['noblemen_left']}): {who}"
+        )
+    lines.append("")
+    lines.append("CONFLICTS")
+    for row in ("upper", "lower"):
+        for card in view["conflicts"][row]:
+            if card is not None:
+                lines.append(f"  {row}: {_card(card)}")
+    faces = [f"{f['tile']} {f['reward']}" for f in view["favors"] if f["face_up"]]
+    lines.append("  King's favor tiles face up: " + ("; ".join(faces) or "none"))
+    lines.append("")
+    lines.append("LAWS")
+    for law in view["laws"]["current"]:
+        lines.append(f"  in force: {law['title']} - {law['text']}")
+    for law in view["laws"]["new"]:
+        lines.append(f"  new ({law['status']}): {law['title']} - {law['text']}")
+    for v in view.get("votes", []):
+        result = "approved" if v["approved"] else "rejected"
+        lines.append(f"  vote on {v['title']}: {v['yes']} for, {v['no']} against, {result}")
+    outcome = view.get("outcome")
+    if outcome:
+        lines.append("")
+        lines.append("FINAL SCORES")
+        for p, score, b in zip(players, outcome["scores"], outcome["breakdown"], strict=True):
+            lines.append(
+                f"  {p['colour']}: {score} (game {b['during_game']}, knighthood "
+                f"{b['knighthood']}, castle {b['castle']}, noblemen {b['noblemen']})"
+            )
+        winners = ", ".join(players[w]["colour"] for w in outcome["winners"])
+        lines.append(f"  Winner: {winners}")
+    return "\n".join(lines) + "\n"
