@@ -126,39 +126,49 @@ def verify(session: Session, game_id: str, registry: Mapping[str, Rules]) -> Ver
     if not rows:
         report.add(1, "the game has no events")
         return report
-    decoded = _check_chain(game_id, rows, report)
+    # The game's read model says how far the log goes; without it, a whole log of n rows
+    # holds versions 1..n. Rows outside that range are strays (a changed version).
+    head = game.version if game is not None else len(rows)
+    decoded = _check_chain(game_id, rows, head, report)
     if game is not None:
         _check_read_model(game, rows, report)
     if report.problems:
         return report
     _check_fold(decoded, game, registry, report)
-    report.head_hash = rows[-1].hash
+    report.head_hash = decoded[-1].hash
     return report
 
 
-def _check_chain(game_id: str, rows: Sequence[Event], report: VerifyReport) -> list[StoredEvent]:
-    """Versions 1..n without gaps, every hash, every payload; returns the decoded events."""
+def _check_chain(
+    game_id: str, rows: Sequence[Event], head: int, report: VerifyReport
+) -> list[StoredEvent]:
+    """Versions 1..head without gaps, every hash, every payload; returns the decoded events."""
+    by_version = {row.version: row for row in rows}
+    missing = [v for v in range(1, head + 1) if v not in by_version]
+    for v in missing:
+        report.add(v, f"version {v} is missing")
+    for row in rows:
+        if not 1 <= row.version <= head:
+            # A row whose version was changed: it belongs where a version is missing.
+            where = missing[0] if missing else row.version
+            report.add(where, f"an event is stored as version {row.version}, outside 1..{head}")
     decoded: list[StoredEvent] = []
     prev_hash = ev.GENESIS_HASH
-    for expected, row in enumerate(rows, start=1):
-        if row.version != expected:
-            report.add(expected, f"version {expected} is missing (next stored is {row.version})")
-            return decoded
-        if row.prev_hash != prev_hash:
+    for version in range(1, head + 1):
+        row = by_version.get(version)
+        if row is None:
+            prev_hash = ""  # the chain is broken here; the gap is already reported
+            continue
+        if prev_hash and row.prev_hash != prev_hash:
             report.add(row.version, "prev_hash does not match the previous event's hash")
+        prev_hash = row.hash
         try:
             data = json.loads(row.data)
-        except ValueError:
-            report.add(row.version, "the payload is not valid JSON")
-            prev_hash = row.hash
-            continue
-        try:
             canonical = ev.canonical_event(
                 game_id, row.version, row.type, row.schema_version, data, row.recorded_at
             )
-        except ev.EventDataError as e:
-            report.add(row.version, f"the payload cannot be canonical: {e}")
-            prev_hash = row.hash
+        except (ValueError, ev.EventDataError) as e:
+            report.add(row.version, f"the payload is not valid canonical JSON: {e}")
             continue
         if ev.canonical_json(data) != row.data:
             report.add(row.version, "the payload is not stored in canonical form")
@@ -168,34 +178,29 @@ def _check_chain(game_id: str, rows: Sequence[Event], report: VerifyReport) -> l
             payload = ev.decode(row.type, row.schema_version, row.data)
         except ev.EventDataError as e:
             report.add(row.version, str(e))
-        else:
-            decoded.append(
-                StoredEvent(
-                    game_id,
-                    row.version,
-                    row.type,
-                    row.schema_version,
-                    payload,
-                    row.recorded_at,
-                    row.prev_hash,
-                    row.hash,
-                )
+            continue
+        decoded.append(
+            StoredEvent(
+                game_id,
+                row.version,
+                row.type,
+                row.schema_version,
+                payload,
+                row.recorded_at,
+                row.prev_hash,
+                row.hash,
             )
-        prev_hash = row.hash
+        )
     return decoded
 
 
 def _check_read_model(game: Game, rows: Sequence[Event], report: VerifyReport) -> None:
-    last = rows[-1]
-    if game.version != last.version or game.head_hash != last.hash:
-        # The log ends before (or differs from) what the game says it reached: a row was
-        # removed or moved away, or the last one was changed.
-        missing = min(game.version, last.version + 1) if game.version > last.version else None
-        version = missing or last.version
+    last = next((r for r in rows if r.version == game.version), None)
+    if last is not None and last.hash != game.head_hash:
         report.add(
-            version,
-            f"the game is at version {game.version} (head {game.head_hash[:12]}…) but its log "
-            f"ends at version {last.version} (hash {last.hash[:12]}…)",
+            game.version,
+            f"the game's head hash {game.head_hash[:12]}… is not the hash of its last event "
+            f"({last.hash[:12]}…)",
         )
 
 
