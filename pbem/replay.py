@@ -155,10 +155,10 @@ def _check_chain(
     decoded: list[StoredEvent] = []
     prev_hash = ev.GENESIS_HASH
     for version in range(1, head + 1):
-        row = by_version.get(version)
-        if row is None:
+        if version not in by_version:
             prev_hash = ""  # the chain is broken here; the gap is already reported
             continue
+        row = by_version[version]
         if prev_hash and row.prev_hash != prev_hash:
             report.add(row.version, "prev_hash does not match the previous event's hash")
         prev_hash = row.hash
