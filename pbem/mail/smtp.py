@@ -26,9 +26,14 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 
 class SendError(Exception):
-    """Sending failed; ``permanent`` says whether retrying is pointless."""
+    """Sending failed; ``permanent`` says whether retrying is pointless, ``refused`` lists
+    recipients the server refused (their addresses are failing)."""
 
     permanent = False
+
+    def __init__(self, message: str, refused: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.refused = tuple(refused)
 
 
 class TransientSendError(SendError):
@@ -97,7 +102,7 @@ def _classify(error: Exception) -> SendError:
         codes = [code for code, _ in error.recipients.values()]
         detail = "; ".join(f"{r}: {c} {_text(m)}" for r, (c, m) in error.recipients.items())
         cls = PermanentSendError if codes and all(c >= 500 for c in codes) else TransientSendError
-        return cls(f"recipient refused: {detail}")
+        return cls(f"recipient refused: {detail}", refused=list(error.recipients))
     if isinstance(error, smtplib.SMTPAuthenticationError):
         # Our configuration, not the message: retry (and dead-letter if it stays wrong).
         return TransientSendError(

@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from sqlmodel import col, delete, select
 
+from pbem.clock import ManualClock
+from pbem.db import Database
+from pbem.games import Created, GameService
+from pbem.mail.models import Lease, OutboxMail
+from pbem.mail.outbox import OutboxListener
+from pbem.settings import MailSettings, Settings
 from tests.mail.servers import DOVECOT, Dovecot, SmtpTestServer
 
 
@@ -46,3 +56,70 @@ def dovecot() -> Iterator[Dovecot]:
     finally:
         server.stop()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+# -- a game service with the mail outbox --------------------------------------------------
+
+
+@dataclass
+class MailWorld:
+    db: Database
+    settings: Settings
+    clock: ManualClock
+    service: GameService
+
+    def outbox(self, game_id: str | None = None) -> list[OutboxMail]:
+        with self.db.read() as session:
+            query = select(OutboxMail).order_by(col(OutboxMail.id))
+            if game_id is not None:
+                query = query.where(OutboxMail.game_id == game_id)
+            rows = list(session.exec(query))
+            session.expunge_all()  # keep them readable after the read's rollback
+            return rows
+
+    def new_game(self, players: int = 2, **config: object) -> Created:
+        names = ["Alice", "Bob", "Carol", "Dave", "Erin"][:players]
+        return self.service.create_game(
+            "lancelot",
+            {"players": players, **config},
+            [{"name": n, "email": f"{n.lower()}@example.com"} for n in names],
+            channel="api",
+        )
+
+
+def with_mail(settings: Settings, **changes: object) -> Settings:
+    return settings.with_changes(mail=dataclasses.replace(settings.mail, **changes))
+
+
+def mail_settings(database_url: str, var_dir: Path, **mail: object) -> Settings:
+    return Settings(
+        database_url=database_url,
+        base_url="https://pbem.test",
+        secret_key="test-only-secret-for-the-mail-suite",
+        var_dir=str(var_dir),
+        snapshot_every=5,
+        mail=dataclasses.replace(
+            MailSettings(
+                from_address="games@pbem.test",
+                from_name="Lancelot by mail",
+                reply_domain="reply.pbem.test",
+                inbound_secret="hook-secret",
+                backoff_base=30,
+                backoff_cap=600,
+                max_attempts=5,
+            ),
+            **mail,
+        ),
+    )
+
+
+@pytest.fixture
+def world(database: Database, tmp_path: Path) -> MailWorld:
+    """A service whose appends write mails, on this module's database (outbox emptied)."""
+    with database.write() as session:
+        session.exec(delete(OutboxMail))
+        session.exec(delete(Lease))
+    clock = ManualClock(datetime(2025, 6, 2, 9, 0, tzinfo=UTC))
+    settings = mail_settings(database.url, tmp_path)
+    service = GameService(database, settings, clock, listeners=[OutboxListener(settings, clock)])
+    return MailWorld(database, settings, clock, service)

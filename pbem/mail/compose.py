@@ -1,0 +1,253 @@
+"""Composing mails: every mail to a seat is rendered from that seat's view, never the state.
+
+Each mail carries the game's version and head hash (a receipt), ``Auto-Submitted:
+auto-generated`` (so that well-behaved auto-responders stay quiet), threading headers under
+one root Message-ID per game, and a Reply-To with the seat's signed reply address. Every
+mail becomes an :class:`~pbem.mail.models.OutboxMail` row: its Message-ID is fixed here,
+when the row is written, and every retry sends the same bytes.
+
+Decision (rules silent): the subject is the same for every mail of a game and seat, so that
+clients that also thread by subject (Gmail) keep the game in one conversation; what a mail is
+about is its first line.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import secrets
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from email.utils import format_datetime
+from pathlib import Path
+from string import Template
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from engine.core import Rules
+from pbem import events as ev
+from pbem.clock import format_time
+from pbem.mail.address import reply_address
+from pbem.mail.headers import new_message
+from pbem.mail.models import AddressFailure, OutboxMail, SeatReplyKey
+from pbem.mail.reading import REPLY_MARKER
+from pbem.results import SeatInfo
+from pbem.settings import Settings
+from pbem.store import StoredEvent
+from pbem.views import summary_line, visible_events
+
+TEMPLATES = Path(__file__).parent / "templates"
+#: At most this many "since your last move" lines and "you can type" examples per mail.
+MAX_SINCE = 15
+MAX_EXAMPLES = 12
+
+
+@functools.cache
+def _template(name: str) -> Template:
+    return Template((TEMPLATES / f"{name}.txt").read_text(encoding="utf-8"))
+
+
+def render(template: str, /, **values: Any) -> str:
+    """A template filled in; runs of blank lines left by empty sections collapse to one."""
+    text = _template(template).substitute({k: str(v) for k, v in values.items()})
+    return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
+
+
+# -- addresses and ids ---------------------------------------------------------------------
+
+
+def message_id_domain(settings: Settings) -> str:
+    mail = settings.mail
+    return mail.message_id_domain or mail.from_address.rpartition("@")[2]
+
+
+def own_domains(settings: Settings) -> tuple[str, ...]:
+    """Domains whose Message-IDs are ours: mail carrying one is our own coming back."""
+    return (message_id_domain(settings),)
+
+
+def new_message_id(settings: Settings, game_id: str | None) -> str:
+    # Random, so that nobody can guess the id of a mail sent to someone else.
+    return f"pbem.{game_id or 'x'}.{secrets.token_hex(8)}@{message_id_domain(settings)}"
+
+
+def thread_root(settings: Settings, game_id: str) -> str:
+    """The Message-ID every mail of a game refers to, so they stay in one thread."""
+    return f"pbem.{game_id}.thread@{message_id_domain(settings)}"
+
+
+def game_link(settings: Settings, game_id: str) -> str:
+    # Always the configured base URL, never a request's Host header.
+    return f"{settings.base_url.rstrip('/')}/games/{game_id}"
+
+
+def receipt(version: int, head_hash: str) -> str:
+    return f"Version {version}, head {head_hash} (keep this mail: it is your receipt)."
+
+
+def subject_for(rules: Rules, game_id: str) -> str:
+    return f"[pbem] {rules.name.title()} game {game_id}"
+
+
+def key_version(session: Session, game_id: str, seat: int) -> int:
+    row = session.get(SeatReplyKey, (game_id, seat))
+    return row.key_version if row is not None else 0
+
+
+def rotate_key(session: Session, game_id: str, seat: int, now: datetime) -> int:
+    """Revoke every reply address handed out to this seat so far; returns the new version."""
+    row = session.get(SeatReplyKey, (game_id, seat))
+    if row is None:
+        row = SeatReplyKey(game_id=game_id, seat=seat, key_version=0, rotated_at="")
+    row.key_version += 1
+    row.rotated_at = format_time(now)
+    session.add(row)
+    session.flush()
+    return row.key_version
+
+
+def seat_reply_address(
+    session: Session, settings: Settings, game_id: str, seat: int, version: int
+) -> str:
+    return reply_address(
+        settings.secret_key,
+        game_id,
+        seat,
+        key_version(session, game_id, seat),
+        version,
+        domain=settings.mail.reply_domain,
+    )
+
+
+def failing_addresses(session: Session, addresses: Iterable[str]) -> dict[str, AddressFailure]:
+    wanted = [a.lower() for a in addresses if a]
+    if not wanted:
+        return {}
+    rows = session.exec(select(AddressFailure).where(col(AddressFailure.address).in_(wanted)))
+    return {row.address: row for row in rows}
+
+
+# -- pieces of text ------------------------------------------------------------------------
+
+
+def can_type(rules: Rules, state: Any, seat: int) -> str:
+    actions = rules.legal_actions(state, seat)
+    examples = [rules.format_action(state, a) for a in actions[:MAX_EXAMPLES]]
+    if not examples:
+        return "nothing now (you are not to act)"
+    more = f" … ({len(actions)} in all)" if len(actions) > len(examples) else ""
+    return ", ".join(examples) + more
+
+
+def since_text(events: Sequence[StoredEvent], seat: int | None, after: int, heading: str) -> str:
+    """What ``seat`` may see of the log after version ``after``, one line per event."""
+    visible = [e for e in visible_events(events, seat, after) if e["type"] != ev.GAME_STARTED]
+    if not visible:
+        return ""
+    lines = [summary_line(e) for e in visible]
+    if len(lines) > MAX_SINCE:
+        earlier = f"  … {len(lines) - MAX_SINCE} earlier lines on the game page"
+        lines = [earlier, *lines[-MAX_SINCE:]]
+    return heading + "\n" + "\n".join(lines) + "\n"
+
+
+def last_own_action(events: Sequence[StoredEvent], seat: int) -> int:
+    """The version of ``seat``'s latest action of its own (0 when it has not acted)."""
+    for e in reversed(events):
+        if e.type == ev.ACTION_APPLIED and e.data["seat"] == seat and e.data["channel"] != "auto":
+            return e.version
+    return 0
+
+
+def board_text(rules: Rules, state: Any, seat: int | None) -> str:
+    return rules.render_text(rules.view(state, seat)).rstrip()
+
+
+def seats_line(seats: Sequence[SeatInfo]) -> str:
+    return "Players: " + ", ".join(
+        f"{s.seat} {s.name}" + (" (resigned)" if s.resigned else "") for s in seats
+    )
+
+
+def bounce_notices(
+    seats: Sequence[SeatInfo], failing: dict[str, AddressFailure], viewer: int
+) -> str:
+    lines = []
+    for s in seats:
+        if s.email and s.email.lower() in failing and s.seat != viewer:
+            lines.append(
+                f"Note: mail to {s.name} (seat {s.seat}) is bouncing; they may not see this game's "
+                "mails. Tell them if you can."
+            )
+        elif s.email and s.email.lower() in failing:
+            lines.append("Note: mail to your address bounced recently.")
+    return "\n".join(lines)
+
+
+# -- the row -------------------------------------------------------------------------------
+
+
+def outbox_mail(
+    settings: Settings,
+    *,
+    kind: str,
+    game_id: str | None,
+    seat: int | None,
+    to_name: str,
+    to_address: str,
+    subject: str,
+    text: str,
+    now: datetime,
+    version: int | None = None,
+    head_hash: str | None = None,
+    reply_to: str | None = None,
+    in_reply_to: str | None = None,
+    references: Sequence[str] = (),
+) -> OutboxMail:
+    """A ready-to-send outbox row (not yet added to a session)."""
+    mail = settings.mail
+    message_id = new_message_id(settings, game_id)
+    extra = {
+        "Auto-Submitted": "auto-generated",
+        # Ask Exchange and friends not to answer with out-of-office mails.
+        "X-Auto-Response-Suppress": "All",
+        "X-Pbem-Mail": kind,
+    }
+    if game_id is not None:
+        extra["X-Pbem-Game"] = game_id
+    if version is not None and head_hash is not None:
+        extra["X-Pbem-Version"] = str(version)
+        extra["X-Pbem-Head"] = head_hash
+    if game_id is not None and in_reply_to is None:
+        in_reply_to = thread_root(settings, game_id)
+        references = [in_reply_to, *references]
+    message = new_message(
+        from_=(mail.from_name, mail.from_address),
+        to=(to_name, to_address),
+        reply_to=(mail.from_name, reply_to) if reply_to else None,
+        subject=subject,
+        message_id=message_id,
+        in_reply_to=in_reply_to,
+        references=references,
+        extra=extra,
+        text=text,
+        date=format_datetime(now),
+    )
+    stamp = format_time(now)
+    return OutboxMail(
+        message_id=message_id,
+        game_id=game_id,
+        seat=seat,
+        kind=kind,
+        recipient=to_address,
+        envelope_from=mail.from_address,
+        subject=str(message["Subject"]),
+        message=message.as_bytes(),
+        version=version,
+        next_attempt_at=stamp,
+        created_at=stamp,
+    )
+
+
+MARKER = REPLY_MARKER

@@ -1,0 +1,420 @@
+"""The outbox: mails written with the events that caused them, and the relay that sends them.
+
+``OutboxListener.on_appended`` runs inside the game service's write transaction, so a move
+and its notifications commit together or not at all. Per append, each seat with an address
+gets at most one mail:
+
+- the game ended: the final scores, the board and the revealed seed, to every seat;
+- the seat is (newly) to act: "your turn";
+- another seat asks to undo: the request, to answer with ``accept`` or ``decline``;
+- the seat acted: a confirmation (``mail.confirmations``);
+- undo, resignation or the start of the game: a notice.
+
+``Relay.run_once`` sends what is due. Rows are claimed in a short transaction (``FOR UPDATE
+SKIP LOCKED`` on PostgreSQL, so concurrent relays take different rows; on SQLite a named
+lease lets one relay run at a time) and leased for ``lease_seconds``; each row's result is
+written right after it is sent. A failure is retried with exponential backoff up to a cap;
+after ``max_attempts`` failures, or at once for a permanent refusal, the row is dead.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import or_, update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from pbem import events as ev
+from pbem import store
+from pbem.clock import Clock, SystemClock, format_time
+from pbem.db import Database
+from pbem.mail import compose as c
+from pbem.mail.models import DEAD, PENDING, SENDING, SENT, AddressFailure, Lease, OutboxMail
+from pbem.mail.smtp import SendError, Transport
+from pbem.results import AppendContext, SeatInfo
+from pbem.settings import Settings
+from pbem.store import StoredEvent
+
+log = logging.getLogger(__name__)
+
+
+# -- writing: the listener -----------------------------------------------------------------
+
+
+class OutboxListener:
+    """Writes the notification mails of every append, in the append's transaction."""
+
+    def __init__(self, settings: Settings, clock: Clock | None = None) -> None:
+        self.settings = settings
+        self.clock: Clock = clock or SystemClock()
+
+    def on_appended(self, ctx: AppendContext) -> None:
+        for mail in plan_mails(ctx, self.settings, self.clock.now()):
+            ctx.session.add(mail)
+
+
+def plan_mails(ctx: AppendContext, settings: Settings, now: datetime) -> list[OutboxMail]:
+    new = ctx.events
+    types = {e.type for e in new}
+    rules = ctx.rules
+    if not any(s.email for s in ctx.seats):
+        return []
+    history = store.read(ctx.session, ctx.game_id)
+    before = new[0].version - 1
+    to_act_before = rules.to_act(ctx.state_before) if ctx.state_before is not None else frozenset()
+    to_act_after = rules.to_act(ctx.state_after)
+    actors = {
+        e.data["seat"]
+        for e in new
+        if "seat" in e.data and e.data.get("channel") not in (None, "auto")
+    }
+    finished = next((e for e in new if e.type == ev.GAME_FINISHED), None)
+    undo_request = next((e for e in new if e.type == ev.UNDO_REQUESTED), None)
+    position_changed = bool(types & {ev.GAME_CREATED, ev.ACTIONS_RETRACTED})
+    failing = c.failing_addresses(ctx.session, [s.email or "" for s in ctx.seats])
+    subject = c.subject_for(rules, ctx.game_id)
+    link = c.game_link(settings, ctx.game_id)
+    mails = []
+    for seat in ctx.seats:
+        if not seat.email:
+            continue
+        common = {
+            "marker": c.MARKER,
+            "title": f"{rules.name.title()}, game {ctx.game_id}",
+            "name": seat.name,
+            "seat": seat.seat,
+            "link": link,
+            "receipt": c.receipt(ctx.version, ctx.head_hash),
+            "board": c.board_text(rules, ctx.state_after, seat.seat),
+            "notices": _notices(ctx.seats, failing, seat.seat, undo_request),
+        }
+        kind: str | None
+        if finished is not None:
+            kind, text = "end", _end_text(ctx, history, seat, finished, common)
+        elif seat.resigned:
+            kind = None
+        elif seat.seat in to_act_after and (
+            position_changed or seat.seat not in to_act_before or seat.seat in actors
+        ):
+            kind = "turn"
+            text = c.render(
+                "turn",
+                **common,
+                since=c.since_text(
+                    history,
+                    seat.seat,
+                    c.last_own_action(history, seat.seat),
+                    "Since your last move:",
+                ),
+                can_type=c.can_type(rules, ctx.state_after, seat.seat),
+                deadline="none set",
+            )
+        elif undo_request is not None and seat.seat != undo_request.data["seat"]:
+            kind = "notice"
+            text = _notice(ctx, history, before, seat, common, "an undo request.", "")
+        elif seat.seat in actors and settings.mail.confirmations:
+            kind = "applied"
+            waiting = ", ".join(
+                f"{s.name} (seat {s.seat})" for s in ctx.seats if s.seat in to_act_after
+            )
+            text = c.render(
+                "applied",
+                **common,
+                since=c.since_text(history, seat.seat, before, "Applied:"),
+                waiting=waiting or "no one",
+            )
+        elif types & {ev.ACTIONS_RETRACTED, ev.PLAYER_RESIGNED, ev.GAME_CREATED}:
+            kind = "start" if ev.GAME_CREATED in types else "notice"
+            headline = "the game has started." if kind == "start" else "news of the game."
+            asked = "You will get a mail when it is your turn." if kind == "start" else ""
+            text = _notice(ctx, history, before, seat, common, headline, asked)
+        else:
+            kind = None
+        if kind is None:
+            continue
+        mails.append(
+            c.outbox_mail(
+                settings,
+                kind=kind,
+                game_id=ctx.game_id,
+                seat=seat.seat,
+                to_name=seat.name,
+                to_address=seat.email,
+                subject=subject,
+                text=text,
+                now=now,
+                version=ctx.version,
+                head_hash=ctx.head_hash,
+                reply_to=None
+                if kind == "end"
+                else c.seat_reply_address(
+                    ctx.session, settings, ctx.game_id, seat.seat, ctx.version
+                ),
+            )
+        )
+    return mails
+
+
+def _notices(
+    seats: tuple[SeatInfo, ...],
+    failing: dict[str, AddressFailure],
+    viewer: int,
+    undo_request: StoredEvent | None,
+) -> str:
+    lines = [c.bounce_notices(seats, failing, viewer)]
+    if undo_request is not None and undo_request.data["seat"] != viewer:
+        d = undo_request.data
+        lines.append(
+            f"Seat {d['seat']} asks to take back the game to version {d['to_version']}: reply "
+            "'accept' or 'decline'."
+        )
+    text = "\n".join(line for line in lines if line)
+    return f"\n{text}\n" if text else ""
+
+
+def _notice(
+    ctx: AppendContext,
+    history: list[StoredEvent],
+    before: int,
+    seat: SeatInfo,
+    common: dict[str, object],
+    headline: str,
+    asked: str,
+) -> str:
+    return c.render(
+        "notice",
+        **common,
+        headline=headline,
+        since=c.since_text(history, seat.seat, before, "What happened:"),
+        asked=asked + "\n" if asked else "",
+    )
+
+
+def _end_text(
+    ctx: AppendContext,
+    history: list[StoredEvent],
+    seat: SeatInfo,
+    finished: StoredEvent,
+    common: dict[str, object],
+) -> str:
+    outcome = finished.data["outcome"]
+    scores = outcome.get("scores") or []
+    winners = set(outcome.get("winners") or [])
+    lines = []
+    for s in ctx.seats:
+        score = f": {scores[s.seat]}" if s.seat < len(scores) else ""
+        mark = "  (winner)" if s.seat in winners else ""
+        lines.append(f"  {s.name} (seat {s.seat}){score}{mark}")
+    reason = "Someone resigned. " if finished.data["reason"] == "resignation" else ""
+    created = next(e for e in history if e.type == ev.GAME_CREATED)
+    return c.render(
+        "end",
+        **common,
+        result=f"{reason}Final scores:\n" + "\n".join(lines),
+        since=c.since_text(
+            history, seat.seat, c.last_own_action(history, seat.seat), "The last moves:"
+        ),
+        seed=finished.data["seed"],
+        commitment=created.data["seed_commitment"],
+    )
+
+
+# -- sending: the relay --------------------------------------------------------------------
+
+
+@dataclass
+class RelayResult:
+    sent: int = 0
+    retried: int = 0
+    dead: int = 0
+    #: another relay held the lease (SQLite): nothing was tried
+    skipped: bool = False
+
+
+def default_owner() -> str:
+    return f"{socket.gethostname()[:30]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def take_lease(session: Session, name: str, owner: str, now: datetime, seconds: int) -> bool:
+    """Take (or renew) the named lease; False when another owner holds it unexpired."""
+    stamp, until = format_time(now), format_time(now + timedelta(seconds=seconds))
+    row = session.exec(select(Lease).where(Lease.name == name).with_for_update()).first()
+    if row is None:
+        try:
+            with session.begin_nested():
+                session.add(Lease(name=name, owner=owner, expires_at=until))
+        except IntegrityError:
+            return False  # someone created it first: theirs now
+        return True
+    if row.owner != owner and row.expires_at > stamp:
+        return False
+    row.owner, row.expires_at = owner, until
+    session.add(row)
+    return True
+
+
+def release_lease(session: Session, name: str, owner: str, now: datetime) -> None:
+    row = session.get(Lease, name)
+    if row is not None and row.owner == owner:
+        row.expires_at = format_time(now)
+        session.add(row)
+
+
+def backoff(settings: Settings, failures: int) -> timedelta:
+    """The wait after the ``failures``-th failure: base, 2·base, 4·base … up to the cap."""
+    mail = settings.mail
+    seconds = mail.backoff_base * 2 ** min(max(failures - 1, 0), 30)
+    return timedelta(seconds=min(mail.backoff_cap, seconds))
+
+
+class Relay:
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings,
+        transport: Transport,
+        clock: Clock | None = None,
+        owner: str | None = None,
+    ) -> None:
+        self.db = db
+        self.settings = settings
+        self.transport = transport
+        self.clock: Clock = clock or SystemClock()
+        self.owner = owner or default_owner()
+
+    def _claim(self) -> list[OutboxMail]:
+        mail = self.settings.mail
+        now = self.clock.now()
+        stamp = format_time(now)
+        with self.db.write() as session:
+            if self.db.is_sqlite and not take_lease(
+                session, "relay", self.owner, now, mail.lease_seconds
+            ):
+                raise _LeaseHeld
+            due = or_(
+                (col(OutboxMail.status) == PENDING) & (col(OutboxMail.next_attempt_at) <= stamp),
+                # A relay that died while sending: its lease ran out, the row is due again.
+                (col(OutboxMail.status) == SENDING) & (col(OutboxMail.lease_expires_at) < stamp),
+            )
+            rows = list(
+                session.exec(
+                    select(OutboxMail)
+                    .where(due)
+                    .order_by(col(OutboxMail.id))
+                    .limit(mail.relay_batch)
+                    .with_for_update(skip_locked=True)
+                )
+            )
+            until = format_time(now + timedelta(seconds=mail.lease_seconds))
+            for row in rows:
+                row.status, row.lease_owner, row.lease_expires_at = SENDING, self.owner, until
+                session.add(row)
+        return rows
+
+    def _settle(self, row: OutboxMail, error: SendError | None) -> str:
+        """Write one row's result (only while we still hold its lease)."""
+        now = self.clock.now()
+        attempts = row.attempts + 1
+        values: dict[str, object] = {"attempts": attempts, "lease_owner": None}
+        if error is None:
+            values.update(status=SENT, sent_at=format_time(now), last_error=None)
+        elif error.permanent or attempts >= self.settings.mail.max_attempts:
+            values.update(status=DEAD, last_error=str(error)[:2000])
+        else:
+            values.update(
+                status=PENDING,
+                last_error=str(error)[:2000],
+                next_attempt_at=format_time(now + backoff(self.settings, attempts)),
+            )
+        with self.db.write() as session:
+            session.exec(
+                update(OutboxMail)
+                .where(col(OutboxMail.id) == row.id, col(OutboxMail.lease_owner) == self.owner)
+                .values(**values)
+            )
+            if error is not None and error.refused:
+                record_failure(session, row.recipient, str(error), now)
+        return str(values["status"])
+
+    def run_once(self) -> RelayResult:
+        result = RelayResult()
+        try:
+            rows = self._claim()
+        except _LeaseHeld:
+            result.skipped = True
+            return result
+        try:
+            if not rows:
+                return result
+            pending = list(rows)
+            try:
+                with self.transport.session() as session:
+                    while pending:
+                        row = pending[0]
+                        try:
+                            session.send(row.envelope_from, [row.recipient], row.message)
+                            error: SendError | None = None
+                        except SendError as e:
+                            error = e
+                        pending.pop(0)
+                        _count(result, self._settle(row, error))
+            except SendError as e:  # the connection could not be opened: retry them all
+                log.warning("relay: %s", e)
+                for row in pending:
+                    _count(result, self._settle(row, e))
+            return result
+        finally:
+            if self.db.is_sqlite:
+                with self.db.write() as session:
+                    release_lease(session, "relay", self.owner, self.clock.now())
+
+
+class _LeaseHeld(Exception):
+    pass
+
+
+def _count(result: RelayResult, status: str) -> None:
+    if status == SENT:
+        result.sent += 1
+    elif status == DEAD:
+        result.dead += 1
+    else:
+        result.retried += 1
+
+
+def record_failure(session: Session, address: str, reason: str, now: datetime) -> None:
+    """Mark an address as failing (a bounce or a refusal); shown to the game's players."""
+    address = address.lower()
+    stamp = format_time(now)
+    row = session.get(AddressFailure, address)
+    if row is None:
+        row = AddressFailure(address=address, first_failed_at=stamp, last_failed_at=stamp)
+    row.failures += 1
+    row.last_failed_at = stamp
+    row.last_reason = reason[:2000]
+    session.add(row)
+
+
+def clear_failure(session: Session, address: str) -> None:
+    """Mail from this address reached us: it works again."""
+    row = session.get(AddressFailure, address.lower())
+    if row is not None:
+        session.delete(row)
+
+
+def requeue_dead(db: Database, clock: Clock, ids: list[int] | None = None) -> int:
+    """Put dead mails back in the queue (all of them, or those with these ids)."""
+    with db.write() as session:
+        query = update(OutboxMail).where(col(OutboxMail.status) == DEAD)
+        if ids is not None:
+            query = query.where(col(OutboxMail.id).in_(ids))
+        done = session.exec(
+            query.values(status=PENDING, attempts=0, next_attempt_at=format_time(clock.now()))
+        )
+        return int(done.rowcount or 0)
