@@ -53,9 +53,17 @@ def describe_area(geo: Geometry) -> str:
     )
 
 
-def parse(geo: Geometry, text: str, can_type: Callable[[], Sequence[str]]) -> Action:
+def parse(
+    geo: Geometry,
+    text: str,
+    can_type: Callable[[], Sequence[str]],
+    king: bool = False,
+    opening: bool = False,
+) -> Action:
     """Read ``text`` as an action of the area ``geo``; raise ActionSyntaxError saying what was
-    not understood, with ``can_type()`` as the examples of what can be typed now."""
+    not understood, with ``can_type()`` as the examples of what can be typed now. ``king``
+    and ``opening`` say which forms to suggest: the force of the King, the Excalibur opening.
+    """
 
     def fail(message: str) -> ActionSyntaxError:
         examples = tuple(can_type()) or GENERIC_EXAMPLES
@@ -112,7 +120,11 @@ def parse(geo: Geometry, text: str, can_type: Callable[[], Sequence[str]]) -> Ac
         arguments(rest, 0, head.upper(), "")  # nothing may follow a bare square
         c, r = square(head)
         return ("place", c, r)
-    raise fail(
-        f"I could not understand {quote(head)!r}: type a square to place a knight (E5), "
-        f"'king' to use the force of the King, or 'pass'."
-    )
+    if opening:
+        forms = "'excalibur' and the square to set Excalibur on (excalibur G9)"
+    else:
+        forms = "a square to place a knight (E5)"
+        if king:
+            forms += ", 'king' and two squares to use the force of the King (king F7 E5)"
+        forms += ", or 'pass'"
+    raise fail(f"I could not understand {quote(head)!r}: type {forms}.")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core.notation import examples
 from engine.core.protocol import (
@@ -18,6 +18,7 @@ from engine.core.protocol import (
     IllegalActionError,
     NotYourTurnError,
     Outcome,
+    Rules,
     Seat,
     Transition,
 )
@@ -54,9 +55,9 @@ def _capture_text(s: LancelotState, judgement: play.Judgement, taken: tuple[int,
 class Lancelot:
     """The rules of Lancelot. Stateless; every method is a pure function."""
 
-    name = "lancelot"
-    version = "1.0.0"
-    player_counts = (2, 3, 4, 5)
+    name: str = "lancelot"
+    version: str = "1.0.0"
+    player_counts: tuple[int, ...] = (2, 3, 4, 5)
 
     # -- config and setup --------------------------------------------------------------
 
@@ -222,11 +223,24 @@ class Lancelot:
 
     def parse_action(self, s: LancelotState, seat: Seat, text: str) -> Action:
         def can_type() -> tuple[str, ...]:
+            # The deadline default first, then a few squares spread over the board and one
+            # force-of-the-King example: enough to show the forms, not a list of 38,000.
             legal = self.legal_actions(s, seat)
-            picks = list(legal[:4]) + list(legal[-4:])
+            if not legal:
+                return ()
+            kings = [a for a in legal if a[0] == "king"]
+            others = legal[len(kings) :]
+            spread = others[:: len(others) // 4 + 1][:4]  # +1: not all on one row
+            picks = [self.auto_action(s, seat), *spread, *kings[:1]]
             return examples((notation.format_action(a) for a in picks), limit=6)
 
-        action = notation.parse(s.geo, text, can_type)
+        action = notation.parse(
+            s.geo,
+            text,
+            can_type,
+            king=s.excalibur and not s.finished and s.shields[seat],
+            opening=s.awaiting_excalibur,
+        )
         self._check(s, seat, action)
         return action
 
@@ -272,3 +286,6 @@ class Lancelot:
 
 
 LANCELOT = Lancelot()
+
+if TYPE_CHECKING:  # mypy proves that Lancelot satisfies the engine contract
+    _CONTRACT: Rules = LANCELOT

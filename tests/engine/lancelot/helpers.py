@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.core.protocol import Transition
 from engine.lancelot import LANCELOT
 from engine.lancelot.lines import EMPTY, EXCALIBUR
@@ -94,3 +96,29 @@ def random_game(
         steps.append((state, seat, action, t))
         state = t.state
     return steps
+
+
+Step = tuple[LancelotState, int, tuple[object, ...], Transition]
+
+
+def first_step(config: dict[str, object], wanted: Callable[[Step], bool]) -> Step:
+    for seed in range(400):
+        for s in random_game(config, seed):
+            if wanted(s):
+                return s
+    raise AssertionError(f"no seed in 0..399 reaches the position wanted with {config}")
+
+
+def final_state(
+    config: dict[str, object], wanted: Callable[[LancelotState], bool]
+) -> LancelotState:
+    for seed in range(400):
+        steps = random_game(config, seed)
+        final: LancelotState = steps[-1][3].state
+        if wanted(final):
+            return final
+    raise AssertionError(f"no seed in 0..399 ends the way wanted with {config}")
+
+
+# A target nobody reaches: the board fills up and seats run out of open squares.
+LONG_GAME = {"players": 2, "target": 30, "variants": {"diagonals": True}}

@@ -7,39 +7,11 @@ rule there against the reference reading of the rules.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 
-from engine.core.protocol import IllegalActionError, Transition
-from engine.lancelot.state import LancelotState
+from engine.core.protocol import IllegalActionError
 from tests.engine.lancelot import reference
-from tests.engine.lancelot.helpers import R, at, new_game, random_game
-
-Step = tuple[LancelotState, int, tuple[object, ...], Transition]
-
-
-def first_step(config: dict[str, object], wanted: Callable[[Step], bool]) -> Step:
-    for seed in range(400):
-        for s in random_game(config, seed):
-            if wanted(s):
-                return s
-    raise AssertionError(f"no seed in 0..399 reaches the position wanted with {config}")
-
-
-def final_state(
-    config: dict[str, object], wanted: Callable[[LancelotState], bool]
-) -> LancelotState:
-    for seed in range(400):
-        steps = random_game(config, seed)
-        final: LancelotState = steps[-1][3].state
-        if wanted(final):
-            return final
-    raise AssertionError(f"no seed in 0..399 ends the way wanted with {config}")
-
-
-# A target nobody reaches: the board fills up and seats run out of open squares.
-LONG_GAME = {"players": 2, "target": 30, "variants": {"diagonals": True}}
+from tests.engine.lancelot.helpers import LONG_GAME, R, at, final_state, first_step, new_game
 
 
 def test_pass_is_refused_while_a_square_is_open() -> None:
