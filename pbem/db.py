@@ -78,12 +78,13 @@ class Database:
 
     @contextmanager
     def read(self) -> Iterator[Session]:
-        """A read-only transaction (one consistent snapshot); never committed."""
+        """A read-only transaction (one consistent snapshot); never committed.
+
+        Closing the session ends the transaction without expiring the objects read, so they
+        stay usable after the block.
+        """
         with Session(self.engine, expire_on_commit=False) as session:
-            try:
-                yield session
-            finally:
-                session.rollback()
+            yield session
 
     def dispose(self) -> None:
         self.engine.dispose()

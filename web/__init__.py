@@ -1,1 +1,44 @@
-"""The web layer: create_app(settings), JSON API, inbound-mail webhook, HTML pages."""
+"""The web layer: ``create_app(settings)`` builds the Flask app (no app at import time).
+
+Blueprints: the JSON API (``web.api``, OpenAPI at ``/api/v1/openapi.json``) and minimal pages
+(``web.pages``). Other features register theirs in ``create_app``, one line each.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from pbem.games import GameService
+from pbem.runtime import build_service
+from pbem.settings import Settings, load_settings
+from web.errors import PbemApi, register_error_handlers
+
+
+def create_app(settings: Settings | None = None, service: GameService | None = None) -> Flask:
+    """The app; ``service`` may be given (tests, benchmarks) to choose the registry."""
+    settings = settings or (service.settings if service else load_settings())
+    app = Flask(__name__)
+    app.config.update(
+        SECRET_KEY=settings.secret_key,
+        MAX_CONTENT_LENGTH=settings.max_content_length,
+        JSON_SORT_KEYS=False,
+        API_TITLE="pbem",
+        API_VERSION="v1",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/api/v1",
+        OPENAPI_JSON_PATH="openapi.json",
+    )
+    app.extensions["pbem"] = service or build_service(settings)
+    app.extensions["pbem_settings"] = settings
+
+    from web.api import blp
+    from web.pages import pages
+
+    api = PbemApi(app)
+    api.spec.components.security_scheme(
+        "bearerAuth", {"type": "http", "scheme": "bearer", "description": "a seat token"}
+    )
+    api.register_blueprint(blp)
+    app.register_blueprint(pages)
+    register_error_handlers(app)
+    return app

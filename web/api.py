@@ -1,0 +1,218 @@
+# flask-smorest ships no type hints: its decorators and classes are Any to mypy.
+# mypy: disable-error-code="untyped-decorator,misc"
+"""The JSON API under ``/api/v1`` (flask-smorest: schemas validate requests and generate the
+OpenAPI document at ``/api/v1/openapi.json``).
+
+Seat tokens authenticate with ``Authorization: Bearer <token>``. Every game document in a
+response is built by ``pbem.views.describe`` from the rules' view for the caller's seat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import RAISE
+from webargs.flaskparser import FlaskParser
+
+from pbem.errors import BadRequest
+from pbem.games import GameService
+from pbem.views import describe
+from web import schemas as s
+
+CHANNEL = "api"
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+
+
+class Parser(FlaskParser):
+    # A request that does not fit the schema is a bad request (400); 422 is kept for
+    # actions the rules forbid.
+    DEFAULT_VALIDATION_STATUS = 400
+
+
+class ApiBlueprint(Blueprint):
+    ARGUMENTS_PARSER = Parser()
+
+
+blp = ApiBlueprint(
+    "api",
+    __name__,
+    url_prefix="/api/v1",
+    description="Games: create, look, act, undo; the log as you may see it.",
+)
+
+
+def service() -> GameService:
+    svc: GameService = current_app.extensions["pbem"]
+    return svc
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if header and scheme.lower() != "bearer":
+        raise BadRequest("Send the seat token as 'Authorization: Bearer <token>'.")
+    return token.strip() or None
+
+
+def optional_seat(game_id: str) -> int | None:
+    """The caller's seat if a token was sent (a wrong token is refused, not ignored)."""
+    token = bearer_token()
+    return None if token is None else service().seat_for_token(game_id, token)
+
+
+def required_seat(game_id: str) -> int:
+    return service().seat_for_token(game_id, bearer_token())
+
+
+ERRORS = {
+    400: "the request is not readable: the message says what to send",
+    403: "no token, or not a seat token of this game",
+    404: "no such game",
+    409: "the game moved on (stale version) or the request conflicts with what happened",
+    413: "the request body is too large",
+    422: "readable, but the rules forbid it: the message names the rule",
+}
+
+
+def _errors(*codes: int) -> Any:
+    def decorate(f: Any) -> Any:
+        for code in codes:
+            f = blp.alt_response(code, schema=s.ErrorOut, description=ERRORS[code])(f)
+        return f
+
+    return decorate
+
+
+@blp.route("/games")
+class Games(MethodView):
+    @blp.response(200, s.GamesOut)
+    def get(self) -> dict[str, Any]:
+        """Recent games (public: names and progress, never tokens or emails)."""
+        return {"games": service().list_games()}
+
+    @blp.arguments(s.CreateGameIn)
+    @blp.response(201, s.CreatedOut)
+    @_errors(400, 413)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Create a game: returns each seat's token (shown once) and an admin token."""
+        created = service().create_game(
+            body["game"], body["config"], body["players"], channel=CHANNEL
+        )
+        return {
+            "id": created.id,
+            "version": created.version,
+            "head_hash": created.head_hash,
+            "seats": [{"seat": x.seat, "name": x.name, "token": x.token} for x in created.seats],
+            "admin_token": created.admin_token,
+        }
+
+
+@blp.route("/games/<game_id>")
+class GameResource(MethodView):
+    @blp.response(200, s.GameOut)
+    @blp.doc(security=BEARER)
+    @_errors(403, 404)
+    def get(self, game_id: str) -> dict[str, Any]:
+        """The game as your seat sees it (with a token), or the public view."""
+        seat = optional_seat(game_id)
+        return describe(service().load(game_id), seat)
+
+
+@blp.route("/games/<game_id>/actions")
+class Actions(MethodView):
+    @blp.arguments(s.ActionIn)
+    @blp.response(201, s.ActionOut)
+    @blp.doc(security=BEARER)
+    @_errors(400, 403, 404, 409, 413, 422)
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Play: the text of one or more command lines, on the version you saw."""
+        seat = required_seat(game_id)
+        key = body["idempotency_key"] or request.headers.get("Idempotency-Key") or None
+        svc = service()
+        result = svc.submit(
+            game_id,
+            seat,
+            body["action"],
+            expected_version=body["expected_version"],
+            channel=CHANNEL,
+            idempotency_key=key,
+        )
+        loaded = svc.load(game_id, at=result.version)
+        return {
+            **describe(loaded, seat),
+            "applied": [a.__dict__ for a in result.applied],
+            "error": result.error.to_json() if result.error else None,
+            "replayed": result.replayed,
+        }
+
+
+@blp.route("/games/<game_id>/events")
+class Events(MethodView):
+    @blp.arguments(s.AfterQuery, location="query", unknown=RAISE)
+    @blp.response(200, s.EventsOut)
+    @blp.doc(security=BEARER)
+    @_errors(400, 403, 404)
+    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """The log after version ``after``, as you may see it (others' secrets hidden)."""
+        seat = optional_seat(game_id)
+        events = service().events(game_id, query["after"], seat)
+        return {"version": service().load(game_id).version, "events": events}
+
+
+@blp.route("/games/<game_id>/state")
+class State(MethodView):
+    @blp.arguments(s.AtQuery, location="query", unknown=RAISE)
+    @blp.response(200, s.GameOut)
+    @blp.doc(security=BEARER)
+    @_errors(400, 403, 404)
+    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """The game as your seat saw it at version ``at``."""
+        seat = optional_seat(game_id)
+        return describe(service().load(game_id, at=query["at"]), seat)
+
+
+@blp.route("/games/<game_id>/undo")
+class Undo(MethodView):
+    @blp.arguments(s.UndoIn)
+    @blp.response(201, s.UndoOut)
+    @blp.doc(security=BEARER)
+    @_errors(400, 403, 404, 409, 422)
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Take back your latest action(s), or ask the others to go further back."""
+        seat = required_seat(game_id)
+        result = service().undo(
+            game_id,
+            seat,
+            to_version=body["to_version"],
+            expected_version=body["expected_version"],
+            channel=CHANNEL,
+        )
+        return {**result.to_json(), "game": describe(service().load(game_id), seat)}
+
+
+@blp.route("/games/<game_id>/undo/<int:request_id>/decision")
+class UndoDecision(MethodView):
+    @blp.arguments(s.DecisionIn)
+    @blp.response(201, s.UndoOut)
+    @blp.doc(security=BEARER)
+    @_errors(400, 403, 404, 409, 422)
+    def post(self, body: dict[str, Any], game_id: str, request_id: int) -> dict[str, Any]:
+        """Accept or decline another seat's undo request."""
+        seat = required_seat(game_id)
+        result = service().decide_undo(game_id, seat, request_id, body["accept"], channel=CHANNEL)
+        return {**result.to_json(), "game": describe(service().load(game_id), seat)}
+
+
+@blp.route("/games/<game_id>/resign")
+class Resign(MethodView):
+    @blp.response(201, s.GameOut)
+    @blp.doc(security=BEARER)
+    @_errors(403, 404, 409)
+    def post(self, game_id: str) -> dict[str, Any]:
+        """Leave the game: your turns are then played automatically."""
+        seat = required_seat(game_id)
+        service().resign(game_id, seat, channel=CHANNEL)
+        return describe(service().load(game_id), seat)

@@ -1,0 +1,86 @@
+# flask-smorest ships no type hints: its decorators and classes are Any to mypy.
+# mypy: disable-error-code="misc"
+"""Errors as JSON a person can act on: never a stack trace.
+
+``PbemApi`` replaces flask-smorest's HTTP error payload with ours (a ``message`` always), and
+service errors (``pbem.errors.ServiceError``) become responses with their own status.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Flask, current_app, request
+from flask_smorest import Api
+from werkzeug.exceptions import HTTPException
+
+from pbem.errors import ServiceError
+
+log = logging.getLogger(__name__)
+
+
+def _describe_fields(errors: Any, prefix: str = "") -> list[str]:
+    """Flatten marshmallow's nested error dict into readable lines."""
+    if isinstance(errors, dict):
+        out: list[str] = []
+        for key, value in errors.items():
+            name = f"{prefix}.{key}" if prefix else str(key)
+            out.extend(_describe_fields(value, name))
+        return out
+    if isinstance(errors, list) and all(isinstance(e, str) for e in errors):
+        return [f"{prefix}: {' '.join(errors)}" if prefix else " ".join(errors)]
+    return [f"{prefix}: {errors}"]
+
+
+def _message(error: HTTPException, fields: Any) -> str:
+    code = error.code or 500
+    if code == 400 and fields:
+        where = {k: v for k, v in fields.items()} if isinstance(fields, dict) else fields
+        if isinstance(where, dict) and set(where) <= {"json", "query", "form", "headers"}:
+            lines = [line for part in where.values() for line in _describe_fields(part)]
+        else:
+            lines = _describe_fields(where)
+        hint = ""
+        if request.method in {"POST", "PUT", "PATCH"} and not request.is_json:
+            hint = " Send a JSON body with 'Content-Type: application/json'."
+        text = "; ".join(line.rstrip(".") for line in lines)
+        return f"The request does not fit this endpoint: {text}.{hint}"
+    if code == 404:
+        return (
+            f"There is nothing at {request.method} {request.path}. The API is described at "
+            "/api/v1/openapi.json."
+        )
+    if code == 405:
+        allowed = ", ".join(sorted(getattr(error, "valid_methods", None) or []))
+        return f"{request.method} is not allowed on {request.path}; use {allowed or 'another'}."
+    if code == 413:
+        limit = current_app.config.get("MAX_CONTENT_LENGTH")
+        return f"The request body is too large: at most {limit} bytes are accepted."
+    if code >= 500:
+        return "Something went wrong on our side. It has been logged; please try again later."
+    return error.description or error.name
+
+
+class PbemApi(Api):
+    def handle_http_exception(self, error: HTTPException) -> Any:
+        # (Flask has already logged an unhandled exception with its traceback.)
+        code = error.code or 500
+        data = getattr(error, "data", None) or {}
+        fields = data.get("errors") or data.get("messages")
+        payload: dict[str, Any] = {
+            "code": error.name.lower().replace(" ", "_"),
+            "status": code,
+            "message": data.get("message") or _message(error, fields),
+        }
+        if fields:
+            payload["errors"] = fields
+        return payload, code, data.get("headers", {})
+
+
+def register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(ServiceError)
+    def _service_error(error: ServiceError) -> Any:
+        if error.status >= 500:
+            log.error("service error: %s", error.message)
+        return error.to_json(), error.status

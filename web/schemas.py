@@ -1,0 +1,183 @@
+"""Marshmallow schemas of the JSON API: they validate requests (unknown fields are refused)
+and describe responses in the OpenAPI document."""
+
+from __future__ import annotations
+
+from marshmallow import RAISE, Schema, fields, validate
+
+MAX_TEXT = 4000
+
+
+class Strict(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+# -- requests ---------------------------------------------------------------------------------
+
+
+class PlayerIn(Strict):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    email = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=320))
+
+
+class CreateGameIn(Strict):
+    game = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=40),
+        metadata={"description": "the game's name, e.g. lancelot", "example": "lancelot"},
+    )
+    config = fields.Dict(
+        keys=fields.String(),
+        load_default=dict,
+        metadata={"description": "game options; players is taken from the list of players"},
+    )
+    players = fields.List(
+        fields.Nested(PlayerIn), required=True, validate=validate.Length(min=1, max=10)
+    )
+
+
+class ActionIn(Strict):
+    action = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=MAX_TEXT),
+        metadata={
+            "description": "one or more command lines, applied in order until one fails",
+            "example": "E5",
+        },
+    )
+    expected_version = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "the version of the game you decided on"},
+    )
+    idempotency_key = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(min=1, max=200),
+        metadata={"description": "retrying with the same key returns the original result"},
+    )
+
+
+class UndoIn(Strict):
+    to_version = fields.Integer(
+        load_default=None,
+        allow_none=True,
+        strict=True,
+        metadata={"description": "go back to this version (default: before your last action)"},
+    )
+    expected_version = fields.Integer(load_default=None, allow_none=True, strict=True)
+
+
+class DecisionIn(Strict):
+    accept = fields.Boolean(required=True, metadata={"description": "true to accept"})
+
+
+class AfterQuery(Strict):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+
+
+class AtQuery(Strict):
+    at = fields.Integer(required=True, validate=validate.Range(min=1))
+
+
+# -- responses --------------------------------------------------------------------------------
+
+
+class PlayerOut(Schema):
+    seat = fields.Integer()
+    name = fields.String()
+    resigned = fields.Boolean()
+
+
+class GameOut(Schema):
+    """The game as the caller may see it: built from the rules' view for the caller's seat."""
+
+    id = fields.String()
+    game = fields.String()
+    version = fields.Integer()
+    head_hash = fields.String(metadata={"description": "hash of the latest event: a receipt"})
+    latest = fields.Boolean(metadata={"description": "false for a past version (state?at=)"})
+    seat = fields.Integer(allow_none=True, metadata={"description": "your seat, if a token"})
+    players = fields.List(fields.Nested(PlayerOut))
+    to_act = fields.List(fields.Integer())
+    view = fields.Dict(metadata={"description": "the rules' view for your seat"})
+    legal = fields.List(fields.String(), metadata={"description": "what you can play now"})
+    finished = fields.Boolean()
+    outcome = fields.Dict(allow_none=True)
+
+
+class AppliedOut(Schema):
+    version = fields.Integer()
+    seat = fields.Integer()
+    text = fields.String()
+    canonical = fields.String()
+    line = fields.Integer()
+
+
+class ErrorOut(Schema):
+    code = fields.String()
+    status = fields.Integer()
+    message = fields.String(metadata={"description": "what was wrong and what you can do"})
+    errors = fields.Dict(metadata={"description": "per-field problems of the request"})
+    can_type = fields.List(fields.String())
+    line = fields.Integer(allow_none=True)
+    version = fields.Integer()
+    current = fields.Nested(GameOut, allow_none=True)
+
+
+class ActionOut(GameOut):
+    applied = fields.List(fields.Nested(AppliedOut))
+    error = fields.Nested(ErrorOut, allow_none=True, metadata={"description": "a later line"})
+    replayed = fields.Boolean(metadata={"description": "the stored result of a retry"})
+
+
+class SeatCreatedOut(Schema):
+    seat = fields.Integer()
+    name = fields.String()
+    token = fields.String(metadata={"description": "the seat's bearer token: keep it secret"})
+
+
+class CreatedOut(Schema):
+    id = fields.String()
+    version = fields.Integer()
+    head_hash = fields.String()
+    seats = fields.List(fields.Nested(SeatCreatedOut))
+    admin_token = fields.String()
+
+
+class EventOut(Schema):
+    version = fields.Integer()
+    type = fields.String()
+    recorded_at = fields.String()
+    prev_hash = fields.String()
+    hash = fields.String()
+    data = fields.Dict()
+
+
+class EventsOut(Schema):
+    version = fields.Integer()
+    events = fields.List(fields.Nested(EventOut))
+
+
+class UndoOut(Schema):
+    status = fields.String(metadata={"description": "retracted, requested, accepted, declined"})
+    request = fields.Integer(allow_none=True)
+    retracted = fields.List(fields.Integer())
+    version = fields.Integer()
+    game = fields.Nested(GameOut)
+
+
+class GameSummaryOut(Schema):
+    id = fields.String()
+    game = fields.String()
+    version = fields.Integer()
+    to_act = fields.List(fields.Integer())
+    finished = fields.Boolean()
+    players = fields.List(fields.String())
+    updated_at = fields.String()
+
+
+class GamesOut(Schema):
+    games = fields.List(fields.Nested(GameSummaryOut))
