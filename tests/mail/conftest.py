@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import secrets
 import shutil
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from email import message_from_bytes, policy
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -123,3 +126,34 @@ def world(database: Database, tmp_path: Path) -> MailWorld:
     settings = mail_settings(database.url, tmp_path)
     service = GameService(database, settings, clock, listeners=[OutboxListener(settings, clock)])
     return MailWorld(database, settings, clock, service)
+
+
+def reply_to(
+    mail: OutboxMail,
+    body: str,
+    *,
+    sender: str | None = None,
+    message_id: str | None = None,
+    keep_token: bool = True,
+) -> bytes:
+    """A plain-text reply to one of our mails, as a mail client would write it: the commands
+    on top, then the attribution and the quoted mail."""
+    original = message_from_bytes(mail.message, policy=policy.default)
+    assert isinstance(original, EmailMessage)
+    to = original["Reply-To"].addresses[0].addr_spec if original["Reply-To"] else ""
+    if not keep_token:
+        to = "play@" + to.rpartition("@")[2]
+    quoted = "\n".join("> " + line for line in original.get_content().splitlines())
+    ident = message_id or f"reply.{secrets.token_hex(6)}@client.example"
+    return (
+        f"From: Player <{sender or mail.recipient}>\r\n"
+        f"To: {to}\r\n"
+        f"Subject: Re: {original['Subject']}\r\n"
+        f"Message-ID: <{ident}>\r\n"
+        f"In-Reply-To: <{mail.message_id}>\r\n"
+        f"References: {original['References']} <{mail.message_id}>\r\n"
+        "MIME-Version: 1.0\r\n"
+        "Content-Type: text/plain; charset=utf-8\r\n"
+        "\r\n"
+        f"{body}\r\n\r\nOn Mon, 2 Jun 2025 at 09:00, pbem wrote:\r\n{quoted}\r\n"
+    ).encode()

@@ -1,0 +1,621 @@
+"""The one inbound pipeline behind every door (webhook, IMAP poll, ``pbem mail-in``, /dev/mail).
+
+1. **Store first**: the raw message is inserted under its key (the Message-ID, or the
+   SHA-256 of the raw bytes when it has none). A second delivery of the same message, even
+   at the same moment from another worker, finds the key taken.
+2. **Process once**: a worker claims the stored message (a lease), classifies it, routes it
+   (the signed reply token; failing that In-Reply-To / References), checks ``From:``, reads
+   the commands and applies them through the game service (channel ``email``, the key as
+   ``channel_ref``), then records the message's one outcome — together with its error reply,
+   if any, in one transaction.
+
+Never answered: auto-replies, bounces (which mark the address failing), mailing lists, our
+own mail, and mail we cannot tie to a seat of any game (no backscatter to strangers). Error
+replies are limited to one per sender, kind and day; for errors about a game, the kind
+includes the game's version (decision: a player who mistypes twice in a day still hears
+about the second mistake once the game has moved on, while a loop, which cannot move the
+game, is stopped after one reply).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from pbem import store
+from pbem.clock import Clock, SystemClock, format_time
+from pbem.db import Database
+from pbem.errors import Conflict, ServiceError, StaleVersion
+from pbem.games import GameService
+from pbem.mail import compose as c
+from pbem.mail.address import BadToken, find_token, peek, verify
+from pbem.mail.headers import msgid
+from pbem.mail.models import ErrorReplySent, InboundMail, OutboxMail
+from pbem.mail.outbox import clear_failure, default_owner, record_failure
+from pbem.mail.reading import Incoming, Kind, read_message
+from pbem.models import Seat
+from pbem.settings import Settings
+from pbem.undo import open_request
+
+log = logging.getLogger(__name__)
+
+#: The words a reply may hold besides moves (case-insensitive, a line on its own).
+SPECIAL = ("undo", "accept", "decline", "resign", "help", "show")
+SOURCES = ("webhook", "imap", "stdin", "dev")
+
+
+@dataclass(frozen=True)
+class Result:
+    """The one outcome of an incoming message."""
+
+    key: str
+    outcome: str
+    detail: str
+    game_id: str | None = None
+    seat: int | None = None
+    #: True when this delivery found the message already stored (and processed or in hand)
+    duplicate: bool = False
+
+
+@dataclass
+class _Route:
+    game_id: str
+    seat: int
+    #: the version the player saw (from the token or the mail answered); None: unknown
+    seen: int | None
+    email: str | None
+    name: str
+
+
+@dataclass
+class _Outcome:
+    outcome: str
+    detail: str
+    route: _Route | None = None
+    #: (kind of error for the rate limit, recipient, recipient name, text)
+    reply: tuple[str, str, str, str] | None = None
+    mails: list[OutboxMail] = field(default_factory=list)
+    #: addresses a bounce reported as failing
+    failing: list[str] = field(default_factory=list)
+    #: the game version the reply shows (its Reply-To carries it)
+    version: int | None = None
+
+
+class TooLarge(ValueError):
+    pass
+
+
+class Inbound:
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings,
+        service: GameService,
+        clock: Clock | None = None,
+        owner: str | None = None,
+    ) -> None:
+        self.db = db
+        self.settings = settings
+        self.service = service
+        self.clock: Clock = clock or SystemClock()
+        self.owner = owner or default_owner()
+
+    # -- the doors call this -----------------------------------------------------------
+
+    def receive(self, raw: bytes, source: str) -> Result:
+        """Store the message (idempotently), then process it unless that already happened."""
+        key, fresh = self.store(raw, source)
+        result = self.process(key)
+        if not fresh:
+            return Result(**{**result.__dict__, "duplicate": True})
+        return result
+
+    def store(self, raw: bytes, source: str) -> tuple[str, bool]:
+        """Insert the raw message under its key; (key, False) when it was already there."""
+        if len(raw) > self.settings.mail.max_inbound_bytes:
+            raise TooLarge(
+                f"the message is {len(raw)} bytes; at most "
+                f"{self.settings.mail.max_inbound_bytes} are accepted"
+            )
+        if source not in SOURCES:
+            raise ValueError(f"unknown inbound source {source!r}")
+        incoming = read_message(raw, c.own_domains(self.settings))
+        row = InboundMail(
+            key=incoming.key[:300],
+            raw=raw,
+            size=len(raw),
+            source=source,
+            sender=incoming.sender[:320],
+            received_at=format_time(self.clock.now()),
+        )
+        try:
+            with self.db.write() as session:
+                if session.get(InboundMail, row.key) is not None:
+                    return row.key, False
+                session.add(row)
+        except IntegrityError:  # stored by another worker between our check and insert
+            return row.key, False
+        return row.key, True
+
+    def process(self, key: str, *, sender_confirmed: bool = False) -> Result:
+        """Process a stored message unless it is done or another worker holds it."""
+        now = self.clock.now()
+        with self.db.write() as session:
+            row = session.exec(
+                select(InboundMail).where(InboundMail.key == key).with_for_update()
+            ).one()
+            leased = row.status == "processing" and (row.lease_expires_at or "") > format_time(now)
+            if row.status == "done" or leased or (row.status == "held" and not sender_confirmed):
+                return Result(
+                    key,
+                    row.outcome or "in progress",
+                    row.detail or "",
+                    row.game_id,
+                    row.seat,
+                    duplicate=True,
+                )
+            recovered = row.status == "processing"  # a worker died half-way: check the log
+            row.status, row.lease_owner = "processing", self.owner
+            row.lease_expires_at = format_time(
+                now + timedelta(seconds=self.settings.mail.lease_seconds)
+            )
+            session.add(row)
+            raw = row.raw
+        try:
+            incoming = read_message(raw, c.own_domains(self.settings))
+            outcome = self._handle(incoming, key, recovered, sender_confirmed)
+        except Exception as error:  # one outcome per message, whatever went wrong
+            log.exception("inbound %s failed", key)
+            incoming = None
+            outcome = _Outcome("failed", f"internal error: {type(error).__name__}: {error}")
+        return self._finish(key, incoming, outcome)
+
+    def confirm_token(self, key: str) -> str:
+        return hmac.new(
+            self.settings.secret_key.encode(), b"confirm\0" + key.encode(), hashlib.sha256
+        ).hexdigest()[:32]
+
+    def confirm(self, key: str, token: str) -> Result:
+        """The seat confirmed (by link) a held message sent from another address."""
+        if not hmac.compare_digest(self.confirm_token(key), token):
+            raise ValueError("this confirmation link is not valid")
+        return self.process(key, sender_confirmed=True)
+
+    # -- deciding ------------------------------------------------------------------------
+
+    def _handle(
+        self, incoming: Incoming, key: str, recovered: bool, sender_confirmed: bool
+    ) -> _Outcome:
+        if incoming.kind is Kind.BOUNCE:
+            return self._bounce(incoming)
+        if incoming.kind is not Kind.REPLY:
+            return _Outcome("ignored", f"not answered: {incoming.reason}")
+        route, problem = self._route(incoming)
+        if route is None:
+            return problem
+        if not sender_confirmed and incoming.sender != (route.email or "").lower():
+            return self._wrong_sender(incoming, key, route)
+        if recovered and self._already_applied(route.game_id, key):
+            return _Outcome("applied", "applied before an interruption; not applied again", route)
+        if not incoming.commands:
+            return self._error(
+                route, incoming, "empty", "We found no command in your mail.", [], None
+            )
+        return self._apply(incoming, key, route)
+
+    def _bounce(self, incoming: Incoming) -> _Outcome:
+        bounce = incoming.bounce
+        if bounce is None or not bounce.failed:
+            return _Outcome("ignored", "a delivery delay warning")
+        with self.db.read() as session:
+            ours = list(
+                session.exec(
+                    select(OutboxMail).where(col(OutboxMail.message_id).in_(bounce.original_ids))
+                )
+            )
+            mailed = {r.recipient.lower() for r in ours}
+            # Only addresses we actually mailed can be marked (a forged bounce cannot mark
+            # arbitrary addresses).
+            named = [a for a in bounce.recipients if a in mailed] or sorted(mailed)
+            if bounce.recipients and not ours:
+                named = [
+                    a
+                    for a in bounce.recipients
+                    if session.exec(select(OutboxMail.id).where(OutboxMail.recipient == a)).first()
+                ]
+        detail = "marked failing: " + (", ".join(named) or "nobody we know")
+        return _Outcome("bounce", detail, failing=named)
+
+    def _route(self, incoming: Incoming) -> tuple[_Route | None, _Outcome]:
+        mail = self.settings.mail
+        token = find_token(incoming.recipients, domain=mail.reply_domain)
+        with self.db.read() as session:
+            if token is not None:
+                try:
+                    claimed = peek(token)
+                    game_id = str(claimed.game_id)
+                    signed = verify(
+                        self.settings.secret_key,
+                        token,
+                        c.key_version(session, game_id, claimed.seat),
+                    )
+                except BadToken as error:
+                    return None, self._unrouted(session, incoming, "bad_address", str(error))
+                seen: int | None = signed.version_seen
+                seat_no = signed.seat
+            else:
+                found = self._by_thread(session, incoming)
+                if found is None:
+                    return None, self._unrouted(
+                        session,
+                        incoming,
+                        "unrouted",
+                        "We could not tell which game this mail is for: please reply to the "
+                        "latest mail of your game (keeping its reply address).",
+                    )
+                game_id, seat_no, seen = found
+            seat = session.get(Seat, (game_id, seat_no))
+            if seat is None:
+                return None, _Outcome("ignored", f"no seat {seat_no} in game {game_id}")
+            return _Route(game_id, seat_no, seen, seat.email, seat.name), _Outcome("", "")
+
+    def _by_thread(self, session: Session, incoming: Incoming) -> tuple[str, int, int] | None:
+        """Fallback for clients that drop the +token: the mail the reply answers."""
+        ids = [*reversed(incoming.in_reply_to), *reversed(incoming.references)]
+        for message_id in ids:
+            row = session.exec(
+                select(OutboxMail).where(OutboxMail.message_id == message_id)
+            ).first()
+            if row is not None and row.game_id is not None and row.seat is not None:
+                return row.game_id, row.seat, row.version or 0
+        return None
+
+    def _unrouted(self, session: Session, incoming: Incoming, kind: str, why: str) -> _Outcome:
+        # Answer only addresses that play somewhere: a stranger (or a forged sender) gets
+        # nothing, so we never become a source of backscatter.
+        known = session.exec(select(Seat).where(Seat.email == incoming.sender)).first()
+        outcome = _Outcome("refused", why)
+        if known is not None and incoming.sender:
+            text = c.render(
+                "error",
+                marker=c.MARKER,
+                title="pbem",
+                problem=why,
+                quoted=_quote(incoming.commands),
+                fresh="",
+                can_type="",
+                receipt="",
+            )
+            outcome.reply = (kind, incoming.sender, incoming.sender_name, text)
+        return outcome
+
+    def _wrong_sender(self, incoming: Incoming, key: str, route: _Route) -> _Outcome:
+        if not route.email:
+            return _Outcome("refused", "this seat has no e-mail address", route)
+        title = f"game {route.game_id}"
+        if self.settings.mail.from_mismatch == "hold":
+            link = (
+                f"{self.settings.base_url.rstrip('/')}/inbound/confirm/"
+                f"{_url_key(key)}/{self.confirm_token(key)}"
+            )
+            text = c.render(
+                "confirm",
+                title=title,
+                sender=incoming.sender,
+                quoted=_quote(incoming.commands),
+                link=link,
+            )
+            outcome = _Outcome("held", f"from {incoming.sender}: waiting for confirmation", route)
+            outcome.reply = ("confirm", route.email, route.name, text)
+            return outcome
+        why = (
+            f"A mail for your seat came from {incoming.sender or 'an unknown sender'}, which is "
+            "not the address this game has for you, so it was not applied. Reply from your "
+            "registered address."
+        )
+        outcome = self._error(route, incoming, "wrong_sender", why, [], None)
+        if outcome.reply is not None:  # tell the seat's own address, not the other sender
+            outcome.reply = (outcome.reply[0], route.email, route.name, outcome.reply[3])
+        return outcome
+
+    def _already_applied(self, game_id: str, key: str) -> bool:
+        with self.db.read() as session:
+            return any(e.data.get("channel_ref") == key for e in store.read(session, game_id))
+
+    # -- applying ------------------------------------------------------------------------
+
+    def _apply(self, incoming: Incoming, key: str, route: _Route) -> _Outcome:
+        svc, game, seat = self.service, route.game_id, route.seat
+        done: list[str] = []
+        mails: list[OutboxMail] = []
+        expected = route.seen
+        groups = _groups(incoming.commands)
+        for index, (word, lines) in enumerate(groups):
+            try:
+                if word is None:
+                    if expected is None:
+                        expected = svc.load(game).version
+                    result = svc.submit(
+                        game,
+                        seat,
+                        "\n".join(lines),
+                        expected_version=expected,
+                        channel="email",
+                        channel_ref=key,
+                        idempotency_key=f"mail:{key}:{index}"[:200],
+                        stale_policy="own_moves_ok",
+                    )
+                    done.extend(a.canonical for a in result.applied if a.line)
+                    expected = result.version
+                    if result.error is not None:
+                        line = _failed_line(result.error, lines)
+                        return self._stopped(route, incoming, done, line, result.error, mails)
+                elif word == "undo":
+                    expected = svc.undo(game, seat, channel="email", channel_ref=key).version
+                    done.append("undo")
+                elif word in ("accept", "decline"):
+                    with self.db.read() as session:
+                        request = open_request(session, game)
+                    if request is None:
+                        raise Conflict("There is no undo request waiting for an answer.")
+                    expected = svc.decide_undo(
+                        game,
+                        seat,
+                        request.request,
+                        word == "accept",
+                        channel="email",
+                        channel_ref=key,
+                    ).version
+                    done.append(word)
+                elif word == "resign":
+                    expected = svc.resign(game, seat, channel="email", channel_ref=key).version
+                    done.append("resign")
+                else:  # help, show: a mail of their own, not an error
+                    mails.append(self._info_mail(route, word))
+                    done.append(word)
+            except ServiceError as error:
+                line = _failed_line(error, lines)
+                return self._stopped(route, incoming, done, line, error, mails)
+        applied = "applied: " + "; ".join(done)
+        return _Outcome("applied", applied, route, mails=mails)
+
+    def _stopped(
+        self,
+        route: _Route,
+        incoming: Incoming,
+        done: list[str],
+        line: str,
+        error: ServiceError,
+        mails: list[OutboxMail],
+    ) -> _Outcome:
+        intro = f"Applied first: {', '.join(done)}.\n\n" if done else ""
+        # The quote shows which line; the service's "(line N)" counts within one submission.
+        message = re.sub(r"\s*\(line \d+\)\.?", "", error.message)
+        problem = f"{intro}This line was not applied:\n\n> {line}\n\n{message}"
+        outcome = self._error(
+            route, incoming, error.code, problem, getattr(error, "can_type", ()), error
+        )
+        outcome.outcome = "partly applied" if done else "refused"
+        outcome.mails = mails
+        return outcome
+
+    def _error(
+        self,
+        route: _Route,
+        incoming: Incoming,
+        kind: str,
+        problem: str,
+        can_type: Any,
+        error: ServiceError | None,
+    ) -> _Outcome:
+        loaded = self.service.load(route.game_id)
+        rules = loaded.rules
+        fresh = ""
+        if isinstance(error, StaleVersion):
+            fresh = (
+                f"The game has moved on since the mail you answered (you saw version "
+                f"{route.seen}; it is now at version {loaded.version}). The position now:\n\n"
+                + c.board_text(rules, loaded.state, route.seat)
+                + "\n"
+            )
+        examples = ", ".join(can_type) if can_type else c.can_type(rules, loaded.state, route.seat)
+        text = c.render(
+            "error",
+            marker=c.MARKER,
+            title=f"{rules.name.title()}, game {route.game_id}",
+            problem=problem,
+            quoted="" if "\n> " in problem else _quote(incoming.commands),
+            fresh=fresh,
+            can_type=f"What you can type now, for example: {examples}\n",
+            receipt=c.receipt(loaded.version, loaded.head_hash),
+        )
+        rate_kind = f"{kind}:{route.game_id}:{loaded.version}"
+        return _Outcome(
+            "refused",
+            " ".join(problem.split())[:500],
+            route,
+            reply=(rate_kind, incoming.sender or (route.email or ""), route.name, text),
+            version=loaded.version,
+        )
+
+    def _info_mail(self, route: _Route, word: str) -> OutboxMail:
+        loaded = self.service.load(route.game_id)
+        rules = loaded.rules
+        common = {
+            "marker": c.MARKER,
+            "title": f"{rules.name.title()}, game {route.game_id}",
+            "link": c.game_link(self.settings, route.game_id),
+            "receipt": c.receipt(loaded.version, loaded.head_hash),
+            "can_type": c.can_type(rules, loaded.state, route.seat),
+        }
+        if word == "help":
+            text = c.render("help", **common)
+        else:
+            text = c.render(
+                "notice",
+                **common,
+                headline="the position.",
+                notices="",
+                since="",
+                board=c.board_text(rules, loaded.state, route.seat),
+                asked=f"You can type, for example: {common['can_type']}\n",
+            )
+        with self.db.read() as session:
+            reply_to = c.seat_reply_address(
+                session, self.settings, route.game_id, route.seat, loaded.version
+            )
+        return c.outbox_mail(
+            self.settings,
+            kind=word,
+            game_id=route.game_id,
+            seat=route.seat,
+            to_name=route.name,
+            to_address=route.email or "",
+            subject=c.subject_for(rules, route.game_id),
+            text=text,
+            now=self.clock.now(),
+            version=loaded.version,
+            head_hash=loaded.head_hash,
+            reply_to=reply_to,
+        )
+
+    # -- recording the outcome -----------------------------------------------------------
+
+    def _finish(self, key: str, incoming: Incoming | None, outcome: _Outcome) -> Result:
+        now = self.clock.now()
+        route = outcome.route
+        with self.db.write() as session:
+            row = session.get(InboundMail, key)
+            assert row is not None
+            for mail in outcome.mails:
+                session.add(mail)
+            if outcome.reply is not None and incoming is not None:
+                reply = self._reply_mail(session, incoming, route, outcome, now)
+                if reply is not None:
+                    session.add(reply)
+            for address in outcome.failing:
+                record_failure(session, address, "the mail to this address bounced", now)
+            if (
+                route is not None
+                and incoming is not None
+                and outcome.outcome in ("applied", "partly applied")
+            ):
+                clear_failure(session, incoming.sender)
+            row.status = "held" if outcome.outcome == "held" else "done"
+            row.kind = incoming.kind.value if incoming is not None else None
+            row.outcome, row.detail = outcome.outcome, outcome.detail[:4000]
+            row.game_id = route.game_id if route else None
+            row.seat = route.seat if route else None
+            row.processed_at = format_time(now)
+            row.lease_owner = row.lease_expires_at = None
+            session.add(row)
+        return Result(key, outcome.outcome, outcome.detail, row.game_id, row.seat)
+
+    def _reply_mail(
+        self,
+        session: Session,
+        incoming: Incoming,
+        route: _Route | None,
+        outcome: _Outcome,
+        now: datetime,
+    ) -> OutboxMail | None:
+        assert outcome.reply is not None
+        kind, to_address, to_name, text = outcome.reply
+        if not to_address or not _rate_limit_allows(session, to_address, kind, now):
+            return None
+        references = []
+        in_reply_to = None
+        if incoming.message_id:
+            try:
+                in_reply_to = msgid(incoming.message_id).strip("<>")
+                references = [in_reply_to]
+            except ValueError:
+                in_reply_to = None
+        game_id = route.game_id if route else None
+        version = outcome.version
+        reply_to = None
+        if route is not None and version is not None:
+            # Answering the error mail is answering the position it shows.
+            reply_to = c.seat_reply_address(
+                session, self.settings, route.game_id, route.seat, version
+            )
+        if in_reply_to is not None and game_id is not None:
+            references = [c.thread_root(self.settings, game_id), *references]
+        subject = f"[pbem] game {game_id}" if game_id else "[pbem] your mail"
+        try:
+            return c.outbox_mail(
+                self.settings,
+                kind="error" if kind != "confirm" else "confirm",
+                game_id=game_id,
+                seat=route.seat if route else None,
+                to_name=to_name,
+                to_address=to_address,
+                subject=subject,
+                text=text,
+                now=now,
+                version=version,
+                reply_to=reply_to,
+                in_reply_to=in_reply_to,
+                references=references,
+            )
+        except ValueError as error:  # an address we cannot write to (malformed sender)
+            log.info("no error reply to %r: %s", to_address, error)
+            return None
+
+
+def _rate_limit_allows(session: Session, sender: str, kind: str, now: datetime) -> bool:
+    day = now.strftime("%Y-%m-%d")
+    row = session.get(ErrorReplySent, (sender.lower()[:320], kind[:40], day))
+    if row is not None:
+        row.suppressed += 1
+        session.add(row)
+        return False
+    try:
+        with session.begin_nested():
+            session.add(ErrorReplySent(sender=sender.lower()[:320], kind=kind[:40], day=day))
+    except IntegrityError:  # another worker answered the same sender at the same moment
+        return False
+    return True
+
+
+def _groups(commands: tuple[str, ...]) -> list[tuple[str | None, list[str]]]:
+    """Consecutive move lines go to the game service together; each special word alone."""
+    groups: list[tuple[str | None, list[str]]] = []
+    for line in commands:
+        word = line.strip().lower().rstrip(".!")
+        if word in SPECIAL:
+            groups.append((word, [line]))
+        elif groups and groups[-1][0] is None:
+            groups[-1][1].append(line)
+        else:
+            groups.append((None, [line]))
+    return groups
+
+
+def _quote(lines: tuple[str, ...]) -> str:
+    if not lines:
+        return ""
+    return "Your mail said:\n\n" + "\n".join(f"> {line}" for line in lines[:10]) + "\n"
+
+
+def _url_key(key: str) -> str:
+    return key.encode().hex()
+
+
+def key_from_url(text: str) -> str:
+    return bytes.fromhex(text).decode()
+
+
+def _failed_line(error: ServiceError, lines: list[str]) -> str:
+    number = getattr(error, "line", None)
+    if isinstance(number, int) and 1 <= number <= len(lines):
+        return lines[number - 1]
+    return lines[0]

@@ -1,0 +1,262 @@
+"""The inbound pipeline: store first, one outcome per message, routing, authentication,
+commands, error replies that say what to do, and silence where silence is due."""
+
+from __future__ import annotations
+
+import threading
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+
+import pytest
+from sqlmodel import select
+
+from pbem.games import Created
+from pbem.mail.compose import rotate_key
+from pbem.mail.inbound import Inbound, TooLarge
+from pbem.mail.models import AddressFailure, InboundMail
+from tests.mail.conftest import MailWorld, reply_to, with_mail
+
+
+def _inbound(world: MailWorld) -> Inbound:
+    return Inbound(world.db, world.settings, world.service, world.clock)
+
+
+def _body(raw: bytes) -> str:
+    message = message_from_bytes(raw, policy=policy.default)
+    assert isinstance(message, EmailMessage)
+    return message.get_content()
+
+
+def _turn_mail(world: MailWorld, game: Created, seat: int):  # type: ignore[no-untyped-def]
+    return [m for m in world.outbox(game.id) if m.seat == seat and m.kind == "turn"][-1]
+
+
+def test_a_reply_applies_the_move_with_channel_email_and_the_message_id(
+    world: MailWorld,
+) -> None:
+    game = world.new_game()
+    raw = reply_to(_turn_mail(world, game, 0), "E5", message_id="first@client.example")
+    result = _inbound(world).receive(raw, "webhook")
+    assert (result.outcome, result.game_id, result.seat) == ("applied", game.id, 0)
+    applied = world.service.raw_events(game.id)[-1]
+    assert applied.data["canonical"] == "E5"
+    assert applied.data["channel"] == "email"
+    assert applied.data["channel_ref"] == "first@client.example"
+    assert [m.kind for m in world.outbox(game.id)[2:]] == ["applied", "turn"]
+
+
+def test_the_same_reply_delivered_twice_applies_once(world: MailWorld) -> None:
+    game = world.new_game()
+    raw = reply_to(_turn_mail(world, game, 0), "E5")
+    inbound = _inbound(world)
+    first, second = inbound.receive(raw, "webhook"), inbound.receive(raw, "imap")
+    assert first.outcome == "applied" and not first.duplicate
+    assert second.outcome == "applied" and second.duplicate
+    assert world.service.load(game.id).version == game.version + 1
+    assert len(world.outbox(game.id)) == 4  # no second confirmation, no error reply
+
+
+def test_two_workers_receiving_one_message_at_once_give_one_outcome(world: MailWorld) -> None:
+    game = world.new_game()
+    raw = reply_to(_turn_mail(world, game, 0), "E5")
+    results = []
+    barrier = threading.Barrier(4)
+
+    def deliver() -> None:
+        barrier.wait()
+        results.append(_inbound(world).receive(raw, "webhook"))
+
+    threads = [threading.Thread(target=deliver) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 4
+    assert [r.duplicate for r in results].count(False) == 1
+    assert world.service.load(game.id).version == game.version + 1
+    assert len(world.outbox(game.id)) == 4
+
+
+def test_a_reply_to_an_outdated_mail_is_refused_with_the_fresh_position(
+    world: MailWorld,
+) -> None:
+    game = world.new_game()
+    inbound = _inbound(world)
+    inbound.receive(reply_to(_turn_mail(world, game, 0), "E5"), "webhook")
+    bob_turn = _turn_mail(world, game, 1)
+    inbound.receive(reply_to(bob_turn, "F6"), "webhook")
+    # Alice answers her first mail again, as if she had not seen Bob's move.
+    stale = reply_to(world.outbox(game.id)[0], "G7")
+    result = inbound.receive(stale, "webhook")
+    assert result.outcome == "refused"
+    assert world.service.load(game.id).version == game.version + 2
+    error = world.outbox(game.id)[-1]
+    assert (error.kind, error.recipient) == ("error", "alice@example.com")
+    text = _body(error.message)
+    assert "> G7" in text
+    assert "moved on" in text and f"you saw version {game.version}" in text
+    assert "   6 . . 1 . . . . .  6" in text  # Bob's knight on F6, in the fresh board
+    # Answering the error mail answers the fresh position: it applies.
+    assert inbound.receive(reply_to(error, "G7"), "webhook").outcome == "applied"
+
+
+def test_a_client_that_drops_the_token_is_routed_by_in_reply_to(world: MailWorld) -> None:
+    game = world.new_game()
+    raw = reply_to(_turn_mail(world, game, 0), "E5", keep_token=False)
+    assert b"play@reply.pbem.test" in raw
+    assert _inbound(world).receive(raw, "webhook").outcome == "applied"
+
+
+def test_a_forged_sender_is_refused_and_the_seat_is_told(world: MailWorld) -> None:
+    game = world.new_game()
+    raw = reply_to(_turn_mail(world, game, 0), "E5", sender="mallory@evil.example")
+    result = _inbound(world).receive(raw, "webhook")
+    assert result.outcome == "refused"
+    assert world.service.load(game.id).version == game.version
+    error = world.outbox(game.id)[-1]
+    assert error.recipient == "alice@example.com"  # never the forged address
+    assert "mallory@evil.example" in _body(error.message)
+
+
+def test_hold_mode_applies_a_foreign_sender_once_the_seat_confirms(world: MailWorld) -> None:
+    world.settings = with_mail(world.settings, from_mismatch="hold")
+    game = world.new_game()
+    inbound = _inbound(world)
+    raw = reply_to(_turn_mail(world, game, 0), "E5", sender="alice.work@example.org")
+    held = inbound.receive(raw, "webhook")
+    assert held.outcome == "held"
+    confirm = world.outbox(game.id)[-1]
+    assert confirm.kind == "confirm" and confirm.recipient == "alice@example.com"
+    link = next(w for w in _body(confirm.message).split() if "/inbound/confirm/" in w)
+    assert link.startswith("https://pbem.test/inbound/confirm/")
+    with pytest.raises(ValueError):
+        inbound.confirm(held.key, "0" * 32)
+    assert inbound.receive(raw, "webhook").outcome == "held"  # not applied by redelivery
+    key_hex, token = link.rsplit("/", 2)[-2:]
+    assert inbound.confirm(bytes.fromhex(key_hex).decode(), token).outcome == "applied"
+    assert world.service.load(game.id).version == game.version + 1
+
+
+def test_a_rotated_key_revokes_old_reply_addresses(world: MailWorld) -> None:
+    game = world.new_game()
+    old = _turn_mail(world, game, 0)
+    with world.db.write() as session:
+        rotate_key(session, game.id, 0, world.clock.now())
+    result = _inbound(world).receive(reply_to(old, "E5"), "webhook")
+    assert result.outcome == "refused" and "revoked" in result.detail
+    assert world.service.load(game.id).version == game.version
+
+
+@pytest.mark.parametrize(
+    ("extra_headers", "outcome"),
+    [
+        ("Auto-Submitted: auto-replied\r\n", "ignored"),
+        ("Precedence: bulk\r\n", "ignored"),
+        ("List-Id: <games.lists.example.org>\r\n", "ignored"),
+    ],
+)
+def test_automatic_and_list_mail_is_never_answered(
+    world: MailWorld, extra_headers: str, outcome: str
+) -> None:
+    game = world.new_game()
+    raw = reply_to(_turn_mail(world, game, 0), "E5")
+    raw = raw.replace(b"MIME-Version", extra_headers.encode() + b"MIME-Version", 1)
+    assert _inbound(world).receive(raw, "webhook").outcome == outcome
+    assert world.service.load(game.id).version == game.version
+    assert len(world.outbox(game.id)) == 2
+
+
+def test_our_own_mail_coming_back_is_ignored(world: MailWorld) -> None:
+    game = world.new_game()
+    assert _inbound(world).receive(world.outbox(game.id)[0].message, "imap").outcome == "ignored"
+    assert len(world.outbox()) == 2
+
+
+def test_a_bounce_marks_the_address_failing_and_the_others_are_told(world: MailWorld) -> None:
+    game = world.new_game()
+    bob_mail = world.outbox(game.id)[1]
+    dsn = (
+        "From: MAILER-DAEMON@mx.example.com\r\nTo: games@pbem.test\r\nSubject: Undelivered\r\n"
+        "Message-ID: <dsn1@mx.example.com>\r\nMIME-Version: 1.0\r\n"
+        'Content-Type: multipart/report; report-type=delivery-status; boundary="b"\r\n\r\n'
+        "--b\r\nContent-Type: text/plain\r\n\r\nfailed\r\n"
+        "--b\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx\r\n\r\n"
+        "Final-Recipient: rfc822; bob@example.com\r\nAction: failed\r\nStatus: 5.1.1\r\n\r\n"
+        "--b\r\nContent-Type: text/rfc822-headers\r\n\r\n"
+        f"Message-ID: <{bob_mail.message_id}>\r\n\r\n--b--\r\n"
+    ).encode()
+    assert _inbound(world).receive(dsn, "imap").outcome == "bounce"
+    with world.db.read() as session:
+        assert [r.address for r in session.exec(select(AddressFailure))] == ["bob@example.com"]
+    assert len(world.outbox(game.id)) == 2  # no answer to a bounce
+    _inbound(world).receive(reply_to(_turn_mail(world, game, 0), "E5"), "webhook")
+    confirmation = _body(world.outbox(game.id)[2].message)
+    assert "mail to Bob (seat 1) is bouncing" in confirmation
+
+
+def test_one_error_reply_per_sender_kind_and_day(world: MailWorld) -> None:
+    game = world.new_game()
+    mail = _turn_mail(world, game, 0)
+    inbound = _inbound(world)
+    for text in ("Z99", "Q1", "what"):
+        assert inbound.receive(reply_to(mail, text), "webhook").outcome == "refused"
+    errors = [m for m in world.outbox(game.id) if m.kind == "error"]
+    assert len(errors) == 1
+    assert "> Z99" in _body(errors[0].message)
+    hint = next(
+        line for line in _body(errors[0].message).splitlines() if line.startswith("What you can")
+    )
+    assert "D4" in hint and "Z99" not in hint
+
+
+def test_lines_apply_in_order_and_stop_at_the_first_error(world: MailWorld) -> None:
+    game = world.new_game()
+    inbound = _inbound(world)
+    inbound.receive(reply_to(_turn_mail(world, game, 0), "E5"), "webhook")
+    result = inbound.receive(reply_to(_turn_mail(world, game, 1), "F6\nshow\nG7"), "webhook")
+    # F6 applied; show mailed the position; G7 is not Bob's to play now.
+    assert result.outcome == "partly applied"
+    kinds = [m.kind for m in world.outbox(game.id)[4:]]
+    assert kinds == ["turn", "applied", "show", "error"]  # mails in seat order, then replies
+    assert "> G7" in _body(world.outbox(game.id)[-1].message)
+
+
+def test_help_undo_and_resign_by_mail(world: MailWorld) -> None:
+    game = world.new_game()
+    inbound = _inbound(world)
+    assert inbound.receive(reply_to(_turn_mail(world, game, 0), "help"), "webhook").outcome == (
+        "applied"
+    )
+    assert "undo           take back your last move" in _body(world.outbox(game.id)[-1].message)
+    inbound.receive(reply_to(_turn_mail(world, game, 0), "E5"), "webhook")
+    confirmation = world.outbox(game.id)[-2]
+    assert confirmation.kind == "applied"
+    assert inbound.receive(reply_to(confirmation, "undo"), "webhook").outcome == "applied"
+    assert world.service.raw_events(game.id)[-1].type == "ActionsRetracted"
+    result = inbound.receive(reply_to(_turn_mail(world, game, 0), "resign"), "webhook")
+    assert result.outcome == "applied"
+    ends = [m for m in world.outbox(game.id) if m.kind == "end"]
+    assert sorted(m.recipient for m in ends) == ["alice@example.com", "bob@example.com"]
+    assert "The seed was " in _body(ends[0].message)
+
+
+def test_an_empty_reply_gets_an_error_saying_so(world: MailWorld) -> None:
+    game = world.new_game()
+    result = _inbound(world).receive(reply_to(_turn_mail(world, game, 0), ""), "webhook")
+    assert result.outcome == "refused"
+    assert "We found no command in your mail." in _body(world.outbox(game.id)[-1].message)
+
+
+def test_strangers_get_no_answer(world: MailWorld) -> None:
+    raw = b"From: someone@spam.example\r\nTo: play@reply.pbem.test\r\nSubject: hi\r\n\r\nbuy\r\n"
+    result = _inbound(world).receive(raw, "webhook")
+    assert result.outcome == "refused"
+    assert world.outbox() == []
+
+
+def test_oversized_messages_are_refused_before_storing(world: MailWorld) -> None:
+    inbound = _inbound(world)
+    with pytest.raises(TooLarge):
+        inbound.receive(b"x" * (world.settings.mail.max_inbound_bytes + 1), "webhook")
+    with world.db.read() as session:
+        assert session.exec(select(InboundMail).where(InboundMail.size > 10**6)).first() is None
