@@ -9,6 +9,7 @@ from engine.core import Rules
 from pbem.clock import Clock, SystemClock
 from pbem.db import Database
 from pbem.games import GameService, Listener
+from pbem.mail.outbox import OutboxListener
 from pbem.settings import Settings
 
 
@@ -25,7 +26,7 @@ def default_listeners(settings: Settings, clock: Clock) -> list[Listener]:
 
     Each feature adds its listener here, one line each (the mail outbox).
     """
-    listeners: list[Listener] = []
+    listeners: list[Listener] = [OutboxListener(settings, clock)]
     return listeners
 
 
