@@ -59,9 +59,10 @@ def _revealed_after(events: Sequence[StoredEvent]) -> dict[int, bool]:
 
 
 def visible_events(
-    events: Sequence[StoredEvent], viewer: int | None, after: int = 0
+    events: Sequence[StoredEvent], viewer: int | None, after: int = 0, *, everything: bool = False
 ) -> list[dict[str, Any]]:
-    """The log as ``viewer`` (a seat, or None for a spectator) may see it."""
+    """The log as ``viewer`` (a seat, or None for a spectator) may see it; ``everything``
+    for operators (the CLI's ``log --full``): nothing hidden."""
     revealed = _revealed_after(events)
     out = []
     for e in events:
@@ -74,7 +75,7 @@ def visible_events(
                 "recorded_at": e.recorded_at,
                 "prev_hash": e.prev_hash,
                 "hash": e.hash,
-                "data": _visible_data(e, viewer, revealed),
+                "data": dict(e.data) if everything else _visible_data(e, viewer, revealed),
             }
         )
     return out

@@ -1,0 +1,5 @@
+"""``python -m pbem``: the same as the ``pbem`` command."""
+
+from pbem.cli import main
+
+main()

@@ -1,0 +1,318 @@
+"""The ``pbem`` command line (click).
+
+Other features add commands with one line each at the end of this module
+(``main.add_command(...)``), and background jobs of ``pbem serve`` (the scheduler) with one
+line each in ``SERVE_HOOKS``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pbem.clock import SystemClock, format_time
+from pbem.errors import ServiceError
+from pbem.games import GameService
+from pbem.settings import Settings, SettingsError, load_settings
+
+#: Started by ``pbem serve`` before the web server (and stopped after it): each hook gets the
+#: settings and returns a function that stops what it started. The mail/deadline scheduler
+#: registers itself here.
+SERVE_HOOKS: list[Callable[[Settings], Callable[[], None]]] = []
+
+
+class Context:
+    def __init__(self, config: str | None) -> None:
+        self.config = config
+        self._settings: Settings | None = None
+        self._service: GameService | None = None
+
+    @property
+    def settings(self) -> Settings:
+        if self._settings is None:
+            try:
+                self._settings = load_settings(self.config)
+            except SettingsError as e:
+                raise click.ClickException(str(e)) from None
+        return self._settings
+
+    @property
+    def service(self) -> GameService:
+        if self._service is None:
+            from pbem.runtime import build_service
+
+            self._service = build_service(self.settings)
+        return self._service
+
+
+pass_context = click.make_pass_decorator(Context)
+
+
+@contextmanager
+def _errors() -> Iterator[None]:
+    """Service errors end the command with their message and exit status 1."""
+    try:
+        yield
+    except ServiceError as e:
+        raise click.ClickException(e.message) from None
+
+
+@click.group()
+@click.option(
+    "--config",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Settings file (default: PBEM_CONFIG or config/default.toml).",
+)
+@click.version_option(package_name="pbem")
+@click.pass_context
+def main(ctx: click.Context, config: str | None) -> None:
+    """pbem: play turn-based board games by email, on the web or through the API."""
+    ctx.obj = Context(config)
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=5000, show_default=True, type=int)
+@pass_context
+def serve(obj: Context, host: str, port: int) -> None:
+    """Run the web service (development server; use gunicorn in production)."""
+    from web import create_app
+
+    app = create_app(service=obj.service)
+    stops = [hook(obj.settings) for hook in SERVE_HOOKS]
+    click.echo(f"pbem serving on http://{host}:{port} (Ctrl+C to stop)")
+    try:
+        app.run(host=host, port=port, threaded=True, use_reloader=False)
+    finally:
+        for stop in reversed(stops):
+            stop()
+
+
+@main.group()
+def db() -> None:
+    """The database schema (Alembic migrations)."""
+
+
+@db.command("upgrade")
+@click.option("--revision", default="head", show_default=True)
+@pass_context
+def db_upgrade(obj: Context, revision: str) -> None:
+    """Create or upgrade the schema to the latest migration."""
+    from pbem.migrate import current_revisions, upgrade
+    from pbem.runtime import open_database
+
+    database = open_database(obj.settings)
+    upgrade(database, revision)
+    click.echo(f"database at {', '.join(sorted(current_revisions(database)))}")
+    database.dispose()
+
+
+def _parse_player(text: str) -> dict[str, Any]:
+    """``Ann <ann@example.org>`` or ``Ann``."""
+    name, _, rest = text.partition("<")
+    email = rest.rstrip(">").strip() or None
+    return {"name": name.strip(), "email": email}
+
+
+def _seat_links(settings: Settings, game_id: str, seats: Any) -> list[str]:
+    base = settings.base_url.rstrip("/")
+    return [f"  seat {s.seat} {s.name}: {base}/games/{game_id}?token={s.token}" for s in seats]
+
+
+@main.command("new-game")
+@click.argument("game")
+@click.option(
+    "--player",
+    "players",
+    multiple=True,
+    required=True,
+    help="A player, 'Name <email>' or 'Name'; once per seat, in seat order.",
+)
+@click.option("--config", "config_json", default="{}", help="Game options as JSON.")
+@pass_context
+def new_game(obj: Context, game: str, players: tuple[str, ...], config_json: str) -> None:
+    """Create a game and print its seat tokens (shown only now)."""
+    try:
+        config = json.loads(config_json)
+    except ValueError as e:
+        raise click.BadParameter(f"not JSON: {e}", param_hint="--config") from None
+    if not isinstance(config, dict):
+        raise click.BadParameter("must be a JSON object", param_hint="--config")
+    with _errors():
+        created = obj.service.create_game(
+            game, config, [_parse_player(p) for p in players], channel="cli"
+        )
+    click.echo(f"game {created.id} ({game}) created at version {created.version}")
+    for s in created.seats:
+        click.echo(f"  seat {s.seat} {s.name}: token {s.token}")
+    click.echo(f"  admin token: {created.admin_token}")
+    click.echo("seat pages:")
+    click.echo("\n".join(_seat_links(obj.settings, created.id, created.seats)))
+
+
+@main.command()
+@pass_context
+def games(obj: Context) -> None:
+    """List recent games."""
+    rows = obj.service.list_games()
+    if not rows:
+        click.echo("no games yet (pbem new-game, or pbem demo)")
+    for g in rows:
+        state = "finished" if g["finished"] else f"to act: {g['to_act']}"
+        click.echo(
+            f"{g['id']}  {g['game']:<10} v{g['version']:<5} {state:<16} {', '.join(g['players'])}"
+        )
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--seat", type=int, default=None, help="Show the game as this seat sees it.")
+@click.option("--at", "at", type=int, default=None, help="Show it as of this version.")
+@click.option("--json", "as_json", is_flag=True, help="Print the API's JSON document.")
+@pass_context
+def show(obj: Context, game_id: str, seat: int | None, at: int | None, as_json: bool) -> None:
+    """Show a game (the public view unless --seat)."""
+    from pbem.views import describe
+
+    with _errors():
+        loaded = obj.service.load(game_id, at=at)
+        if seat is not None and not 0 <= seat < len(loaded.seats):
+            raise click.BadParameter(f"this game has seats 0 to {len(loaded.seats) - 1}")
+        doc = describe(loaded, seat)
+    if as_json:
+        click.echo(json.dumps(doc, indent=2, sort_keys=True))
+        return
+    click.echo(f"{loaded.game} {game_id}, version {loaded.version} (head {loaded.head_hash[:16]})")
+    click.echo(loaded.rules.render_text(doc["view"]))
+    if loaded.finished:
+        click.echo(f"finished: {json.dumps(loaded.outcome, sort_keys=True)}")
+    elif seat is not None and doc["legal"]:
+        click.echo("you can play: " + ", ".join(doc["legal"][:40]))
+
+
+@main.command()
+@click.argument("game_id")
+@click.argument("seat", type=int)
+@click.argument("text")
+@click.option(
+    "--expected-version",
+    type=int,
+    default=None,
+    help="The version the move was decided on (default: the current one).",
+)
+@pass_context
+def act(obj: Context, game_id: str, seat: int, text: str, expected_version: int | None) -> None:
+    """Play TEXT (one or more command lines) for SEAT."""
+    with _errors():
+        version = expected_version
+        if version is None:
+            version = obj.service.load(game_id).version
+        result = obj.service.submit(
+            game_id, seat, text.replace("\\n", "\n"), expected_version=version, channel="cli"
+        )
+    for a in result.applied:
+        click.echo(f"v{a.version}: seat {a.seat} played {a.canonical}")
+    if result.finished:
+        click.echo("the game is over")
+    if result.error is not None:
+        raise click.ClickException(f"stopped: {result.error.message}")
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--seat", type=int, default=None, help="The log as this seat may see it.")
+@click.option("--full", is_flag=True, help="Everything, secrets included (operators only).")
+@pass_context
+def log(obj: Context, game_id: str, seat: int | None, full: bool) -> None:
+    """Print a game's log (the public view unless --seat or --full)."""
+    from pbem.views import summary_line, visible_events
+
+    with _errors():
+        if full:
+            events = visible_events(obj.service.raw_events(game_id), None, everything=True)
+        else:
+            events = obj.service.events(game_id, 0, seat)
+    lines = [summary_line(e) for e in events]
+    click.echo("\n".join(lines))
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--verify", is_flag=True, help="Check the log, the chain, legality and the seed.")
+@pass_context
+def replay(obj: Context, game_id: str, verify: bool) -> None:
+    """Re-run a game from its first event without snapshots; print the final state hash."""
+    from pbem.replay import verify as run_verify
+
+    service = obj.service
+    with service.db.read() as session:
+        report = run_verify(session, game_id, service.registry)
+    for note in report.notes:
+        click.echo(f"note: {note}")
+    if report.ok:
+        checks = "chain, legality and seed verified" if verify else "replayed"
+        click.echo(f"{game_id}: {report.events} events {checks}")
+        click.echo(f"head hash {report.head_hash}")
+        click.echo(f"final state hash {report.final_state_hash}")
+        return
+    for p in sorted(report.problems, key=lambda p: p.version):
+        click.echo(f"version {p.version}: {p.message}", err=True)
+    click.echo(f"{game_id}: FAILED, first bad version {report.first_bad_version}", err=True)
+    sys.exit(1)
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None)
+@pass_context
+def export(obj: Context, game_id: str, output: str | None) -> None:
+    """Write a game's bundle as JSON: every event with its hashes, the rules and version,
+    and the seed once the game is finished (operators: includes secret choices)."""
+    with _errors():
+        raw = obj.service.raw_events(game_id)
+    created = raw[0].data
+    finished = next((e for e in raw if e.type == "GameFinished"), None)
+    bundle = {
+        "format": "pbem-export-1",
+        "game_id": game_id,
+        "rules": {"name": created["game"], "version": created["rules_version"]},
+        "config": created["config"],
+        "seed_commitment": created["seed_commitment"],
+        "seed": finished.data["seed"] if finished else None,
+        "head_hash": raw[-1].hash,
+        "version": raw[-1].version,
+        "exported_at": format_time(SystemClock().now()),
+        "events": [e.to_json() for e in raw],
+    }
+    text = json.dumps(bundle, indent=2, sort_keys=True, ensure_ascii=False)
+    if output:
+        Path(output).write_text(text + "\n", encoding="utf-8")
+        click.echo(f"wrote {output} ({len(raw)} events)")
+    else:
+        click.echo(text)
+
+
+@main.command()
+@pass_context
+def demo(obj: Context) -> None:
+    """Create a demo Lancelot game and print its seat links."""
+    with _errors():
+        created = obj.service.create_game(
+            "lancelot", {}, [{"name": "Ann"}, {"name": "Bob"}], channel="cli"
+        )
+    base = obj.settings.base_url.rstrip("/")
+    click.echo(f"demo Lancelot game {created.id}: open one link per player")
+    click.echo("\n".join(_seat_links(obj.settings, created.id, created.seats)))
+    token = created.seats[0].token
+    click.echo("or use the API, e.g.:")
+    click.echo(f"  curl -H 'Authorization: Bearer {token}' {base}/api/v1/games/{created.id}")
+
+
+# Other features' commands, one line each:

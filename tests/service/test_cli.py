@@ -1,0 +1,140 @@
+"""The ``pbem`` command line, on SQLite and PostgreSQL: from ``db upgrade`` to ``replay
+--verify`` (which must fail, naming the version, once a stored byte changes)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from sqlalchemy import text
+
+from pbem.cli import main
+from pbem.db import Database
+
+
+@pytest.fixture
+def run(database_url: str, tmp_path: Path):  # type: ignore[no-untyped-def]
+    env = {"PBEM_DATABASE_URL": database_url, "PBEM_VAR_DIR": str(tmp_path / "var")}
+    runner = CliRunner()
+
+    def invoke(*args: str) -> Result:
+        return runner.invoke(main, list(args), env=env, catch_exceptions=False)
+
+    return invoke
+
+
+def _new_game(run) -> tuple[str, list[str]]:  # type: ignore[no-untyped-def]
+    result = run("new-game", "lancelot", "--player", "Ann <ann@example.org>", "--player", "Bob")
+    assert result.exit_code == 0, result.output
+    game_id = re.search(r"game (\w+) \(lancelot\)", result.output).group(1)  # type: ignore[union-attr]
+    tokens = re.findall(r"token (\S+)", result.output)
+    return game_id, tokens
+
+
+def test_a_game_from_the_command_line(run, database_url: str) -> None:  # type: ignore[no-untyped-def]
+    assert run("db", "upgrade").exit_code == 0
+    gid, tokens = _new_game(run)
+    assert len(tokens) == 2
+    assert gid in run("games").output
+    assert run("act", gid, "0", "E5").output.strip() == "v3: seat 0 played E5"
+    refused = run("act", gid, "0", "F5")
+    assert refused.exit_code == 1 and "not your turn" in refused.output
+    assert run("act", gid, "1", "zz").exit_code == 1
+    stale = run("act", gid, "1", "F6", "--expected-version", "2")
+    assert stale.exit_code == 1 and "moved on" in stale.output
+    assert "v4: seat 1 played F6" in run("act", gid, "1", "F6").output
+    shown = run("show", gid, "--seat", "0")
+    assert "version 4" in shown.output and "you can play:" in shown.output
+    past = json.loads(run("show", gid, "--at", "3", "--json").output)
+    assert past["version"] == 3 and past["latest"] is False
+    log = run("log", gid).output.splitlines()
+    assert [line.split()[0] for line in log] == ["1", "2", "3", "4"]
+    assert "seat 0: E5" in log[2]
+    verified = run("replay", gid, "--verify")
+    assert verified.exit_code == 0, verified.output
+    assert re.search(r"final state hash [0-9a-f]{64}", verified.output)
+    bundle = json.loads(run("export", gid).output)
+    assert bundle["rules"] == {"name": "lancelot", "version": bundle["rules"]["version"]}
+    assert [e["version"] for e in bundle["events"]] == [1, 2, 3, 4]
+    assert bundle["head_hash"] == bundle["events"][-1]["hash"]
+    assert bundle["seed"] is None  # not finished: the seed stays secret
+
+
+def test_replay_verify_fails_and_names_the_version_of_a_changed_byte(
+    run, database_url: str
+) -> None:  # type: ignore[no-untyped-def]
+    gid, _ = _new_game(run)
+    run("act", gid, "0", "E5")
+    run("act", gid, "1", "F6")
+    db = Database(database_url)
+    with db.write() as s:
+        s.execute(
+            text(
+                "UPDATE events SET recorded_at = replace(recorded_at, 'Z', 'z') "
+                "WHERE game_id = :g AND version = 3"
+            ),
+            {"g": gid},
+        )
+    db.dispose()
+    result = run("replay", gid, "--verify")
+    assert result.exit_code == 1
+    assert "first bad version 3" in result.output
+    assert "version 3: the hash does not match" in result.output
+
+
+def test_unknown_game_and_bad_options_are_explained(run) -> None:  # type: ignore[no-untyped-def]
+    missing = run("show", "nosuchgame")
+    assert missing.exit_code == 1 and "There is no game 'nosuchgame'" in missing.output
+    bad = run("new-game", "lancelot", "--player", "A", "--player", "B", "--config", "{x")
+    assert bad.exit_code == 2 and "not JSON" in bad.output
+    wrong = run("new-game", "lancelot", "--player", "A")
+    assert wrong.exit_code == 1 and "2, 3, 4, 5 players" in wrong.output
+
+
+def test_demo_prints_a_link_per_seat(run) -> None:  # type: ignore[no-untyped-def]
+    result = run("demo")
+    assert result.exit_code == 0
+    links = re.findall(r"http://127\.0\.0\.1:5000/games/\w+\?token=\S+", result.output)
+    assert len(links) == 2
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_serve_answers_http(tmp_path: Path) -> None:
+    port = _free_port()
+    url = f"sqlite:///{tmp_path}/serve.db"
+    env = {**os.environ, "PBEM_DATABASE_URL": url, "PBEM_VAR_DIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-m", "pbem", "db", "upgrade"], env=env, check=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "pbem", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/games") as r:
+                    assert r.status == 200
+                    assert "games" in json.loads(r.read())
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, "pbem serve did not answer within 30 s"
+                time.sleep(0.2)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
