@@ -10,9 +10,11 @@ constants, not game state.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from operator import itemgetter
+from types import MappingProxyType
 from typing import Any
 
 from engine.core.notation import format_square
@@ -26,12 +28,14 @@ FULL_SIZE = 14
 
 #: Lancelot: area and capture target per player count (rules/lancelot.md, the table).
 #: players -> (first column/row index offset, size of the square area, default target)
-AREAS: dict[int, tuple[int, int, int]] = {
-    2: (3, 8, 7),  # D4–K11, 7 captures (source)
-    3: (2, 10, 8),  # C3–L12, 8 (decision: rules/lancelot.md)
-    4: (1, 12, 9),  # B2–M13, 9 (decision: rules/lancelot.md)
-    5: (0, 14, 10),  # A1–N14, 10 (decision: rules/lancelot.md)
-}
+AREAS: Mapping[int, tuple[int, int, int]] = MappingProxyType(
+    {
+        2: (3, 8, 7),  # D4–K11, 7 captures (source)
+        3: (2, 10, 8),  # C3–L12, 8 (decision: rules/lancelot.md)
+        4: (1, 12, 9),  # B2–M13, 9 (decision: rules/lancelot.md)
+        5: (0, 14, 10),  # A1–N14, 10 (decision: rules/lancelot.md)
+    }
+)
 
 #: Lancelot, variant 1: only diagonals of 4 or more squares within the area count.
 MIN_DIAGONAL = 4
@@ -52,7 +56,7 @@ class Geometry:
     #: square index -> its name, e.g. "E5"
     names: tuple[str, ...]
     #: name (upper case) -> square index
-    index_of: dict[str, int]
+    index_of: Mapping[str, int]
     #: line index -> the squares on it, and its human name ("row 5", "column E", ...)
     lines: tuple[tuple[int, ...], ...]
     line_names: tuple[str, ...]
@@ -135,7 +139,7 @@ def geometry(players: int, diagonals: bool) -> Geometry:
         size=size,
         coords=coords,
         names=names,
-        index_of={name: i for i, name in enumerate(names)},
+        index_of=MappingProxyType({name: i for i, name in enumerate(names)}),
         lines=tuple(lines),
         line_names=tuple(line_names),
         line_cells=tuple(itemgetter(*line) for line in lines),

@@ -80,8 +80,8 @@ def king_moves(state: LancelotState, seat: int) -> list[Action]:
     lines_of = geo.lines_of
     lines = geo.lines
     blocked = _forbidden(geo, adv, LIMIT - 1)
-    # decision: the knight may go on Excalibur's old square ("move Excalibur ... and then
-    # place a knight": the square is free by then); Excalibur must go to another square.
+    # decision (ours): the knight may go on Excalibur's old square ("move Excalibur ... and
+    # then place a knight": the square is free by then); Excalibur must go to another square.
     knight_ok = [i for i, cell in enumerate(board) if cell == EMPTY and i not in blocked]
     if old not in blocked:
         knight_ok.append(old)
@@ -149,7 +149,13 @@ def after_king(
 ) -> tuple[tuple[int, ...], Judgement]:
     """The board after the force of the King (before captures) and its judgement: the limit
     and captures on the lines through Excalibur's new square and the knight's square, with
-    Excalibur on the seat's side. Lines through the old square only are not judged."""
+    Excalibur on the seat's side. Lines through the old square only are not judged.
+
+    decision (ours; rules/lancelot.md is silent): a line through both the old and the new
+    square is a line through the new square, so it is judged; all judged lines are judged
+    at once on the board after the move and the placement, and a knight on two capturing
+    lines is captured (and counted) once.
+    """
     board = list(state.board)
     old = state.excalibur_at
     if old is not None:
@@ -197,8 +203,10 @@ def next_turn(state: LancelotState, seat: int) -> LancelotState:
     """Hand the turn on after ``seat`` acted, or end the game.
 
     Lancelot, end: reaching the target wins at once. decision (rules/lancelot.md, End): a
-    seat that cannot place must pass; when no seat can place, the game ends at once (no
-    round of passes needed) and the most captures win, equal counts sharing the win.
+    seat that cannot place must pass, and when no one can place the most captures win,
+    equal counts sharing the win. decision (ours): the game ends as soon as no seat can
+    place, without asking every seat to pass first; a seat that cannot place while others
+    can types ``pass`` (it is an action, so the deadline default covers absent players).
     """
     if state.captures(seat) >= state.target:
         return replace(state, finished=True, winners=(seat,), end=END_TARGET)

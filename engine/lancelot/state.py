@@ -45,8 +45,8 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     target = config.get("target")
     if target is None:
         target = default_target(players)
-    # decision: a target above the table is allowed too (a house rule), up to every knight of
-    # the other players; the rules only say players "may agree on a lower target".
+    # decision (ours): a target above the table is allowed too (a house rule), up to every
+    # knight of the other players; the rules only say players "may agree on a lower target".
     if (
         isinstance(target, bool)
         or not isinstance(target, int)
