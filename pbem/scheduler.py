@@ -1,0 +1,131 @@
+"""The background runner: APScheduler 3 running the mail relay and the IMAP poll on intervals.
+
+Embedded in ``pbem serve`` by default (``mail.embedded_scheduler``), or its own process as
+``pbem scheduler`` when several web workers run. Jobs live in a MemoryJobStore (nothing is
+pickled: they are created from the settings at every start), every job has
+``misfire_grace_time=None`` (a late run is never skipped), ``coalesce=True`` (runs missed
+while the process was busy or asleep collapse into one) and ``max_instances=1``.
+
+The work itself is safe to run from several processes at once (leases in the database), so
+a second scheduler is wasteful, never harmful. Other features add their jobs to ``JOBS``
+(the deadlines issue: its sweep), one line each.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from apscheduler.executors.pool import ThreadPoolExecutor
+from apscheduler.jobstores.memory import MemoryJobStore
+from apscheduler.schedulers.background import BackgroundScheduler
+
+from pbem.games import GameService
+from pbem.mail.imap import parse_imap_url, poll
+from pbem.mail.inbound import Inbound, TooLarge
+from pbem.mail.outbox import Relay
+from pbem.mail.smtp import transport_for
+from pbem.runtime import build_service
+from pbem.settings import Settings
+
+log = logging.getLogger(__name__)
+
+JOB_DEFAULTS = {"misfire_grace_time": None, "coalesce": True, "max_instances": 1}
+
+#: Extra jobs: each gets the scheduler, the settings and the service and adds its job(s).
+JOBS: list[Callable[[BackgroundScheduler, Settings, GameService], None]] = []
+
+
+def mail_dir(settings: Settings) -> str:
+    return settings.mail.mail_dir or str(settings.var_path / "mail")
+
+
+def make_relay(settings: Settings, service: GameService) -> Relay:
+    transport = transport_for(settings.mail.smtp_url, mail_dir(settings))
+    return Relay(service.db, settings, transport, service.clock)
+
+
+def poll_imap(settings: Settings, inbound: Inbound) -> int:
+    """One IMAP poll: every new message goes through the inbound pipeline."""
+
+    def handle(raw: bytes) -> None:
+        try:
+            inbound.receive(raw, "imap")
+        except TooLarge as error:
+            log.warning("IMAP message refused: %s", error)
+
+    return poll(
+        parse_imap_url(settings.mail.imap_url),
+        handle,
+        max_bytes=settings.mail.max_inbound_bytes,
+    )
+
+
+def _logged(name: str, job: Callable[[], object]) -> Callable[[], None]:
+    def run() -> None:
+        try:
+            result = job()
+            log.debug("%s: %s", name, result)
+        except Exception:  # a job failing must not stop the scheduler; it runs again later
+            log.exception("%s failed", name)
+
+    return run
+
+
+def build_scheduler(settings: Settings, service: GameService | None = None) -> BackgroundScheduler:
+    """A scheduler with the mail jobs (not started)."""
+    service = service or build_service(settings)
+    scheduler = BackgroundScheduler(
+        jobstores={"default": MemoryJobStore()},
+        executors={"default": ThreadPoolExecutor(max_workers=4)},
+        job_defaults=JOB_DEFAULTS,
+        timezone=UTC,
+    )
+    relay = make_relay(settings, service)
+    now = datetime.now(UTC)
+    scheduler.add_job(
+        _logged("mail relay", relay.run_once),
+        "interval",
+        seconds=max(1, settings.mail.relay_interval),
+        id="mail-relay",
+        next_run_time=now,  # send what waited while the service was down, at once
+        **JOB_DEFAULTS,
+    )
+    if settings.mail.imap_url:
+        inbound = Inbound(service.db, settings, service, service.clock)
+        scheduler.add_job(
+            _logged("IMAP poll", lambda: poll_imap(settings, inbound)),
+            "interval",
+            seconds=max(5, settings.mail.imap_interval),
+            id="mail-imap",
+            next_run_time=now,
+            **JOB_DEFAULTS,
+        )
+    for add in JOBS:
+        add(scheduler, settings, service)
+    return scheduler
+
+
+def serve_hook(settings: Settings) -> Callable[[], None]:
+    """For ``pbem serve``: start the embedded scheduler; returns the function that stops it."""
+    if not settings.mail.embedded_scheduler:
+        return lambda: None
+    scheduler = build_scheduler(settings)
+    scheduler.start()
+    log.info("embedded scheduler started: %s", ", ".join(j.id for j in scheduler.get_jobs()))
+    return lambda: scheduler.shutdown(wait=True)
+
+
+def run_forever(settings: Settings) -> None:
+    """``pbem scheduler``: run the jobs until SIGINT or SIGTERM."""
+    scheduler = build_scheduler(settings)
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    scheduler.start()
+    log.info("scheduler running: %s", ", ".join(j.id for j in scheduler.get_jobs()))
+    stop.wait()
+    scheduler.shutdown(wait=True)
