@@ -109,18 +109,35 @@ class Game:
         self.state = replace(self.state, agenda=agenda[: i + 1])
 
     def place_rest_in_castles(self) -> None:
-        """Every knight still at court goes to the first free castle space, in turn."""
+        """Every knight still at court goes to the first free castle space of its colour, in
+        turn (own knights before the ally's)."""
         while self.state.agenda and self.head[0] == "place":
             seat = self.head[1]
-            col = self.c(seat)
+            colour = next(c for c in self.state.colours_of(seat) if self.c(c).court)
+            col = self.c(colour)
             free = next(
                 n for n in range(1, 7) if n not in col.extensions and col.castle[n - 1] is None
             )
-            self.play(seat, f"knight {col.court[0]} to castle {free}")
+            who = "ally knight" if self.state.is_ally(colour) else "knight"
+            self.play(seat, f"{who} {col.court[0]} to castle {free}")
 
     def reject_all_new_laws(self) -> None:
         for _ in range(3):
             self.vote_all("vote no")
+
+    def auto_until(self, *kinds: str) -> None:
+        """Let every seat take its deadline default until the head frame is of ``kinds``
+        (or the game ends)."""
+        while self.state.agenda and self.head[0] not in kinds:
+            seat = min(self.to_act)
+            self.apply(seat, R.auto_action(self.state, seat))
+
+    def next_round(self) -> None:
+        """Deadline defaults for everyone until the next round's placement begins."""
+        current = self.state.round
+        while self.state.agenda and (self.state.round == current or self.head[0] != "place"):
+            seat = min(self.to_act)
+            self.apply(seat, R.auto_action(self.state, seat))
 
     def rerun(self) -> None:
         """Run the current agenda again (after an edit changed what is possible)."""
