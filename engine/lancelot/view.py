@@ -108,7 +108,7 @@ def render_text(view: Mapping[str, Any]) -> str:
         lines.append(f"  {row:>2} " + " ".join(cells) + f"  {row}")
     lines.append(header)
     lines.append("")
-    legend = "0-4 = the seats' knights, . = free square"
+    legend = f"0-{players - 1} = the seats' knights, . = free square"
     if view["variants"].get("excalibur"):
         legend += ", X = Excalibur"
     lines.append(legend)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine.core.protocol import ActionSyntaxError, IllegalActionError
+from engine.core.protocol import ActionSyntaxError, EngineError, IllegalActionError
 from tests.engine.lancelot.helpers import R, new_game, play
 
 
@@ -98,3 +100,35 @@ def test_every_line_over_the_limit_is_named() -> None:
     with pytest.raises(IllegalActionError) as error:
         R.parse_action(state, 0, "G4")
     assert "row 4: you would be +3; column G: you would be +3" in str(error.value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40))
+def test_any_text_is_either_an_action_or_an_error_for_the_player(text: str) -> None:
+    state = play(new_game(3, excalibur=True), "excalibur G9")
+    try:
+        action = R.parse_action(state, 0, text)
+    except EngineError as error:
+        assert str(error)
+    else:
+        assert action in R.legal_actions(state, 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from("abcdefghijklmnopqrstuvwxyz"),
+    st.integers(min_value=0, max_value=20),
+    st.sampled_from(["", " ", "  ", ", "]),
+)
+def test_any_square_like_text_is_read_or_refused_as_off_the_board(
+    letter: str, number: int, gap: str
+) -> None:
+    state = new_game(4)  # B2–M13
+    text = f"{letter}{gap}{number}"
+    inside = "b" <= letter <= "m" and 2 <= number <= 13
+    if inside:
+        action = R.parse_action(state, 0, text)
+        assert R.format_action(state, action) == f"{letter.upper()}{number}"
+    else:
+        with pytest.raises(ActionSyntaxError, match="not a square of this board"):
+            R.parse_action(state, 0, text)
