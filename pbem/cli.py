@@ -316,3 +316,9 @@ def demo(obj: Context) -> None:
 
 
 # Other features' commands, one line each:
+from pbem.mail import cli as mail_cli  # noqa: E402  (mail: outbox, mail-in, scheduler)
+
+main.add_command(mail_cli.mail_group)
+main.add_command(mail_cli.mail_in)
+main.add_command(mail_cli.scheduler_command)
+SERVE_HOOKS.append(mail_cli.scheduler_serve_hook)

@@ -1,0 +1,98 @@
+"""The mail commands: pbem mail-in (an MTA pipe), pbem mail status/relay/dead/retry/rotate-key."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from sqlalchemy import update
+from sqlmodel import col, select
+
+from pbem.cli import main
+from pbem.db import Database
+from pbem.mail.models import DEAD, OutboxMail
+from tests.mail.conftest import reply_to
+
+
+@pytest.fixture
+def run(database_url: str, tmp_path: Path):  # type: ignore[no-untyped-def]
+    env = {
+        "PBEM_DATABASE_URL": database_url,
+        "PBEM_VAR_DIR": str(tmp_path / "var"),
+        "PBEM_SECRET_KEY": "cli-test-secret-0123456789",
+    }
+    runner = CliRunner()
+
+    def invoke(*args: str, input: bytes | None = None) -> Result:
+        return runner.invoke(main, list(args), env=env, input=input, catch_exceptions=False)
+
+    return invoke
+
+
+def _game(run, database_url: str) -> tuple[str, list[OutboxMail]]:  # type: ignore[no-untyped-def]
+    result = run(
+        "new-game", "lancelot", "--player", "Ann <ann@example.org>", "--player", "Bob <bob@x.org>"
+    )
+    assert result.exit_code == 0, result.output
+    game_id = re.search(r"game (\w+) \(lancelot\)", result.output).group(1)  # type: ignore[union-attr]
+    db = Database(database_url)
+    with db.read() as session:
+        rows = list(session.exec(select(OutboxMail).where(OutboxMail.game_id == game_id)))
+        session.expunge_all()
+    db.dispose()
+    return game_id, rows
+
+
+def test_mail_in_applies_a_reply_once(run, database_url: str) -> None:  # type: ignore[no-untyped-def]
+    game_id, mails = _game(run, database_url)
+    turn = next(m for m in mails if m.kind == "turn")
+    raw = reply_to(turn, "E5")
+    first = run("mail-in", input=raw)
+    assert first.exit_code == 0 and first.output.startswith("applied"), first.output
+    again = run("mail-in", input=raw)
+    assert again.exit_code == 0 and "(duplicate)" in again.output
+    log = run("log", game_id).output
+    assert log.count("seat 0: E5") == 1 and "[email]" in log
+
+
+def test_relay_writes_eml_files_and_status_counts(  # type: ignore[no-untyped-def]
+    run, database_url: str, tmp_path: Path
+) -> None:
+    _game(run, database_url)
+    assert "pending" in run("mail", "status").output
+    result = run("mail", "relay")
+    assert re.search(r"sent \d+", result.output), result.output
+    files = list((tmp_path / "var" / "mail").glob("*.eml"))
+    assert len(files) >= 2
+    assert "pending" not in run("mail", "status").output.split("\n")[0]
+
+
+def test_dead_mail_is_listed_and_can_be_retried(run, database_url: str) -> None:  # type: ignore[no-untyped-def]
+    _, mails = _game(run, database_url)
+    db = Database(database_url)
+    with db.write() as session:
+        session.exec(
+            update(OutboxMail)
+            .where(col(OutboxMail.id) == mails[0].id)
+            .values(status=DEAD, attempts=8, last_error="SMTP 451: try later")
+        )
+    db.dispose()
+    listing = run("mail", "dead").output
+    assert f"{mails[0].id:>6}" in listing and "SMTP 451: try later" in listing
+    assert run("mail", "retry", str(mails[0].id)).output.startswith("1 mail(s)")
+    assert run("mail", "dead").output.strip() == "no dead mail"
+
+
+def test_rotating_a_key_revokes_the_old_reply_address(run, database_url: str) -> None:  # type: ignore[no-untyped-def]
+    game_id, mails = _game(run, database_url)
+    turn = next(m for m in mails if m.kind == "turn")
+    assert "old addresses refused" in run("mail", "rotate-key", game_id, str(turn.seat)).output
+    result = run("mail-in", input=reply_to(turn, "E5"))
+    assert result.output.startswith("refused") and "revoked" in result.output
+
+
+def test_mail_in_refuses_oversized_input(run) -> None:  # type: ignore[no-untyped-def]
+    result = run("mail-in", input=b"x" * 1_000_001)
+    assert result.exit_code == 1
