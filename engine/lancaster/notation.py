@@ -259,8 +259,11 @@ def parse_action(state: State, seat: int, text: str) -> Action:
 
 
 def can_type(state: State, seat: int) -> tuple[str, ...]:
-    """Examples of what ``seat`` can type now: a spread of its legal actions."""
+    """Examples of what ``seat`` can type now: every legal action when there are few, else a
+    spread (one per knight and kind of target, or per kind of choice)."""
     legal = flow.legal_actions(state, seat)
+    if len(legal) <= 12:
+        return tuple(format_action(state, a) for a in legal)
     seen: set[tuple[Any, ...]] = set()
     spread: list[Action] = []
     for a in legal:
@@ -271,7 +274,7 @@ def can_type(state: State, seat: int) -> tuple[str, ...]:
         if key not in seen:
             seen.add(key)
             spread.append(a)
-    return examples((format_action(state, a) for a in spread), limit=10)
+    return examples((format_action(state, a) for a in spread), limit=12)
 
 
 def _what(frame: Frame) -> str:

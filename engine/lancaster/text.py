@@ -95,7 +95,7 @@ def render_text(view: Mapping[str, Any]) -> str:
         for card in view["conflicts"][row]:
             if card is not None:
                 lines.append(f"  {row}: {_card(card)}")
-    faces = [f"{f['tile']} {f['reward']}" for f in view["favors"] if f["face_up"]]
+    faces = [f"{f['tile']}: {f['reward']}" for f in view["favors"] if f["face_up"]]
     lines.append("  King's favor tiles face up: " + ("; ".join(faces) or "none"))
     lines.append("")
     lines.append("LAWS")

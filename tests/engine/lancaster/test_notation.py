@@ -1,0 +1,145 @@
+"""Email notation: short and forgiving; format_action reads back exactly; errors help."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core import rng
+from engine.core.protocol import ActionSyntaxError, IllegalActionError, NotYourTurnError
+from tests.engine.lancaster.helpers import BLUE, RED, YELLOW, Game, R
+
+NEUTRAL = ("strength_1_power", "noblemen_knights", "extensions_power")
+
+
+def placing() -> Game:
+    g = Game(3, cards=(1, 4), laws=NEUTRAL)
+    g.setup(1, 1, 1)
+    return g
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("knight 2 to B with 1 squire", ("place", False, 2, ("county", "B"), 1)),
+        ("Knight 2 to b, with 1 squire.", ("place", False, 2, ("county", "B"), 1)),
+        ("2 B +1", ("place", False, 2, ("county", "B"), 1)),
+        ("2 b 1 squire", ("place", False, 2, ("county", "B"), 1)),
+        ("place my knight 2 in county B with two squires", ("place", False, 2, ("county", "B"), 2)),
+        ("knight 1 to A", ("place", False, 1, ("county", "A"), 0)),
+        ("1 a", ("place", False, 1, ("county", "A"), 0)),
+        ("I put a knight 1 in Surrey", ("place", False, 1, ("county", "I"), 0)),
+        ("castle 2 knight 1", ("place", False, 1, ("castle", 2), 0)),
+        ("knight 1 to castle 2", ("place", False, 1, ("castle", 2), 0)),
+        ("conflict 4 knight 2", ("place", False, 2, ("conflict", 4), 0)),
+        ("2 to conflict 4", ("place", False, 2, ("conflict", 4), 0)),
+    ],
+)
+def test_placements_read_in_many_forms(text: str, action: tuple[object, ...]) -> None:
+    g = placing()
+    assert R.parse_action(g.state, RED, text) == action
+
+
+def test_a_placement_syntax_error_lists_what_can_be_typed_now() -> None:
+    g = placing()
+    with pytest.raises(ActionSyntaxError) as err:
+        R.parse_action(g.state, RED, "send my best man")
+    assert "knight 1 to A" in err.value.can_type
+    assert "knight 1 to castle 2" in err.value.can_type
+    assert "knight 2 to conflict 1" in err.value.can_type
+    assert "Could not read" in str(err.value)
+
+
+def test_an_illegal_placement_says_which_rule_forbids_it() -> None:
+    g = placing()
+    with pytest.raises(IllegalActionError, match="needs a knight of strength 3"):
+        R.parse_action(g.state, RED, "knight 1 to D")
+    with pytest.raises(IllegalActionError, match="no knight of strength 3"):
+        R.parse_action(g.state, RED, "knight 3 to A")
+    with pytest.raises(NotYourTurnError, match="Red to place a knight"):
+        R.parse_action(g.state, BLUE, "knight 1 to A")
+
+
+def test_votes_favors_and_setup_read_forgivingly() -> None:
+    g = Game(3, cards=(1, 4), laws=NEUTRAL)
+    assert R.parse_action(g.state, RED, "Extension 4") == ("extension", 4)
+    assert R.parse_action(g.state, RED, "tile four") == ("extension", 4)
+    g.setup(1, 1, 1)
+    g.play(RED, "knight 1 to conflict 1")
+    for text, tile in [
+        ("favor gold", 3),
+        ("Favour: the squires please", 4),
+        ("favor new knight", 1),
+        ("favor 6", 6),
+        ("votes", 6),
+    ]:
+        assert R.parse_action(g.state, RED, text)[:2] == ("favor", tile)
+    assert R.parse_action(g.state, RED, "favor nobleman a") == ("favor", 5, "A")
+    assert R.parse_action(g.state, RED, "noble Surrey") == ("favor", 5, "I")
+    g.play(RED, "favor gold")
+    g.place_rest_in_castles()
+    for text, action in [
+        ("vote yes 1", ("vote", True, 1)),
+        ("YES +1", ("vote", True, 1)),
+        ("no", ("vote", False, 0)),
+        ("vote against with one marker", ("vote", False, 1)),
+        ("aye", ("vote", True, 0)),
+    ]:
+        assert R.parse_action(g.state, RED, text) == action
+    with pytest.raises(ActionSyntaxError) as err:
+        R.parse_action(g.state, RED, "maybe")
+    assert err.value.can_type == ("vote no", "vote no 1", "vote yes", "vote yes 1")
+
+
+def test_county_castle_law_and_ransom_choices_read_forgivingly() -> None:
+    g = Game(3, cards=(1, 4), laws=("buy_voting_markers", *NEUTRAL[:2]))
+    g.setup(1, 1, 1)
+    g.moves((RED, "knight 2 to B"), (BLUE, "knight 1 to I"))
+    g.place_rest_in_castles()
+    g.reject_all_new_laws()
+    assert R.parse_action(g.state, RED, "buy 1 marker") == ("markers", 1)
+    assert R.parse_action(g.state, RED, "none") == ("markers", 0)
+    for seat in (RED, BLUE, YELLOW):
+        g.play(seat, "none")
+    assert g.head == ("county", 1)
+    assert R.parse_action(g.state, RED, "Nobleman!") == ("noble",)
+    assert R.parse_action(g.state, RED, "reward: upgrade knight 2 in B") == (
+        "reward",
+        (2, "county B"),
+    )
+    assert R.parse_action(g.state, RED, "reward 1 castle 2") == ("reward", (1, "castle 2"))
+    with pytest.raises(ActionSyntaxError) as err:
+        R.parse_action(g.state, RED, "reward")  # several knights could be upgraded
+    assert "reward upgrade knight 2 in county B" in err.value.can_type
+    g.play(RED, "noble")
+    assert R.parse_action(g.state, BLUE, "reward start player yellow") == ("reward", YELLOW)
+    assert R.parse_action(g.state, BLUE, "reward me") == ("reward", BLUE)
+
+
+def test_castle_and_ransom_choices_read_forgivingly() -> None:
+    g = Game(3, cards=(1, 4), laws=NEUTRAL)
+    g.setup(6, 1, 1)
+    g.place_rest_in_castles()
+    g.reject_all_new_laws()
+    g.auto_until("castle_paid")
+    assert R.parse_action(g.state, RED, "Done.") == ("done",)
+    assert R.parse_action(g.state, RED, "no thanks") == ("done",)
+    assert R.parse_action(g.state, RED, "castle 6") == ("castle", 6, None)
+    assert R.parse_action(g.state, RED, "space 6") == ("castle", 6, None)
+
+
+def test_every_legal_action_formats_to_text_that_reads_back() -> None:
+    # Over whole random games of every size (the contract only samples large sets).
+    checked = 0
+    for players in (2, 3, 4, 5):
+        state = R.initial_state({"players": players}, 99 + players)
+        r = rng.seed_state(players)
+        while R.to_act(state):
+            seats = sorted(R.to_act(state))
+            i, r = rng.below(r, len(seats))
+            legal = R.legal_actions(state, seats[i])
+            for a in legal:
+                assert R.parse_action(state, seats[i], R.format_action(state, a)) == a
+                checked += 1
+            j, r = rng.below(r, len(legal))
+            state = R.apply(state, seats[i], legal[j]).state
+    assert checked > 1000
