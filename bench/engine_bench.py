@@ -82,8 +82,23 @@ def lancelot_midgame(rules: Rules, config: Config) -> Position:
     raise RuntimeError(f"no random game of {config} reached {target} knights on the board")
 
 
+def lancaster_midgame(rules: Rules, config: Config) -> Position:
+    """Lancaster: the placement turn with the most legal actions in a seeded random game
+    (knights x counties x squire counts: the biggest choice, and the costliest to check)."""
+    best: Position | None = None
+    most = -1
+    for state, seat in random_steps(rules, config, SEED):
+        if rules.dump_state(state)["agenda"][0][0] == "place":
+            n = len(rules.legal_actions(state, seat))
+            if n > most:
+                best, most = (state, seat), n
+    assert best is not None
+    return best
+
+
 MIDGAME_BUILDERS: dict[str, Callable[[Rules, Config], Position]] = {
     "lancelot": lancelot_midgame,
+    "lancaster": lancaster_midgame,
 }
 
 
@@ -92,7 +107,10 @@ def default_configs(rules: Rules) -> list[Config]:
     return [dict(c) for c in rules.contract_configs() if c["players"] in counts]
 
 
-BENCH_CONFIGS: dict[str, Callable[[Rules], list[Config]]] = {}
+BENCH_CONFIGS: dict[str, Callable[[Rules], list[Config]]] = {
+    # Lancaster's targets are for 5 players; every count is cheap to show.
+    "lancaster": lambda rules: [dict(c) for c in rules.contract_configs()],
+}
 
 
 # -- measuring ----------------------------------------------------------------------------

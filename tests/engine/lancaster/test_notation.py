@@ -143,3 +143,61 @@ def test_every_legal_action_formats_to_text_that_reads_back() -> None:
             j, r = rng.below(r, len(legal))
             state = R.apply(state, seats[i], legal[j]).state
     assert checked > 1000
+
+
+def test_the_documented_shorthands_read_as_documented() -> None:
+    # docs/lancaster-notation.md: the less obvious "also read" forms.
+    g = Game(2, cards=(1, 4), laws=NEUTRAL)
+    g.setup(1, 1)
+    assert R.parse_action(g.state, RED, "ally 2 E") == ("place", True, 2, ("county", "E"), 0)
+    g.edit_colour(RED, court=(1,), reserve=(1, 1, 2, 2, 3, 4))
+    assert R.parse_action(g.state, RED, "to A with 1 squire") == (
+        "place",
+        False,
+        1,
+        ("county", "A"),
+        1,
+    )  # the only strength at court may be left out
+    g = Game(4, cards=(1, 4), laws=NEUTRAL)
+    g.setup(1, 1, 1, 1)
+    g.play(RED, "knight 1 to conflict 1")
+    assert R.parse_action(g.state, RED, "favor upgrade 2 court") == ("favor", 2, (2, "court"))
+    assert R.parse_action(g.state, RED, "upgrade knight 1 at conflict 1") == (
+        "favor",
+        2,
+        (1, "conflict 1"),
+    )
+    assert R.parse_action(g.state, RED, "noble Gloucester") == ("favor", 5, "D")
+    g = Game(3, cards=(1, 4), laws=NEUTRAL)
+    g.setup(1, 1, 1)
+    g.edit_colour(RED, court=(2, 4), reserve=(1, 1, 1, 2, 3))
+    g.rerun()
+    g.moves((RED, "knight 4 to G"), (BLUE, "knight 2 to H"), (YELLOW, "knight 1 to I"))
+    g.place_rest_in_castles()
+    g.reject_all_new_laws()
+    assert R.parse_action(g.state, RED, "reward 3") == ("reward", 3)
+    g.play(RED, "reward 3")
+    assert R.parse_action(g.state, BLUE, "reward conflict 4") == ("reward", 4)
+    g.play(BLUE, "reward to conflict 4")
+    assert R.parse_action(g.state, YELLOW, "reward blue") == ("reward", BLUE)
+
+
+def test_documented_law_castle_and_ransom_shorthands() -> None:
+    g = Game(3, cards=(1, 4), laws=("no_strength_2_upgrades", *NEUTRAL[:2]))
+    g.setup(5, 1, 1)
+    g.edit_colour(RED, court=(1, 1), reserve=(1, 2, 2, 3, 4))
+    g.rerun()
+    g.moves((RED, "knight 1 to A"))
+    g.place_rest_in_castles()
+    g.reject_all_new_laws()
+    assert g.head == ("law_choice", "no_strength_2_upgrades", RED)
+    assert R.parse_action(g.state, RED, "upgrade 1 A") == ("upgrade", (1, "county A"))
+    assert R.parse_action(g.state, RED, "skip") == ("upgrade", None)
+    g.play(RED, "skip")
+    g.play(RED, "noble")
+    g.auto_until("castle_paid")
+    assert R.parse_action(g.state, RED, "castle 5 knight 1 court") == (
+        "castle",
+        5,
+        (1, "court"),
+    )
