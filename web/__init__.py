@@ -32,6 +32,8 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     app.extensions["pbem_settings"] = settings
 
     from web.api import blp
+    from web.devmail import devmail
+    from web.inbound import inbound
     from web.pages import pages
 
     api = PbemApi(app)
@@ -40,5 +42,8 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     )
     api.register_blueprint(blp)
     app.register_blueprint(pages)
+    app.register_blueprint(inbound)  # POST /inbound/email (mail)
+    if settings.dev_pages:
+        app.register_blueprint(devmail)  # /dev/mail (mail, development only)
     register_error_handlers(app)
     return app

@@ -399,6 +399,8 @@ class Inbound:
         intro = f"Applied first: {', '.join(done)}.\n\n" if done else ""
         # The quote shows which line; the service's "(line N)" counts within one submission.
         message = re.sub(r"\s*\(line \d+\)\.?", "", error.message)
+        message = re.sub(r"^Line \d+ \(.*?\) was not applied: ", "", message)
+        message = message[:1].upper() + message[1:]
         problem = f"{intro}This line was not applied:\n\n> {line}\n\n{message}"
         outcome = self._error(
             route, incoming, error.code, problem, getattr(error, "can_type", ()), error

@@ -129,29 +129,33 @@ def world(database: Database, tmp_path: Path) -> MailWorld:
 
 
 def reply_to(
-    mail: OutboxMail,
+    mail: OutboxMail | bytes,
     body: str,
     *,
     sender: str | None = None,
     message_id: str | None = None,
     keep_token: bool = True,
 ) -> bytes:
-    """A plain-text reply to one of our mails, as a mail client would write it: the commands
-    on top, then the attribution and the quoted mail."""
-    original = message_from_bytes(mail.message, policy=policy.default)
+    """A plain-text reply to one of our mails (an outbox row, or the raw mail as received),
+    as a mail client would write it: the commands on top, then the attribution and the
+    quoted mail."""
+    raw = mail if isinstance(mail, bytes) else mail.message
+    original = message_from_bytes(raw, policy=policy.default)
     assert isinstance(original, EmailMessage)
+    own_id = str(original["Message-ID"]).strip("<>")
+    recipient = original["To"].addresses[0].addr_spec
     to = original["Reply-To"].addresses[0].addr_spec if original["Reply-To"] else ""
     if not keep_token:
         to = "play@" + to.rpartition("@")[2]
     quoted = "\n".join("> " + line for line in original.get_content().splitlines())
     ident = message_id or f"reply.{secrets.token_hex(6)}@client.example"
     return (
-        f"From: Player <{sender or mail.recipient}>\r\n"
+        f"From: Player <{sender or recipient}>\r\n"
         f"To: {to}\r\n"
         f"Subject: Re: {original['Subject']}\r\n"
         f"Message-ID: <{ident}>\r\n"
-        f"In-Reply-To: <{mail.message_id}>\r\n"
-        f"References: {original['References']} <{mail.message_id}>\r\n"
+        f"In-Reply-To: <{own_id}>\r\n"
+        f"References: {original['References']} <{own_id}>\r\n"
         "MIME-Version: 1.0\r\n"
         "Content-Type: text/plain; charset=utf-8\r\n"
         "\r\n"

@@ -1,0 +1,132 @@
+"""End to end: a whole Lancelot game played only by e-mail replies posted to the webhook,
+with every notification delivered to a real SMTP server (aiosmtpd)."""
+
+from __future__ import annotations
+
+import re
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+
+from flask.testing import FlaskClient
+
+from pbem.mail.models import SENT
+from pbem.mail.outbox import Relay
+from pbem.mail.smtp import transport_for
+from tests.mail.conftest import MailWorld, reply_to
+from tests.mail.servers import SmtpTestServer
+from web import create_app
+
+SECRET = {"Authorization": "Bearer hook-secret"}
+
+
+def _parse(raw: bytes) -> EmailMessage:
+    message = message_from_bytes(raw, policy=policy.default)
+    assert isinstance(message, EmailMessage)
+    return message
+
+
+class Inbox:
+    """What each player received, read from the SMTP server."""
+
+    def __init__(self, server: SmtpTestServer) -> None:
+        self.server = server
+
+    def mails(self, address: str, kind: str | None = None) -> list[bytes]:
+        return [
+            r.data
+            for r in self.server.messages()
+            if r.rcpt_tos == (address,) and (kind is None or _parse(r.data)["X-Pbem-Mail"] == kind)
+        ]
+
+
+def _first_example(raw: bytes) -> str:
+    """The player picks the first move the mail offers ("You can type, for example: …")."""
+    body = _parse(raw).get_content()
+    match = re.search(r"You can type, for example: ([^,…\n]+)", body)
+    assert match, body
+    return match.group(1).strip()
+
+
+def _post(client: FlaskClient, raw: bytes) -> dict:  # type: ignore[type-arg]
+    response = client.post("/inbound/email", data=raw, headers=SECRET)
+    assert response.status_code == 200, response.json
+    assert isinstance(response.json, dict)
+    return response.json
+
+
+def test_a_whole_game_by_email_through_the_webhook(
+    world: MailWorld, smtp_server: SmtpTestServer
+) -> None:
+    client = create_app(world.settings, world.service).test_client()
+    relay = Relay(world.db, world.settings, transport_for(smtp_server.url, ""), world.clock)
+    inbox = Inbox(smtp_server)
+    game = world.new_game(2, target=3)
+    addresses = {0: "alice@example.com", 1: "bob@example.com"}
+    checked_duplicate = checked_stale = False
+    for _turn in range(200):
+        relay.run_once()
+        loaded = world.service.load(game.id)
+        if loaded.finished:
+            break
+        (seat,) = loaded.to_act
+        turn_mail = inbox.mails(addresses[seat], "turn")[-1]
+        assert _parse(turn_mail)["X-Pbem-Version"] == str(loaded.version)
+        move = _first_example(turn_mail)
+        reply = reply_to(turn_mail, move)
+        answer = _post(client, reply)
+        assert answer["outcome"] == "applied", answer
+        if not checked_duplicate:
+            # The provider retries the same delivery: it applies once.
+            again = _post(client, reply)
+            assert again["duplicate"] is True and again["outcome"] == "applied"
+            assert world.service.load(game.id).version == loaded.version + 1
+            checked_duplicate = True
+        elif not checked_stale and seat == 1:
+            # Alice answers her turn mail again, now that Bob has moved since: refused, and
+            # she is sent the fresh position.
+            old = inbox.mails(addresses[0], "turn")[-1]
+            refused = _post(client, reply_to(old, _first_example(old)))
+            assert refused["outcome"] == "refused"
+            relay.run_once()
+            error = _parse(inbox.mails(addresses[0], "error")[-1]).get_content()
+            assert "moved on" in error and "The position now:" in error
+            checked_stale = True
+    else:
+        raise AssertionError("the game did not finish in 200 turns")
+    relay.run_once()
+    assert checked_duplicate and checked_stale
+    for address in addresses.values():
+        end = _parse(inbox.mails(address, "end")[-1]).get_content()
+        assert "the game is over" in end and "The seed was " in end
+    # Every notification reached the SMTP server, exactly once, under its own Message-ID.
+    rows = world.outbox()
+    received = [_parse(r.data)["Message-ID"] for r in smtp_server.messages()]
+    assert sorted(received) == sorted(f"<{r.message_id}>" for r in rows)
+    assert {r.status for r in rows} == {SENT}
+    applied = [e for e in world.service.raw_events(game.id) if e.type == "ActionApplied"]
+    assert applied and all(e.data["channel"] == "email" for e in applied)
+
+
+def test_the_webhook_needs_its_secret_and_a_message(world: MailWorld) -> None:
+    client = create_app(world.settings, world.service).test_client()
+    raw = b"From: a@example.com\r\nSubject: x\r\n\r\nE5\r\n"
+    assert client.post("/inbound/email", data=raw).status_code == 401
+    wrong = {"Authorization": "Bearer nope"}
+    assert client.post("/inbound/email", data=raw, headers=wrong).status_code == 401
+    empty = client.post("/inbound/email", data=b"  ", headers=SECRET)
+    assert empty.status_code == 400 and "raw RFC 822" in empty.json["message"]
+    big = b"x" * (world.settings.mail.max_inbound_bytes + 1)
+    response = client.post("/inbound/email", data=big, headers=SECRET)
+    assert response.status_code == 413
+    assert str(world.settings.mail.max_inbound_bytes) in response.json["message"]
+    form = client.post("/inbound/email", data={"body-mime": raw.decode()}, headers=SECRET)
+    assert form.status_code == 200 and form.json["outcome"] == "refused"  # a stranger
+
+
+def test_the_webhook_is_closed_without_a_secret(world: MailWorld) -> None:
+    from tests.mail.conftest import with_mail
+
+    settings = with_mail(world.settings, inbound_secret="")
+    client = create_app(settings, world.service).test_client()
+    response = client.post("/inbound/email", data=b"x", headers=SECRET)
+    assert response.status_code == 404 and "PBEM_INBOUND_SECRET" in response.json["message"]
