@@ -9,6 +9,7 @@ log), until some seat must choose or the game ends.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from types import MappingProxyType
 
 from engine.core.protocol import Action, IllegalActionError, NotYourTurnError, Transition
@@ -102,7 +103,7 @@ def advance(state: State, ctx: Ctx) -> State:
             return state
         options = hd.options(state, frame, seat)
         assert len(options) == 1, (frame, options)
-        from engine.lancaster.notation import format_action
+        from engine.lancaster.notation import format_action  # notation reads flow: import late
 
         ctx.say(
             f"{state.colour_name(seat)} has one choice, taken automatically: "
@@ -113,6 +114,4 @@ def advance(state: State, ctx: Ctx) -> State:
 
 
 def _pop(state: State) -> State:
-    from dataclasses import replace
-
     return replace(state, agenda=state.agenda[1:])

@@ -282,7 +282,7 @@ def apply_reward(
                 voting_markers=reward.voting_markers,
                 power=reward.power,
             )
-            ctx.say(f"{who} takes {res}.")
+            ctx.say(f"{who} takes {res} ({source}).")
     if reward.start_player:
         if detail is None:
             ctx.say(f"{who} cannot choose the start player; the start player stays.")

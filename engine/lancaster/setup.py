@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from engine.core import rng
@@ -121,6 +122,4 @@ def initial_state(config: Mapping[str, Any], seed: int) -> State:
         agenda=(),
         rng=r,
     )
-    from dataclasses import replace
-
     return replace(state, agenda=(("setup",), *round_frames(state)))

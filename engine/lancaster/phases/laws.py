@@ -14,10 +14,11 @@ Henry V's *Laws of the King* add entries to ``LAWS`` (and their choices to ``CHO
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 from engine.core.protocol import Action
-from engine.lancaster.data import COUNTY_LETTERS
+from engine.lancaster.data import Law
 from engine.lancaster.frames import Ctx, Handler, pop, replace_head
 from engine.lancaster.pieces import (
     add,
@@ -69,95 +70,97 @@ def _gain_each(
     return state
 
 
-def _choices(state: State, key: str, seats: list[int], times: int = 1) -> State:
-    frames = [("law_choice", key, s) for s in seats for _ in range(times)]
-    return replace_head(state, *frames)
+# -- the laws, by kind -------------------------------------------------------------------------
+# Each law is one entry in one of these tables; Henry V's Laws of the King add theirs here.
+Amounts = dict[str, int]
+
+
+def _richest(state: State) -> list[int]:
+    return _most(state, lambda s: state.colours[s].gold)
+
+
+#: laws that give resources or power points: what each player gains
+GAINS: Mapping[str, Callable[[State, Law, int], Amounts]] = MappingProxyType(
+    {
+        "squires_for_strength_2": lambda st, law, s: {
+            "squires": law.param("squires") * deployed(st, s).count(2)
+        },
+        "counties_power": lambda st, law, s: {
+            "power": law.param("power") * (counties_held(st, s) // law.param("per"))
+        },
+        "counties_power_8": lambda st, law, s: {
+            "power": law.param("power") * (counties_held(st, s) // law.param("per"))
+        },
+        "conflicts_resources": lambda st, law, s: dict.fromkeys(
+            ("gold", "squires", "voting_markers"), conflicts_involved(st, s) // law.param("per")
+        ),
+        "conflicts_power": lambda st, law, s: {
+            "power": law.param("power") * conflicts_involved(st, s)
+        },
+        "strength_1_power": lambda st, law, s: {
+            "power": law.param("power") * (deployed(st, s).count(1) >= st.data.knights.count(1))
+        },
+        "conflicts_markers": lambda st, law, s: {
+            "voting_markers": law.param("voting_markers") * conflicts_involved(st, s)
+        },
+        "extensions_power": lambda st, law, s: {
+            "power": law.param("power") * (len(st.colours[s].extensions) // law.param("per"))
+        },
+        "most_gold_squire_marker": lambda st, law, s: (
+            {"squires": 1, "voting_markers": 1} if s in _richest(st) else {}
+        ),
+    }
+)
+
+#: laws that recruit new knights: how many each player takes
+NEW_KNIGHTS: Mapping[str, Callable[[State, Law, int], int]] = MappingProxyType(
+    {
+        "most_squires_new_knight": lambda st, law, s: int(
+            s in _most(st, lambda t: st.colours[t].squires)
+        ),
+        "noblemen_knights": lambda st, law, s: len(st.colours[s].nobles) // law.param("per"),
+    }
+)
+
+#: laws that leave a choice: how many choices each player makes (in player order)
+CHOOSERS: Mapping[str, Callable[[State, Law, int], int]] = MappingProxyType(
+    {
+        "buy_voting_markers": lambda st, law, s: 1,
+        "buy_power_points": lambda st, law, s: 1,
+        "squire_and_gold_for_power": lambda st, law, s: 1,
+        "most_gold_upgrades": lambda st, law, s: int(s in _richest(st)),
+        "no_strength_2_upgrades": lambda st, law, s: int(2 not in deployed(st, s)),
+        "conflicts_extensions": lambda st, law, s: conflicts_involved(st, s) // law.param("per"),
+        "swap_3_for_4": lambda st, law, s: int(3 in deployed(st, s) and 4 in st.colours[s].reserve),
+    }
+)
+
+#: laws that name the players they favour: said in the log (such laws reveal it at the table)
+_NAMED = {"most_gold_upgrades": ("most gold", _richest)}
 
 
 def apply_law(state: State, key: str, ctx: Ctx) -> State:
-    """Apply one current law; returns the state with the law's frame replaced by any
-    choices it leaves to players."""
+    """Apply one current law; the law's frame is replaced by the choices it leaves."""
     law = state.data.law(key)
     t = f'Law "{law.title}"'
-    order = list(state.seat_order())
-    if key in ("buy_voting_markers", "buy_power_points", "squire_and_gold_for_power"):
-        return _choices(state, key, order)
-    if key == "squires_for_strength_2":
-        n = law.param("squires")
-        return pop(
-            _gain_each(state, ctx, t, lambda s: {"squires": n * deployed(state, s).count(2)})
-        )
-    if key == "most_gold_upgrades":
-        richest = _most(state, lambda s: state.colours[s].gold)
-        ctx.say(f"{t}: most gold: {', '.join(name(state, s) for s in richest)}.")
-        return _choices(state, key, richest)
-    if key == "most_squires_new_knight":
-        most = _most(state, lambda s: state.colours[s].squires)
-        ctx.say(f"{t}: most squires: {', '.join(name(state, s) for s in most)}.")
-        for seat in most:
-            state, ok = new_knight(state, seat)
-            what = (
-                "takes a new knight (strength 1) to court"
-                if ok
-                else "has no strength-1 knight in the reserve; the new knight is lost"
-            )
-            ctx.say(f"{t}: {name(state, seat)} {what}.")
-        return pop(state)
-    if key == "no_strength_2_upgrades":
-        return _choices(state, key, [s for s in order if 2 not in deployed(state, s)])
-    if key in ("counties_power", "counties_power_8"):
-        p, per = law.param("power"), law.param("per")
-        return pop(
-            _gain_each(state, ctx, t, lambda s: {"power": p * (counties_held(state, s) // per)})
-        )
-    if key == "conflicts_extensions":
-        per = law.param("per")
-        for seat in reversed(order):  # frames go in player order
-            n = conflicts_involved(state, seat) // per
-            if n:
-                state = _push_after_head(state, *[("law_choice", key, seat)] * n)
-        return pop(state)
-    if key == "swap_3_for_4":
-        seats = [s for s in order if 3 in deployed(state, s) and 4 in state.colours[s].reserve]
-        return _choices(state, key, seats)
-    if key == "conflicts_resources":
-        per = law.param("per")
-
-        def each(s: int) -> dict[str, int]:
-            n = conflicts_involved(state, s) // per
-            return {"gold": n, "squires": n, "voting_markers": n}
-
-        return pop(_gain_each(state, ctx, t, each))
-    if key == "conflicts_power":
-        p = law.param("power")
-        return pop(_gain_each(state, ctx, t, lambda s: {"power": p * conflicts_involved(state, s)}))
-    if key == "strength_1_power":
-        p = law.param("power")
-        ones = state.data.knights.count(1)
-        return pop(
-            _gain_each(
-                state, ctx, t, lambda s: {"power": p * (deployed(state, s).count(1) >= ones)}
-            )
-        )
-    if key == "conflicts_markers":
-        m = law.param("voting_markers")
-        return pop(
-            _gain_each(
-                state, ctx, t, lambda s: {"voting_markers": m * conflicts_involved(state, s)}
-            )
-        )
-    if key == "extensions_power":
-        p, per = law.param("power"), law.param("per")
-        return pop(
-            _gain_each(
-                state, ctx, t, lambda s: {"power": p * (len(state.colours[s].extensions) // per)}
-            )
-        )
-    if key == "noblemen_knights":
-        per = law.param("per")
-        said = False
+    order = state.seat_order()
+    if key in _NAMED:
+        what, who = _NAMED[key]
+        ctx.say(f"{t}: {what}: {', '.join(name(state, s) for s in who(state))}.")
+    if key in CHOOSERS:
+        frames = [
+            ("law_choice", key, s) for s in order for _ in range(CHOOSERS[key](state, law, s))
+        ]
+        if not frames:
+            ctx.say(f"{t}: nobody has a choice to make.")
+        return replace_head(state, *frames)
+    if key in GAINS:
+        amounts = {s: GAINS[key](state, law, s) for s in order}  # all from the same position
+        return pop(_gain_each(state, ctx, t, amounts.__getitem__))
+    if key in NEW_KNIGHTS:
+        counts = {s: NEW_KNIGHTS[key](state, law, s) for s in order}
         for seat in order:
-            for _ in range(len(state.colours[seat].nobles) // per):
+            for _ in range(counts[seat]):
                 state, ok = new_knight(state, seat)
                 what = (
                     "takes a new knight (strength 1) to court"
@@ -165,27 +168,10 @@ def apply_law(state: State, key: str, ctx: Ctx) -> State:
                     else "has no strength-1 knight in the reserve; the new knight is lost"
                 )
                 ctx.say(f"{t}: {name(state, seat)} {what}.")
-                said = True
-        if not said:
-            ctx.say(f"{t}: nobody holds enough noblemen.")
+        if not any(counts.values()):
+            ctx.say(f"{t}: nobody recruits a knight.")
         return pop(state)
-    if key == "most_gold_squire_marker":
-        richest = _most(state, lambda s: state.colours[s].gold)
-        return pop(
-            _gain_each(
-                state,
-                ctx,
-                t + " (most gold)",
-                lambda s: {"squires": 1, "voting_markers": 1} if s in richest else {},
-            )
-        )
     raise AssertionError(f"unknown law {key}")
-
-
-def _push_after_head(state: State, *frames: Frame) -> State:
-    from dataclasses import replace
-
-    return replace(state, agenda=(state.agenda[0], *frames, *state.agenda[1:]))
 
 
 class ApplyLaw(Handler):
@@ -300,11 +286,3 @@ class LawChoice(Handler):
     def waiting(self, state: State, frame: Frame) -> str:
         law = state.data.law(str(frame[1]))
         return f'Waiting for {state.colour_name(int(frame[2]))} to decide on law "{law.title}".'
-
-
-def county_letters_of(state: State, colour: int) -> list[str]:
-    return [
-        COUNTY_LETTERS[i]
-        for i, occ in enumerate(state.counties)
-        if occ is not None and occ.colour == colour
-    ]

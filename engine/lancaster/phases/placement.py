@@ -7,18 +7,19 @@ Actions:
 - ``("favor", tile, detail)``: the king's favor tile taken, with its choice (a knight to
   upgrade, a nobleman letter) or None.
 
-Henry V hooks in here: the lord (an extra actor at court) and the tower (an extra target) add
-to ``TARGET_KINDS`` and to the options of a turn.
+Henry V hooks in here: the tower (an extra target) joins ``TARGETS``; the lord (an extra
+actor at court) adds its own options to a turn in ``options`` and ``can_place``.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from engine.core.protocol import Action, IllegalActionError
 from engine.lancaster.data import COUNTY_LETTERS
 from engine.lancaster.frames import Ctx, Handler, replace_head
 from engine.lancaster.pieces import (
     apply_reward,
-    describe_detail,
     enter_conflict,
     enterable_cards,
     name,
@@ -30,16 +31,13 @@ from engine.lancaster.pieces import (
 )
 from engine.lancaster.state import Frame, Occupant, State
 
-TARGET_KINDS = ("county", "castle", "conflict")
+Target = tuple[tuple[str, object], int, int]  # (target, least squires, most squires)
 
 
-def _targets(state: State, seat: int, colour: int, strength: int) -> list[tuple[object, ...]]:
-    """(target, min squires, max squires) a knight of ``strength`` may go to; squire bounds
-    only matter for counties."""
-    out: list[tuple[object, ...]] = []
-    col = state.colours[colour]
-    ally = state.is_ally(colour)
-    max_sq = 0 if ally else col.squires  # decision 12: no squires for ally knights
+def _counties(state: State, seat: int, colour: int, strength: int) -> list[Target]:
+    out: list[Target] = []
+    # decision 12: no squires for ally knights
+    max_sq = 0 if state.is_ally(colour) else state.colours[colour].squires
     for i, county in enumerate(state.data.counties):
         if strength < county.minimum:
             continue  # Lancaster: the knight alone must meet the minimum (decision 3)
@@ -51,12 +49,31 @@ def _targets(state: State, seat: int, colour: int, strength: int) -> list[tuple[
             continue  # you can never expel your own knight (or your ally's, decision 12)
         need = max(0, occ.total + 1 - strength)  # your total must exceed theirs (decision 3)
         out.append((("county", county.letter), need, max_sq))
-    for n in range(1, 7):
-        if n not in col.extensions and col.castle[n - 1] is None:
-            out.append((("castle", n), 0, 0))
-    for number in enterable_cards(state, colour):
-        out.append((("conflict", number), 0, 0))
     return out
+
+
+def _castle(state: State, seat: int, colour: int, strength: int) -> list[Target]:
+    col = state.colours[colour]
+    return [
+        (("castle", n), 0, 0)
+        for n in range(1, 7)
+        if n not in col.extensions and col.castle[n - 1] is None
+    ]
+
+
+def _conflicts(state: State, seat: int, colour: int, strength: int) -> list[Target]:
+    return [(("conflict", n), 0, 0) for n in enterable_cards(state, colour)]
+
+
+#: Where a knight may go, by kind of target. Henry V adds the tower here (and the lord, an
+#: extra actor at court, adds its own options to a turn in ``options``).
+TARGETS = (_counties, _castle, _conflicts)
+
+
+def _targets(state: State, seat: int, colour: int, strength: int) -> list[Target]:
+    """Every target a knight of ``strength`` may go to, with its squire bounds (only
+    counties take squires; an empty range means the squires the player holds are too few)."""
+    return [t for kind in TARGETS for t in kind(state, seat, colour, strength)]
 
 
 def options(state: State, seat: int) -> list[Action]:
@@ -65,7 +82,6 @@ def options(state: State, seat: int) -> list[Action]:
         ally = state.is_ally(colour)
         for strength in sorted(set(state.colours[colour].court)):
             for target, low, high in _targets(state, seat, colour, strength):
-                assert isinstance(low, int) and isinstance(high, int)
                 out.extend(("place", ally, strength, target, q) for q in range(low, high + 1))
     return out
 
@@ -74,7 +90,6 @@ def can_place(state: State, seat: int) -> bool:
     for colour in state.colours_of(seat):
         for strength in set(state.colours[colour].court):
             for _, low, high in _targets(state, seat, colour, strength):
-                assert isinstance(low, int) and isinstance(high, int)
                 if low <= high:
                     return True
     return False
@@ -117,7 +132,6 @@ class Place(Handler):
         for colour in state.colours_of(seat):
             for strength in set(state.colours[colour].court):
                 for target, _, _ in _targets(state, seat, colour, strength):
-                    assert isinstance(target, tuple)
                     if target[0] == "county" and not state.is_ally(colour):
                         return True
                     pairs += 1
@@ -217,7 +231,7 @@ class Place(Handler):
             counties = list(state.counties)
             counties[i] = Occupant(colour, strength, squires)
             state = state.with_colour(colour, squires=state.colours[colour].squires - squires)
-            state = _with_counties(state, tuple(counties))
+            state = replace(state, counties=tuple(counties))
         elif target[0] == "castle":
             castle = list(col.castle)
             castle[target[1] - 1] = strength
@@ -253,12 +267,6 @@ class Place(Handler):
         return f"Waiting for {state.colour_name(int(frame[1]))} to place a knight."
 
 
-def _with_counties(state: State, counties: tuple[Occupant | None, ...]) -> State:
-    from dataclasses import replace
-
-    return replace(state, counties=counties)
-
-
 class Favor(Handler):
     """``("favor", colour)``: that colour's knight entered a conflict; choose a favor tile."""
 
@@ -279,8 +287,6 @@ class Favor(Handler):
         return out
 
     def resolve(self, state: State, frame: Frame, seat: int, action: Action, ctx: Ctx) -> State:
-        from dataclasses import replace
-
         colour = int(frame[1])
         _, tile, detail = action
         reward = state.data.favor(tile).reward
@@ -299,9 +305,3 @@ class Favor(Handler):
     def waiting(self, state: State, frame: Frame) -> str:
         seat = state.controller(int(frame[1]))
         return f"Waiting for {state.colour_name(seat)} to choose a king's favor tile."
-
-
-def favor_text(state: State, tile: int, detail: object) -> str:
-    reward = state.data.favor(tile).reward
-    extra = describe_detail(state, reward, detail)
-    return f"{tile} {extra}".strip()

@@ -90,9 +90,6 @@ class CountyReward(Handler):
         moved = False
         if verb in ("reward", "both"):
             detail = action[1]
-            ctx.say(
-                f"{who} takes the reward of {county.name} ({letter}): {county.reward.describe()}."
-            )
             state = apply_reward(state, colour, county.reward, detail, ctx, county.name)
             if county.reward.conflict_move:
                 if detail is None:
@@ -169,8 +166,8 @@ class CastleReward(Handler):
                         decide.append(n)
                     continue  # an ally has no squires to pay (decision 12)
                 how = "extension" if n in col.extensions else "knight"
-                ctx.say(f"{name(state, colour)}'s castle space {n} ({how}):")
-                state = apply_reward(state, colour, space.reward, None, ctx, f"castle space {n}")
+                source = f"castle space {n}, {how}"
+                state = apply_reward(state, colour, space.reward, None, ctx, source)
         frames: list[Frame] = []
         if decide:
             frames.append(("castle_paid", seat, tuple(decide)))
@@ -200,7 +197,15 @@ class CastlePaid(Handler):
         return out
 
     def ask(self, state: State, frame: Frame, seat: int) -> bool:
-        return True if not state.two_player else super().ask(state, frame, seat)
+        if state.two_player:
+            return super().ask(state, frame, seat)
+        # Squires are hidden: ask whenever a space could be worth paying for, even if you
+        # cannot pay; only when none could (publicly known) is "done" taken for you.
+        return any(
+            reward_details(state, seat, state.data.space(n).reward) != [None]
+            or _usable_without_choice(state, seat, state.data.space(n).reward)
+            for n in frame[2]
+        )
 
     def resolve(self, state: State, frame: Frame, seat: int, action: Action, ctx: Ctx) -> State:
         who = name(state, seat)

@@ -12,7 +12,7 @@ from dataclasses import replace
 from engine.core.protocol import Action, IllegalActionError
 from engine.lancaster.frames import Ctx, Handler, pop, replace_head
 from engine.lancaster.pieces import name
-from engine.lancaster.state import Frame, State
+from engine.lancaster.state import Conflict, Frame, State
 
 
 def round_frames(state: State) -> tuple[Frame, ...]:
@@ -115,8 +115,6 @@ class EndRound(Handler):
         for slot in range(2):
             assert upper[slot] is None
             if pile:
-                from engine.lancaster.state import Conflict
-
                 upper[slot] = Conflict(pile[0], ())
                 pile = pile[1:]
         new_laws, law_pile = state.law_pile[:3], state.law_pile[3:]
