@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.core import rng
 from engine.core.protocol import ActionSyntaxError, IllegalActionError, NotYourTurnError
@@ -201,3 +203,87 @@ def test_documented_law_castle_and_ransom_shorthands() -> None:
         5,
         (1, "court"),
     )
+
+
+WORDS = [
+    "knight",
+    "ally",
+    "to",
+    "with",
+    "squires",
+    "squire",
+    "castle",
+    "conflict",
+    "favor",
+    "vote",
+    "yes",
+    "no",
+    "reward",
+    "both",
+    "noble",
+    "nobleman",
+    "upgrade",
+    "extension",
+    "ransom",
+    "none",
+    "done",
+    "swap",
+    "buy",
+    "markers",
+    "power",
+    "trade",
+    "start",
+    "player",
+    "court",
+    "county",
+    "in",
+    "at",
+    "a",
+    "i",
+    "b",
+    "d",
+    "h",
+    "red",
+    "blue",
+    "yellow",
+    "me",
+    "+",
+    ",",
+    ".",
+    "0",
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "12",
+    "99",
+    "999",
+    "four",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    players=st.sampled_from([2, 3, 5]),
+    steps=st.integers(0, 120),
+    text=st.lists(st.sampled_from(WORDS), max_size=8).map(" ".join),
+)
+def test_any_text_gives_a_legal_action_or_an_error_for_the_player(
+    players: int, steps: int, text: str
+) -> None:
+    state = R.initial_state({"players": players}, steps)
+    for _ in range(steps):
+        if not R.to_act(state):
+            break
+        seat = min(R.to_act(state))
+        state = R.apply(state, seat, R.auto_action(state, seat)).state
+    for seat in range(players):
+        try:
+            action = R.parse_action(state, seat, text)
+        except (ActionSyntaxError, IllegalActionError, NotYourTurnError) as err:
+            assert str(err)
+            continue
+        assert action in R.legal_actions(state, seat)
