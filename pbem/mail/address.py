@@ -164,6 +164,8 @@ def _parse(payload: bytes) -> ReplyToken:
             game_id = payload[at + 1 : at + 1 + size].decode()
         except UnicodeDecodeError as error:
             raise BadToken("the reply token is not in the form we write") from error
+        if not _TEXT_ID.match(game_id):
+            raise BadToken("the reply token is not in the form we write")
         at += 1 + size
     else:
         raise BadToken("the reply token is not in the form we write")

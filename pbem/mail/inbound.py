@@ -176,7 +176,15 @@ class Inbound:
             log.exception("inbound %s failed", key)
             incoming = None
             outcome = _Outcome("failed", f"internal error: {type(error).__name__}: {error}")
-        return self._finish(key, incoming, outcome)
+        try:
+            return self._finish(key, incoming, outcome)
+        except Exception as error:
+            # Recording the outcome (or its reply) failed: record at least that, so the
+            # message is not processed again; if even that fails the database is away and
+            # the caller's error makes the sender (provider, MTA, IMAP) deliver it again.
+            log.exception("inbound %s: recording the outcome failed", key)
+            failed = _Outcome("failed", f"could not record the outcome: {type(error).__name__}")
+            return self._finish(key, None, failed)
 
     def confirm_token(self, key: str) -> str:
         return hmac.new(
@@ -513,7 +521,7 @@ class Inbound:
                 clear_failure(session, incoming.sender)
             row.status = "held" if outcome.outcome == "held" else "done"
             row.kind = incoming.kind.value if incoming is not None else None
-            row.outcome, row.detail = outcome.outcome, outcome.detail[:4000]
+            row.outcome, row.detail = outcome.outcome, _db_text(outcome.detail)[:4000]
             row.game_id = route.game_id if route else None
             row.seat = route.seat if route else None
             row.processed_at = format_time(now)
@@ -614,6 +622,11 @@ def _url_key(key: str) -> str:
 
 def key_from_url(text: str) -> str:
     return bytes.fromhex(text).decode()
+
+
+def _db_text(text: str) -> str:
+    """PostgreSQL text cannot hold NUL; no stored description needs other controls either."""
+    return re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", " ", text)
 
 
 def _failed_line(error: ServiceError, lines: list[str]) -> str:

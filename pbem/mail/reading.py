@@ -331,8 +331,13 @@ def strip_reply(text: str) -> str:
     return "\n".join(lines).strip()
 
 
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
 def command_lines(text: str) -> tuple[str, ...]:
-    """Each non-empty line of the stripped reply, trimmed; at most MAX_COMMANDS."""
+    """Each non-empty line of the stripped reply, trimmed; at most MAX_COMMANDS. Control
+    characters (NUL and friends) become spaces: no game notation uses them."""
+    text = _CONTROLS.sub(" ", text)
     lines = [" ".join(line.split())[:MAX_LINE] for line in text.split("\n")]
     return tuple(line for line in lines if line)[:MAX_COMMANDS]
 
