@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.core.protocol import Action, Outcome, Seat, Transition
 from engine.lancaster import flow, notation, setup, state, text, view
+from engine.lancaster.data import apply_overrides, provisional_values
 from engine.lancaster.phases.scoring import final_scoring
 from engine.lancaster.state import State
 
@@ -63,6 +64,13 @@ class LancasterRules:
 
     def render_text(self, view: Mapping[str, Any]) -> str:
         return text.render_text(view)
+
+    # -- extras for the game page and ``pbem rules lancaster --data`` --
+
+    def provisional_values(self, config: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """(path, value) of every component value still provisional under ``config``."""
+        data, _ = apply_overrides(self.validate_config(config)["data"])
+        return provisional_values(data)
 
 
 LANCASTER = LancasterRules()

@@ -141,6 +141,8 @@ class Place(Handler):
         if len(action) != 5 or action[0] != "place":
             raise IllegalActionError("Now you place a knight, e.g. 'knight 2 to D'.")
         _, ally, strength, target, squires = action
+        if not isinstance(ally, bool) or isinstance(strength, bool):
+            raise IllegalActionError("Now you place a knight, e.g. 'knight 2 to D'.")
         if ally and not state.two_player:
             raise IllegalActionError("Allies exist only in the 2-player game.")
         colour = state.ally_of(seat) if ally else seat
@@ -151,7 +153,7 @@ class Place(Handler):
             raise IllegalActionError(
                 f"There is no knight of strength {strength} at {who} (there: {have})."
             )
-        if not isinstance(squires, int) or squires < 0:
+        if isinstance(squires, bool) or not isinstance(squires, int) or squires < 0:
             raise IllegalActionError("The number of squires must be 0 or more.")
         kind = target[0] if isinstance(target, tuple) and len(target) == 2 else None
         if kind == "county" and target[1] in COUNTY_LETTERS:

@@ -147,3 +147,10 @@ def test_provisional_values_are_listed_for_the_game_page() -> None:
     assert listed["counties.A.minimum"] == "1"
     assert listed["conflicts.12"] == "France 9, power points 10/6/3"
     assert "counties.H.reward" not in listed  # Dorset's reward is in the seed text
+
+
+def test_the_rules_object_lists_provisional_values_under_a_config() -> None:
+    base = dict(R.provisional_values({"players": 3}))
+    assert base["counties.A.minimum"] == "1"
+    fixed = dict(R.provisional_values({"players": 3, "data": {"counties": {"A": {"minimum": 1}}}}))
+    assert "counties.A.minimum" not in fixed and len(fixed) == len(base) - 1
