@@ -208,7 +208,11 @@ class ServiceCore:
         cached = self.cache.best_below(game.id, at)
         if cached is not None:
             bases.append(cached)
-        snap = store.latest_snapshot(session, game.id, at)
+        # A snapshot can beat the cached base only if one was taken after it (they are
+        # taken when a multiple of snapshot_every is crossed).
+        every = max(self.settings.snapshot_every, 1)
+        newer_possible = cached is None or at // every > cached[0] // every
+        snap = store.latest_snapshot(session, game.id, at) if newer_possible else None
         usable = snap is not None and snap.rules_version == rules.version
         if snap is not None and usable and (cached is None or snap.version > cached[0]):
             bases.append((snap.version, snap.event_hash, snap.state))

@@ -4,14 +4,25 @@ SQLite (the embedded default) runs in WAL mode with ``synchronous=FULL`` and a b
 and every write transaction starts with ``BEGIN IMMEDIATE``: writers queue for the lock at
 the start instead of failing half-way when two of them upgrade a read lock at once. Reads
 start a plain deferred ``BEGIN`` and see one consistent snapshot.
+
+Writers of one SQLite file also queue on an advisory file lock (``<file>.writelock``) before
+``BEGIN IMMEDIATE``: a waiting writer then wakes as soon as the lock is free, where SQLite's
+busy handler would sleep in growing steps (up to 100 ms), which with several gunicorn
+workers costs most of the throughput.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: writers then rely on SQLite's busy timeout alone
+    fcntl = None  # type: ignore[assignment]
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
@@ -37,9 +48,12 @@ class Database:
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
         self.is_postgres = parsed.get_backend_name() == "postgresql"
         kwargs: dict[str, Any] = {}
+        self._writer_lock_path: Path | None = None
         if self.is_sqlite:
             if parsed.database and parsed.database != ":memory:":
                 Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+                if fcntl is not None:
+                    self._writer_lock_path = Path(parsed.database + ".writelock")
             # The timeout we want is SQLite's busy_timeout (set below), not the driver's.
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 0}
         else:
@@ -72,9 +86,18 @@ class Database:
     @contextmanager
     def write(self) -> Iterator[Session]:
         """A write transaction: committed when the block ends, rolled back on an exception."""
-        with Session(self._write_engine, expire_on_commit=False) as session, session.begin():
+        with (
+            self._writer_queue(),
+            Session(self._write_engine, expire_on_commit=False) as session,
+            session.begin(),
+        ):
             session.connection()  # begin now (BEGIN IMMEDIATE on SQLite): take the lock first
             yield session
+
+    def _writer_queue(self) -> Any:
+        if self._writer_lock_path is None:
+            return nullcontext()
+        return _file_lock(self._writer_lock_path)
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -88,3 +111,14 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+@contextmanager
+def _file_lock(path: Path) -> Iterator[None]:
+    # A new open file description per writer: flock then excludes threads of one process too.
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock

@@ -10,6 +10,7 @@ import hashlib
 import json
 import secrets
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -206,13 +207,15 @@ class GameService(UndoOps):
         if not token:
             raise Forbidden("This needs your seat token: send 'Authorization: Bearer <token>'.")
         with self.db.read() as session:
-            game_or_404(session, game_id)
             seat = session.exec(
-                select(Seat).where(Seat.game_id == game_id, Seat.token_hash == token_hash(token))
+                select(Seat.seat).where(
+                    Seat.game_id == game_id, Seat.token_hash == token_hash(token)
+                )
             ).first()
-        if seat is None:
-            raise Forbidden("This token is not a seat token of this game.")
-        return seat.seat
+            if seat is None:
+                game_or_404(session, game_id)  # a 404 says more than a 403 when there is none
+                raise Forbidden("This token is not a seat token of this game.")
+        return seat
 
     def is_admin(self, game_id: str, token: str | None) -> bool:
         with self.db.read() as session:
@@ -301,6 +304,11 @@ class GameService(UndoOps):
                     )
                 )
                 result = SubmitResult(game_id, version, applied_rows, txn.game.finished, error)
+                loaded = Loaded(
+                    game_id, txn.game.game, txn.rules, txn.state, version, txn.game.head_hash,
+                    txn.seat_infos(), txn.game.finished,
+                    json.loads(txn.game.outcome) if txn.game.outcome else None, True,
+                )  # fmt: skip
                 if idempotency_key is not None:
                     session.add(
                         IdempotencyKey(
@@ -327,7 +335,8 @@ class GameService(UndoOps):
                 current.version,
                 describe(current, seat),
             ) from None
-        return result
+        # The game as it is now, so that callers can answer without reading it again.
+        return replace(result, loaded=loaded)
 
     def _apply_lines(
         self,

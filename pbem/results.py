@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from sqlmodel import Session
@@ -87,6 +87,8 @@ class SubmitResult:
     error: ServiceError | None = None
     #: True when this is the stored result of an earlier submission with the same key
     replayed: bool = False
+    #: the game right after this submission (not for replayed results)
+    loaded: Loaded | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {

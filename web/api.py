@@ -140,7 +140,7 @@ class Actions(MethodView):
             channel=CHANNEL,
             idempotency_key=key,
         )
-        loaded = svc.load(game_id, at=result.version)
+        loaded = result.loaded or svc.load(game_id, at=result.version)
         return {
             **describe(loaded, seat),
             "applied": [a.__dict__ for a in result.applied],

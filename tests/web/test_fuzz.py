@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pbem.games import GameService
@@ -65,6 +65,7 @@ def fuzz_game(app: Flask, client: FlaskClient) -> dict[str, Any]:
     suppress_health_check=[HealthCheck.too_slow],
 )
 @given(body=BODIES, seat=st.integers(min_value=0, max_value=1), current=st.booleans())
+@example(body={"action": LEGAL, "expected_version": 0}, seat=0, current=True)  # one accepted
 def test_random_json_never_breaks_the_action_endpoint(
     fuzz_game: dict[str, Any], body: Any, seat: int, current: bool
 ) -> None:
