@@ -240,10 +240,9 @@ class Place(Handler):
             state = state.with_colour(colour, castle=tuple(castle))
             ctx.say(f"{who} places knight {strength} on castle space {target[1]}.")
         else:
-            stacked = any(
-                sp.colour == colour
-                for sp in state.find_card(target[1])[2].spaces  # type: ignore[index]
-            )
+            found = state.find_card(target[1])
+            assert found is not None
+            stacked = any(sp.colour == colour for sp in found[2].spaces)
             state = enter_conflict(state, colour, strength, target[1])
             how = "stacks" if stacked else "places"
             ctx.say(f"{who} {how} knight {strength} at conflict {target[1]}.")

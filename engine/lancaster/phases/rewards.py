@@ -123,6 +123,14 @@ class CountyReward(Handler):
     def prompt(self, state: State, frame: Frame, seat: int) -> str:
         i = int(frame[1])
         county = state.data.counties[i]
+        occ = state.counties[i]
+        assert occ is not None
+        if state.is_ally(occ.colour):
+            return (
+                f"Your ally's knight holds {county.name} ({county.letter}): remove its "
+                f"nobleman from the game, or take the reward ({county.reward.describe()}; an "
+                "ally can use only new knights and upgrades)."
+            )
         return (
             f"Your knight holds {county.name} ({county.letter}): take the nobleman, or the "
             f"reward ({county.reward.describe()}), or pay {state.data.both_cost} gold for both."
