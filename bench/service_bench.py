@@ -231,6 +231,7 @@ def run_backend(name: str, url: str, var: Path, args: argparse.Namespace) -> dic
     server = subprocess.Popen(
         [
             sys.executable, "-m", "gunicorn", "-w", str(args.workers),
+            *(["--threads", str(args.threads)] if args.threads > 1 else []),
             "-b", f"127.0.0.1:{port}", "--pythonpath", f"{ROOT},{ROOT / 'bench'}",
             "--log-level", "warning", "service_bench:create_bench_app()",
         ],
@@ -269,6 +270,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="length of the load phase")
     parser.add_argument("--clients", type=int, default=8, help="concurrent games in the load phase")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="threads per worker (>1: gthread, keep-alive)"
+    )
     parser.add_argument("--long-version", type=int, default=1000)
     parser.add_argument("--window", type=int, default=40, help="versions measured at each point")
     args = parser.parse_args()
@@ -290,7 +294,8 @@ def main() -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
     print(
-        f"\nHTTP action submission: gunicorn -w {args.workers}, {args.clients} concurrent "
+        f"\nHTTP action submission: gunicorn -w {args.workers} --threads {args.threads}, "
+        f"{args.clients} concurrent "
         f"games for {args.seconds:.0f} s; one game alone from version 1 to "
         f"{args.long_version + args.window} (median of {args.window} actions at each point)\n"
     )
