@@ -8,7 +8,8 @@ from typing import Any
 
 from engine.core import rng
 from engine.core.protocol import ConfigError
-from engine.lancaster.data import COUNTY_LETTERS, apply_overrides
+from engine.lancaster.data import COUNTY_LETTERS
+from engine.lancaster.overrides import apply_overrides
 from engine.lancaster.phases.rounds import round_frames
 from engine.lancaster.state import Colour, Conflict, State
 

@@ -19,7 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.lancaster.data import Data, apply_overrides
+from engine.lancaster.data import Data
+from engine.lancaster.overrides import apply_overrides
 
 Frame = tuple[Any, ...]
 

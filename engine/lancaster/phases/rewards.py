@@ -20,7 +20,6 @@ from engine.lancaster.data import COUNTY_LETTERS, Reward
 from engine.lancaster.frames import Ctx, Handler, pop, replace_head
 from engine.lancaster.pieces import (
     apply_reward,
-    describe_detail,
     enter_conflict,
     name,
     nobleman_letters,
@@ -140,14 +139,6 @@ class CountyReward(Handler):
         seat = next(iter(self.seats(state, frame)))
         letter = COUNTY_LETTERS[int(frame[1])]
         return f"Waiting for {state.colour_name(seat)} to choose the reward of {letter}."
-
-
-def county_text(state: State, frame: Frame, action: Action) -> str:
-    if action[0] == "noble":
-        return "noble"
-    county = state.data.counties[int(frame[1])]
-    detail = describe_detail(state, county.reward, action[1])
-    return f"{action[0]} {detail}".strip()
 
 
 class CastleReward(Handler):

@@ -1,0 +1,212 @@
+"""Config overrides of the component data (``{"players": 3, "data": {...}}``).
+
+Every value of ``data.BASE`` can be replaced without code changes; overrides are validated
+here, and the normalised override is what the config records, so a replay stays exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from engine.core.protocol import ConfigError
+from engine.lancaster.data import BASE, CASTLE_SPACES, COUNTY_LETTERS, Data, Reward
+
+_REWARD_INTS = ("gold", "squires", "voting_markers", "power", "new_knight")
+_REWARD_ONES = ("upgrade", "extension", "nobleman")
+_REWARD_BOOLS = ("conflict_move", "start_player")
+_TOP_KEYS = ("start", "counties", "castle", "favors", "conflicts", "laws", "nobles_per_county")
+
+
+def _fail(path: str, message: str) -> ConfigError:
+    return ConfigError(f'data override "{path}": {message}')
+
+
+def _int(value: Any, path: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _fail(path, f"must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def _mapping(value: Any, path: str, allowed: tuple[str, ...]) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise _fail(path, f"must be a mapping, not {value!r}")
+    unknown = sorted(str(k) for k in value if k not in allowed)
+    if unknown:
+        raise _fail(path, f"unknown key(s) {', '.join(unknown)}; allowed: {', '.join(allowed)}")
+    return value
+
+
+def _reward(value: Any, path: str) -> tuple[Reward, dict[str, Any]]:
+    m = _mapping(value, path, _REWARD_INTS + _REWARD_ONES + _REWARD_BOOLS)
+    kwargs: dict[str, Any] = {}
+    for key in _REWARD_INTS:
+        if key in m:
+            kwargs[key] = _int(m[key], f"{path}.{key}", 0, 20)
+    for key in _REWARD_ONES:
+        if key in m:
+            kwargs[key] = _int(m[key], f"{path}.{key}", 0, 1)
+    for key in _REWARD_BOOLS:
+        if key in m:
+            if not isinstance(m[key], bool):
+                raise _fail(f"{path}.{key}", f"must be true or false, not {m[key]!r}")
+            kwargs[key] = m[key]
+    reward = Reward(**kwargs)
+    choices = [k for k in (*_REWARD_ONES, *_REWARD_BOOLS) if kwargs.get(k)]
+    if len(choices) > 1:
+        raise _fail(path, f"at most one part may need a choice, not {', '.join(choices)}")
+    return reward, {k: kwargs[k] for k in sorted(kwargs)}
+
+
+def apply_overrides(overrides: Any) -> tuple[Data, dict[str, Any]]:
+    """Validate a config's ``data`` overrides: returns (merged Data, normalised overrides).
+
+    A reward given in an override replaces the whole printed reward.
+    """
+    top = _mapping(overrides, "data", _TOP_KEYS)
+    data = BASE
+    norm: dict[str, Any] = {}
+    touched: set[str] = set()
+
+    if "start" in top:
+        m = _mapping(top["start"], "start", ("gold", "squires", "voting_markers"))
+        start = {k: _int(v, f"start.{k}", 0, 20) for k, v in sorted(m.items())}
+        data = replace(
+            data,
+            start_gold=start.get("gold", data.start_gold),
+            start_squires=start.get("squires", data.start_squires),
+            start_voting_markers=start.get("voting_markers", data.start_voting_markers),
+        )
+        touched.update(f"start.{k}" for k in start)
+        norm["start"] = start
+
+    if "counties" in top:
+        m = _mapping(top["counties"], "counties", tuple(COUNTY_LETTERS))
+        counties = list(data.counties)
+        out: dict[str, Any] = {}
+        for letter in sorted(m):
+            path = f"counties.{letter}"
+            cm = _mapping(m[letter], path, ("minimum", "reward"))
+            i = COUNTY_LETTERS.index(letter)
+            entry: dict[str, Any] = {}
+            if "minimum" in cm:
+                minimum = _int(cm["minimum"], f"{path}.minimum", 1, 4)
+                counties[i] = replace(counties[i], minimum=minimum)
+                entry["minimum"] = minimum
+                touched.add(f"{path}.minimum")
+            if "reward" in cm:
+                reward, entry["reward"] = _reward(cm["reward"], f"{path}.reward")
+                if reward.nobleman:
+                    raise _fail(f"{path}.reward", "a county's nobleman is its own stack")
+                counties[i] = replace(counties[i], reward=reward)
+                touched.add(f"{path}.reward")
+            out[letter] = entry
+        data = replace(data, counties=tuple(counties))
+        norm["counties"] = out
+
+    if "castle" in top:
+        m = _mapping(top["castle"], "castle", tuple(str(n) for n in CASTLE_SPACES))
+        spaces = list(data.castle)
+        out = {}
+        for key in sorted(m):
+            path = f"castle.{key}"
+            sm = _mapping(m[key], path, ("reward", "cost_squires"))
+            i = int(key) - 1
+            entry = {}
+            if "reward" in sm:
+                reward, entry["reward"] = _reward(sm["reward"], f"{path}.reward")
+                if reward.conflict_move or reward.start_player or reward.nobleman:
+                    raise _fail(f"{path}.reward", "a castle space cannot give that")
+                spaces[i] = replace(spaces[i], reward=reward)
+            if "cost_squires" in sm:
+                entry["cost_squires"] = _int(sm["cost_squires"], f"{path}.cost_squires", 0, 10)
+                spaces[i] = replace(spaces[i], cost_squires=entry["cost_squires"])
+            touched.add(f"{path}.reward")
+            out[key] = entry
+        data = replace(data, castle=tuple(spaces))
+        norm["castle"] = out
+
+    if "favors" in top:
+        m = _mapping(top["favors"], "favors", tuple(str(f.number) for f in BASE.favors))
+        favors = list(data.favors)
+        out = {}
+        for key in sorted(m):
+            path = f"favors.{key}"
+            fm = _mapping(m[key], path, ("reward",))
+            entry = {}
+            if "reward" in fm:
+                reward, entry["reward"] = _reward(fm["reward"], f"{path}.reward")
+                if reward.conflict_move:
+                    raise _fail(f"{path}.reward", "a favor cannot move a knight")
+                favors[int(key) - 1] = replace(favors[int(key) - 1], reward=reward)
+                touched.add(f"{path}.reward")
+            out[key] = entry
+        data = replace(data, favors=tuple(favors))
+        norm["favors"] = out
+
+    if "conflicts" in top:
+        m = _mapping(top["conflicts"], "conflicts", tuple(str(c.number) for c in BASE.conflicts))
+        cards = list(data.conflicts)
+        out = {}
+        for key in sorted(m, key=int):
+            path = f"conflicts.{key}"
+            cm = _mapping(m[key], path, ("france", "points"))
+            i = int(key) - 1
+            entry = {}
+            if "france" in cm:
+                entry["france"] = _int(cm["france"], f"{path}.france", 1, 30)
+                cards[i] = replace(cards[i], france=entry["france"])
+            if "points" in cm:
+                pts = cm["points"]
+                if not isinstance(pts, list | tuple) or len(pts) != 3:
+                    raise _fail(f"{path}.points", f"must be 3 numbers, not {pts!r}")
+                triple = tuple(_int(p, f"{path}.points", 0, 30) for p in pts)
+                cards[i] = replace(cards[i], points=(triple[0], triple[1], triple[2]))
+                entry["points"] = list(triple)
+            touched.add(path)
+            out[key] = entry
+        data = replace(data, conflicts=tuple(cards))
+        norm["conflicts"] = out
+
+    if "laws" in top:
+        m = _mapping(top["laws"], "laws", tuple(law.key for law in BASE.laws))
+        laws = list(data.laws)
+        out = {}
+        for key in sorted(m):
+            path = f"laws.{key}"
+            lm = _mapping(m[key], path, ("group", "params"))
+            i = next(j for j, law in enumerate(laws) if law.key == key)
+            entry = {}
+            if "group" in lm:
+                entry["group"] = _int(lm["group"], f"{path}.group", 0, 4)
+                laws[i] = replace(laws[i], group=entry["group"])
+                touched.add(f"{path}.group")
+            if "params" in lm:
+                names = tuple(name for name, _ in laws[i].params)
+                pm = _mapping(lm["params"], f"{path}.params", names)
+                params = dict(laws[i].params)
+                for name in sorted(pm):
+                    low = 1 if name == "per" else 0
+                    params[name] = _int(pm[name], f"{path}.params.{name}", low, 20)
+                laws[i] = replace(laws[i], params=tuple(params.items()))
+                entry["params"] = {k: params[k] for k in sorted(pm)}
+                touched.add(f"{path}.params")
+            out[key] = entry
+        if sum(1 for law in laws if law.group == 0) != 3:
+            raise _fail("laws", "exactly 3 laws must be in group 0 (face up at setup)")
+        data = replace(data, laws=tuple(laws))
+        norm["laws"] = out
+
+    if "nobles_per_county" in top:
+        m = _mapping(top["nobles_per_county"], "nobles_per_county", ("2", "3", "4", "5"))
+        per = dict(data.nobles_per_county)
+        out = {}
+        for key in sorted(m):
+            out[key] = _int(m[key], f"nobles_per_county.{key}", 1, 4)
+            per[int(key)] = out[key]
+        data = replace(data, nobles_per_county=tuple(sorted(per.items())))
+        touched.add("nobles_per_county")
+        norm["nobles_per_county"] = out
+
+    return replace(data, overridden=frozenset(touched)), norm
