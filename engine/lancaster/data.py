@@ -418,6 +418,8 @@ _PROVENANCE: dict[str, str] = {
     "castle.4.reward": PROVISIONAL,
     "castle.5.reward": PUBLIC,
     "castle.6.reward": PUBLIC,
+    "castle.5.cost_squires": PUBLIC,
+    "castle.6.cost_squires": PUBLIC,
     "favors.1.reward": SEED,
     "favors.2.reward": SEED,
     "favors.3.reward": PROVISIONAL,
@@ -454,6 +456,8 @@ def _value_text(data: Data, path: str) -> str:
         return str(county.minimum) if parts[2] == "minimum" else county.reward.describe()
     if parts[0] == "castle":
         space = data.space(int(parts[1]))
+        if parts[2] == "cost_squires":
+            return str(space.cost_squires)
         cost = f"pay {space.cost_squires} squires: " if space.cost_squires else ""
         return cost + space.reward.describe()
     if parts[0] == "favors":

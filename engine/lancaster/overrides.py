@@ -119,10 +119,11 @@ def apply_overrides(overrides: Any) -> tuple[Data, dict[str, Any]]:
                 if reward.conflict_move or reward.start_player or reward.nobleman:
                     raise _fail(f"{path}.reward", "a castle space cannot give that")
                 spaces[i] = replace(spaces[i], reward=reward)
+                touched.add(f"{path}.reward")
             if "cost_squires" in sm:
                 entry["cost_squires"] = _int(sm["cost_squires"], f"{path}.cost_squires", 0, 10)
                 spaces[i] = replace(spaces[i], cost_squires=entry["cost_squires"])
-            touched.add(f"{path}.reward")
+                touched.add(f"{path}.cost_squires")
             out[key] = entry
         data = replace(data, castle=tuple(spaces))
         norm["castle"] = out
