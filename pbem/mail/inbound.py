@@ -23,7 +23,7 @@ import hashlib
 import hmac
 import logging
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -112,14 +112,15 @@ class Inbound:
 
     def receive(self, raw: bytes, source: str) -> Result:
         """Store the message (idempotently), then process it unless that already happened."""
-        key, fresh = self.store(raw, source)
-        result = self.process(key)
-        if not fresh:
-            return Result(**{**result.__dict__, "duplicate": True})
-        return result
+        self._check(raw, source)
+        incoming = read_message(raw, c.own_domains(self.settings))
+        key, fresh = self.store(raw, source, incoming)
+        # The worker that stored the message processes it; a second delivery takes over only
+        # from a worker that seems to have died (see ``process``).
+        result = self.process(key, incoming=incoming if fresh else None, redelivery=not fresh)
+        return replace(result, duplicate=not fresh)
 
-    def store(self, raw: bytes, source: str) -> tuple[str, bool]:
-        """Insert the raw message under its key; (key, False) when it was already there."""
+    def _check(self, raw: bytes, source: str) -> None:
         if len(raw) > self.settings.mail.max_inbound_bytes:
             raise TooLarge(
                 f"the message is {len(raw)} bytes; at most "
@@ -127,7 +128,11 @@ class Inbound:
             )
         if source not in SOURCES:
             raise ValueError(f"unknown inbound source {source!r}")
-        incoming = read_message(raw, c.own_domains(self.settings))
+
+    def store(self, raw: bytes, source: str, incoming: Incoming | None = None) -> tuple[str, bool]:
+        """Insert the raw message under its key; (key, False) when it was already there."""
+        self._check(raw, source)
+        incoming = incoming or read_message(raw, c.own_domains(self.settings))
         row = InboundMail(
             key=incoming.key[:300],
             raw=raw,
@@ -145,15 +150,31 @@ class Inbound:
             return row.key, False
         return row.key, True
 
-    def process(self, key: str, *, sender_confirmed: bool = False) -> Result:
-        """Process a stored message unless it is done or another worker holds it."""
+    def process(
+        self,
+        key: str,
+        *,
+        sender_confirmed: bool = False,
+        incoming: Incoming | None = None,
+        redelivery: bool = False,
+    ) -> Result:
+        """Process a stored message unless it is done or another worker holds it
+        (``incoming``: the message already read from the same raw bytes, if at hand;
+        ``redelivery``: called for a second copy, which leaves a freshly stored message to
+        the worker that stored it and takes over only once that worker's time is up)."""
         now = self.clock.now()
+        stamp = format_time(now)
+        lease = timedelta(seconds=self.settings.mail.lease_seconds)
         with self.db.write() as session:
             row = session.exec(
                 select(InboundMail).where(InboundMail.key == key).with_for_update()
             ).one()
-            leased = row.status == "processing" and (row.lease_expires_at or "") > format_time(now)
-            if row.status == "done" or leased or (row.status == "held" and not sender_confirmed):
+            leased = row.status == "processing" and (row.lease_expires_at or "") > stamp
+            storer_at_work = (
+                redelivery and row.status == "stored" and row.received_at > format_time(now - lease)
+            )
+            held = row.status == "held" and not sender_confirmed
+            if row.status == "done" or leased or storer_at_work or held:
                 return Result(
                     key,
                     row.outcome or "in progress",
@@ -164,13 +185,11 @@ class Inbound:
                 )
             recovered = row.status == "processing"  # a worker died half-way: check the log
             row.status, row.lease_owner = "processing", self.owner
-            row.lease_expires_at = format_time(
-                now + timedelta(seconds=self.settings.mail.lease_seconds)
-            )
+            row.lease_expires_at = format_time(now + lease)
             session.add(row)
             raw = row.raw
         try:
-            incoming = read_message(raw, c.own_domains(self.settings))
+            incoming = incoming or read_message(raw, c.own_domains(self.settings))
             outcome = self._handle(incoming, key, recovered, sender_confirmed)
         except Exception as error:  # one outcome per message, whatever went wrong
             log.exception("inbound %s failed", key)

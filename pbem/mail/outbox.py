@@ -37,11 +37,15 @@ from pbem.db import Database
 from pbem.mail import compose as c
 from pbem.mail.models import DEAD, PENDING, SENDING, SENT, AddressFailure, Lease, OutboxMail
 from pbem.mail.smtp import SendError, Transport
+from pbem.models import Game
 from pbem.results import AppendContext, SeatInfo
 from pbem.settings import Settings
 from pbem.store import StoredEvent
 
 log = logging.getLogger(__name__)
+
+#: How many events before an append the listener reads to write "since your last move".
+HISTORY_WINDOW = 100
 
 
 # -- writing: the listener -----------------------------------------------------------------
@@ -65,8 +69,11 @@ def plan_mails(ctx: AppendContext, settings: Settings, now: datetime) -> list[Ou
     rules = ctx.rules
     if not any(s.email for s in ctx.seats):
         return []
-    history = store.read(ctx.session, ctx.game_id)
     before = new[0].version - 1
+    # The tail of the log is enough: a mail shows at most MAX_SINCE lines of it, and what a
+    # seat may see of an event depends only on the events after it (reveals) and on
+    # retractions, which name later versions only. Reading it all would grow with the game.
+    history = store.read(ctx.session, ctx.game_id, after=max(0, before - HISTORY_WINDOW))
     to_act_before = rules.to_act(ctx.state_before) if ctx.state_before is not None else frozenset()
     to_act_after = rules.to_act(ctx.state_after)
     actors = {
@@ -212,7 +219,8 @@ def _end_text(
         mark = "  (winner)" if s.seat in winners else ""
         lines.append(f"  {s.name} (seat {s.seat}){score}{mark}")
     reason = "Someone resigned. " if finished.data["reason"] == "resignation" else ""
-    created = next(e for e in history if e.type == ev.GAME_CREATED)
+    game = ctx.session.get(Game, ctx.game_id)
+    commitment = game.seed_commitment if game is not None else "(unknown)"
     return c.render(
         "end",
         **common,
@@ -221,7 +229,7 @@ def _end_text(
             history, seat.seat, c.last_own_action(history, seat.seat), "The last moves:"
         ),
         seed=finished.data["seed"],
-        commitment=created.data["seed_commitment"],
+        commitment=commitment,
     )
 
 

@@ -4,6 +4,7 @@ commands, error replies that say what to do, and silence where silence is due.""
 from __future__ import annotations
 
 import threading
+from datetime import timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
@@ -260,3 +261,36 @@ def test_oversized_messages_are_refused_before_storing(world: MailWorld) -> None
         inbound.receive(b"x" * (world.settings.mail.max_inbound_bytes + 1), "webhook")
     with world.db.read() as session:
         assert session.exec(select(InboundMail).where(InboundMail.size > 10**6)).first() is None
+
+
+def test_a_message_left_by_a_dead_worker_is_taken_over_by_a_later_delivery(
+    world: MailWorld,
+) -> None:
+    game = world.new_game()
+    raw = reply_to(_turn_mail(world, game, 0), "E5")
+    inbound = _inbound(world)
+    inbound.store(raw, "webhook")  # ... and the worker that stored it died here
+    waiting = inbound.receive(raw, "webhook")
+    assert (waiting.outcome, waiting.duplicate) == ("in progress", True)
+    assert world.service.load(game.id).version == game.version
+    world.clock.advance(timedelta(seconds=world.settings.mail.lease_seconds + 1))
+    assert inbound.receive(raw, "imap").outcome == "applied"
+    assert world.service.load(game.id).version == game.version + 1
+
+
+def test_a_worker_that_died_after_applying_is_not_applied_again(world: MailWorld) -> None:
+    game = world.new_game()
+    raw = reply_to(_turn_mail(world, game, 0), "E5\nundo")
+    inbound = _inbound(world)
+    first = inbound.receive(raw, "webhook")
+    assert first.outcome == "applied"
+    version = world.service.load(game.id).version
+    # As if the worker had died before recording the outcome: its lease runs out.
+    with world.db.write() as session:
+        row = session.get(InboundMail, first.key)
+        assert row is not None
+        row.status, row.lease_expires_at = "processing", "2000-01-01T00:00:00.000000Z"
+        session.add(row)
+    again = inbound.receive(raw, "webhook")
+    assert again.outcome == "applied" and "not applied again" in again.detail
+    assert world.service.load(game.id).version == version
