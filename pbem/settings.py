@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import secrets
+import time
 import tomllib
 import types
 import typing
@@ -242,7 +243,13 @@ def _stored_secret_key(var_dir: Path) -> str:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
-        return path.read_text(encoding="ascii").strip()
+        # Another process is creating it right now: wait for its key.
+        for _ in range(50):
+            key = path.read_text(encoding="ascii").strip()
+            if key:
+                return key
+            time.sleep(0.02)
+        raise SettingsError(f"{path} is empty: delete it, or set secret_key") from None
     with os.fdopen(fd, "w", encoding="ascii") as f:
         f.write(key + "\n")
     return key

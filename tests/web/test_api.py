@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
 
+from pbem.cli import main
 from pbem.games import GameService
 from pbem.replay import verify
 from tests.web.conftest import bearer, new_game
@@ -50,6 +52,12 @@ def test_a_lancelot_game_is_played_to_the_end_over_http(app: Flask, client: Flas
         report = verify(session, gid, service.registry)
     assert report.ok, report.problems
     assert report.events == game["version"]
+    # and the command an auditor would run
+    result = CliRunner().invoke(
+        main, ["replay", gid, "--verify"], env={"PBEM_DATABASE_URL": service.db.url}
+    )
+    assert result.exit_code == 0, result.output
+    assert f"final state hash {report.final_state_hash}" in result.output
 
 
 def test_creating_a_game_explains_what_is_wrong(client: FlaskClient) -> None:
