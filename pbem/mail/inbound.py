@@ -24,7 +24,7 @@ import hmac
 import logging
 import re
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -33,12 +33,12 @@ from sqlmodel import Session, col, select
 from pbem import store
 from pbem.clock import Clock, SystemClock, format_time
 from pbem.db import Database
-from pbem.errors import Conflict, ServiceError, StaleVersion
+from pbem.errors import Conflict, ServiceError
 from pbem.games import GameService
 from pbem.mail import compose as c
+from pbem.mail import replies
 from pbem.mail.address import BadToken, find_token, peek, verify
-from pbem.mail.headers import msgid
-from pbem.mail.models import ErrorReplySent, InboundMail, OutboxMail
+from pbem.mail.models import InboundMail, OutboxMail
 from pbem.mail.outbox import clear_failure, default_owner, record_failure
 from pbem.mail.reading import Incoming, Kind, read_message
 from pbem.models import Seat
@@ -316,7 +316,7 @@ class Inbound:
                 marker=c.MARKER,
                 title="pbem",
                 problem=why,
-                quoted=_quote(incoming.commands),
+                quoted=replies.quote(incoming.commands),
                 fresh="",
                 can_type="",
                 receipt="",
@@ -337,7 +337,7 @@ class Inbound:
                 "confirm",
                 title=title,
                 sender=incoming.sender,
-                quoted=_quote(incoming.commands),
+                quoted=replies.quote(incoming.commands),
                 link=link,
             )
             outcome = _Outcome("held", f"from {incoming.sender}: waiting for confirmation", route)
@@ -446,75 +446,35 @@ class Inbound:
         error: ServiceError | None,
     ) -> _Outcome:
         loaded = self.service.load(route.game_id)
-        rules = loaded.rules
-        fresh = ""
-        if isinstance(error, StaleVersion):
-            fresh = (
-                f"The game has moved on since the mail you answered (you saw version "
-                f"{route.seen}; it is now at version {loaded.version}). The position now:\n\n"
-                + c.board_text(rules, loaded.state, route.seat)
-                + "\n"
-            )
-        examples = ", ".join(can_type) if can_type else c.can_type(rules, loaded.state, route.seat)
-        text = c.render(
-            "error",
-            marker=c.MARKER,
-            title=f"{rules.name.title()}, game {route.game_id}",
-            problem=problem,
-            quoted="" if "\n> " in problem else _quote(incoming.commands),
-            fresh=fresh,
-            can_type=f"What you can type now, for example: {examples}\n",
-            receipt=c.receipt(loaded.version, loaded.head_hash),
+        text = replies.error_text(
+            loaded, route.seat, route.seen, problem, can_type, error, incoming.commands
         )
-        rate_kind = f"{kind}:{route.game_id}:{loaded.version}"
         return _Outcome(
             "refused",
             " ".join(problem.split())[:500],
             route,
-            reply=(rate_kind, incoming.sender or (route.email or ""), route.name, text),
+            reply=(
+                f"{kind}:{route.game_id}:{loaded.version}",
+                incoming.sender or (route.email or ""),
+                route.name,
+                text,
+            ),
             version=loaded.version,
         )
 
     def _info_mail(self, route: _Route, word: str) -> OutboxMail:
         loaded = self.service.load(route.game_id)
-        rules = loaded.rules
-        common = {
-            "marker": c.MARKER,
-            "title": f"{rules.name.title()}, game {route.game_id}",
-            "link": c.game_link(self.settings, route.game_id),
-            "receipt": c.receipt(loaded.version, loaded.head_hash),
-            "can_type": c.can_type(rules, loaded.state, route.seat),
-        }
-        if word == "help":
-            text = c.render("help", **common)
-        else:
-            text = c.render(
-                "notice",
-                **common,
-                headline="the position.",
-                notices="",
-                since="",
-                board=c.board_text(rules, loaded.state, route.seat),
-                asked=f"You can type, for example: {common['can_type']}\n",
-            )
         with self.db.read() as session:
-            reply_to = c.seat_reply_address(
-                session, self.settings, route.game_id, route.seat, loaded.version
+            return replies.info_mail(
+                session,
+                self.settings,
+                loaded,
+                route.seat,
+                route.name,
+                route.email or "",
+                word,
+                self.clock.now(),
             )
-        return c.outbox_mail(
-            self.settings,
-            kind=word,
-            game_id=route.game_id,
-            seat=route.seat,
-            to_name=route.name,
-            to_address=route.email or "",
-            subject=c.subject_for(rules, route.game_id),
-            text=text,
-            now=self.clock.now(),
-            version=loaded.version,
-            head_hash=loaded.head_hash,
-            reply_to=reply_to,
-        )
 
     # -- recording the outcome -----------------------------------------------------------
 
@@ -527,7 +487,20 @@ class Inbound:
             for mail in outcome.mails:
                 session.add(mail)
             if outcome.reply is not None and incoming is not None:
-                reply = self._reply_mail(session, incoming, route, outcome, now)
+                kind, to_address, to_name, text = outcome.reply
+                reply = replies.reply_mail(
+                    session,
+                    self.settings,
+                    incoming,
+                    kind=kind,
+                    to_address=to_address,
+                    to_name=to_name,
+                    text=text,
+                    game_id=route.game_id if route else None,
+                    seat=route.seat if route else None,
+                    version=outcome.version,
+                    now=now,
+                )
                 if reply is not None:
                     session.add(reply)
             for address in outcome.failing:
@@ -548,72 +521,6 @@ class Inbound:
             session.add(row)
         return Result(key, outcome.outcome, outcome.detail, row.game_id, row.seat)
 
-    def _reply_mail(
-        self,
-        session: Session,
-        incoming: Incoming,
-        route: _Route | None,
-        outcome: _Outcome,
-        now: datetime,
-    ) -> OutboxMail | None:
-        assert outcome.reply is not None
-        kind, to_address, to_name, text = outcome.reply
-        if not to_address or not _rate_limit_allows(session, to_address, kind, now):
-            return None
-        references = []
-        in_reply_to = None
-        if incoming.message_id:
-            try:
-                in_reply_to = msgid(incoming.message_id).strip("<>")
-                references = [in_reply_to]
-            except ValueError:
-                in_reply_to = None
-        game_id = route.game_id if route else None
-        version = outcome.version
-        reply_to = None
-        if route is not None and version is not None:
-            # Answering the error mail is answering the position it shows.
-            reply_to = c.seat_reply_address(
-                session, self.settings, route.game_id, route.seat, version
-            )
-        if in_reply_to is not None and game_id is not None:
-            references = [c.thread_root(self.settings, game_id), *references]
-        subject = f"[pbem] game {game_id}" if game_id else "[pbem] your mail"
-        try:
-            return c.outbox_mail(
-                self.settings,
-                kind="error" if kind != "confirm" else "confirm",
-                game_id=game_id,
-                seat=route.seat if route else None,
-                to_name=to_name,
-                to_address=to_address,
-                subject=subject,
-                text=text,
-                now=now,
-                version=version,
-                reply_to=reply_to,
-                in_reply_to=in_reply_to,
-                references=references,
-            )
-        except ValueError as error:  # an address we cannot write to (malformed sender)
-            log.info("no error reply to %r: %s", to_address, error)
-            return None
-
-
-def _rate_limit_allows(session: Session, sender: str, kind: str, now: datetime) -> bool:
-    day = now.strftime("%Y-%m-%d")
-    row = session.get(ErrorReplySent, (sender.lower()[:320], kind[:40], day))
-    if row is not None:
-        row.suppressed += 1
-        session.add(row)
-        return False
-    try:
-        with session.begin_nested():
-            session.add(ErrorReplySent(sender=sender.lower()[:320], kind=kind[:40], day=day))
-    except IntegrityError:  # another worker answered the same sender at the same moment
-        return False
-    return True
-
 
 def _groups(commands: tuple[str, ...]) -> list[tuple[str | None, list[str]]]:
     """Consecutive move lines go to the game service together; each special word alone."""
@@ -627,12 +534,6 @@ def _groups(commands: tuple[str, ...]) -> list[tuple[str | None, list[str]]]:
         else:
             groups.append((None, [line]))
     return groups
-
-
-def _quote(lines: tuple[str, ...]) -> str:
-    if not lines:
-        return ""
-    return "Your mail said:\n\n" + "\n".join(f"> {line}" for line in lines[:10]) + "\n"
 
 
 def _url_key(key: str) -> str:

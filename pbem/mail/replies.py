@@ -1,0 +1,175 @@
+"""The mails the inbound pipeline answers with: error replies (quoting the line, saying why,
+listing what can be typed now, with the fresh position when the game moved on), ``help``
+and ``show``, and the rate limit of one error reply per sender, kind and day."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session
+
+from pbem.errors import ServiceError, StaleVersion
+from pbem.mail import compose as c
+from pbem.mail.headers import msgid
+from pbem.mail.models import ErrorReplySent, OutboxMail
+from pbem.mail.reading import Incoming
+from pbem.results import Loaded
+from pbem.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+def quote(lines: Sequence[str]) -> str:
+    if not lines:
+        return ""
+    return "Your mail said:\n\n" + "\n".join(f"> {line}" for line in lines[:10]) + "\n"
+
+
+def error_text(
+    loaded: Loaded,
+    seat: int,
+    seen: int | None,
+    problem: str,
+    can_type: Sequence[str],
+    error: ServiceError | None,
+    commands: Sequence[str],
+) -> str:
+    rules = loaded.rules
+    fresh = ""
+    if isinstance(error, StaleVersion):
+        fresh = (
+            f"The game has moved on since the mail you answered (you saw version {seen}; it "
+            f"is now at version {loaded.version}). The position now:\n\n"
+            + c.board_text(rules, loaded.state, seat)
+            + "\n"
+        )
+    examples = ", ".join(can_type) if can_type else c.can_type(rules, loaded.state, seat)
+    return c.render(
+        "error",
+        marker=c.MARKER,
+        title=f"{rules.name.title()}, game {loaded.game_id}",
+        problem=problem,
+        quoted="" if "\n> " in problem else quote(commands),
+        fresh=fresh,
+        can_type=f"What you can type now, for example: {examples}\n",
+        receipt=c.receipt(loaded.version, loaded.head_hash),
+    )
+
+
+def info_mail(
+    session: Session,
+    settings: Settings,
+    loaded: Loaded,
+    seat: int,
+    name: str,
+    email: str,
+    word: str,
+    now: datetime,
+) -> OutboxMail:
+    """The answer to ``help`` or ``show``."""
+    rules = loaded.rules
+    common = {
+        "marker": c.MARKER,
+        "title": f"{rules.name.title()}, game {loaded.game_id}",
+        "link": c.game_link(settings, loaded.game_id),
+        "receipt": c.receipt(loaded.version, loaded.head_hash),
+        "can_type": c.can_type(rules, loaded.state, seat),
+    }
+    if word == "help":
+        text = c.render("help", **common)
+    else:
+        text = c.render(
+            "notice",
+            **common,
+            headline="the position.",
+            notices="",
+            since="",
+            board=c.board_text(rules, loaded.state, seat),
+            asked=f"You can type, for example: {common['can_type']}\n",
+        )
+    return c.outbox_mail(
+        settings,
+        kind=word,
+        game_id=loaded.game_id,
+        seat=seat,
+        to_name=name,
+        to_address=email,
+        subject=c.subject_for(rules, loaded.game_id),
+        text=text,
+        now=now,
+        version=loaded.version,
+        head_hash=loaded.head_hash,
+        reply_to=c.seat_reply_address(session, settings, loaded.game_id, seat, loaded.version),
+    )
+
+
+def rate_limit_allows(session: Session, sender: str, kind: str, now: datetime) -> bool:
+    """True (and remembered) for the first error reply of this kind to this sender today."""
+    day = now.strftime("%Y-%m-%d")
+    key = (sender.lower()[:320], kind[:40], day)
+    row = session.get(ErrorReplySent, key)
+    if row is not None:
+        row.suppressed += 1
+        session.add(row)
+        return False
+    try:
+        with session.begin_nested():
+            session.add(ErrorReplySent(sender=key[0], kind=key[1], day=key[2]))
+    except IntegrityError:  # another worker answered the same sender at the same moment
+        return False
+    return True
+
+
+def reply_mail(
+    session: Session,
+    settings: Settings,
+    incoming: Incoming,
+    *,
+    kind: str,
+    to_address: str,
+    to_name: str,
+    text: str,
+    game_id: str | None,
+    seat: int | None,
+    version: int | None,
+    now: datetime,
+) -> OutboxMail | None:
+    """An error (or confirmation) reply to ``incoming``, unless the rate limit says no."""
+    if not to_address or not rate_limit_allows(session, to_address, kind, now):
+        return None
+    references: list[str] = []
+    in_reply_to = None
+    if incoming.message_id:
+        try:
+            in_reply_to = msgid(incoming.message_id).strip("<>")
+            references = [in_reply_to]
+        except ValueError:
+            in_reply_to = None
+    reply_to = None
+    if game_id is not None and seat is not None and version is not None:
+        # Answering the error mail is answering the position it shows.
+        reply_to = c.seat_reply_address(session, settings, game_id, seat, version)
+    if in_reply_to is not None and game_id is not None:
+        references = [c.thread_root(settings, game_id), *references]
+    try:
+        return c.outbox_mail(
+            settings,
+            kind="confirm" if kind == "confirm" else "error",
+            game_id=game_id,
+            seat=seat,
+            to_name=to_name,
+            to_address=to_address,
+            subject=f"[pbem] game {game_id}" if game_id else "[pbem] your mail",
+            text=text,
+            now=now,
+            version=version,
+            reply_to=reply_to,
+            in_reply_to=in_reply_to,
+            references=references,
+        )
+    except ValueError as error:  # an address we cannot write to (a malformed sender)
+        log.info("no reply to %r: %s", to_address, error)
+        return None
