@@ -65,7 +65,15 @@ class Handler:
             raise IllegalActionError(self.illegal_reason(state, frame, seat, action))
 
     def illegal_reason(self, state: State, frame: Frame, seat: int, action: Action) -> str:
-        return "That is not one of your choices now."
+        from engine.lancaster.notation import format_action  # notation reads the frames
+
+        options = sorted_options(self.options(state, frame, seat))
+        shown = " | ".join(format_action(state, a) for a in options[:12])
+        more = f" (and {len(options) - 12} more)" if len(options) > 12 else ""
+        return (
+            f"That is not one of your choices now. {self.prompt(state, frame, seat)} "
+            f"You can: {shown}{more}."
+        )
 
     def resolve(self, state: State, frame: Frame, seat: int, action: Action, ctx: Ctx) -> State:
         raise NotImplementedError

@@ -226,6 +226,14 @@ class LawChoice(Handler):
             return True if not state.two_player else super().ask(state, frame, seat)
         return super().ask(state, frame, seat)
 
+    def illegal_reason(self, state: State, frame: Frame, seat: int, action: Action) -> str:
+        c = state.colours[seat]
+        if action[0] in ("markers", "power") and isinstance(action[-1], int):
+            return f"You have only {c.gold} gold (1 gold each)."
+        if action[0] == "trade" and isinstance(action[-1], int):
+            return f"Each trade costs 1 squire and 1 gold; you have {c.squires} and {c.gold}."
+        return super().illegal_reason(state, frame, seat, action)
+
     def resolve(self, state: State, frame: Frame, seat: int, action: Action, ctx: Ctx) -> State:
         key = str(frame[1])
         law = state.data.law(key)

@@ -71,6 +71,20 @@ class CountyReward(Handler):
                 out.extend(("both", d) for d in details)
         return out
 
+    def illegal_reason(self, state: State, frame: Frame, seat: int, action: Action) -> str:
+        occ = state.counties[int(frame[1])]
+        assert occ is not None
+        letter = COUNTY_LETTERS[int(frame[1])]
+        if action[0] in ("noble", "both") and not _noble_ok(state, int(frame[1]), occ.colour):
+            return (
+                f"You cannot take the nobleman {letter}: you hold one already, or none is left "
+                "(Lancaster: each nobleman once). Take the reward."
+            )
+        gold, cost = state.colours[occ.colour].gold, state.data.both_cost
+        if action[0] == "both" and gold < cost:
+            return f"Taking both costs {cost} gold; you have {gold}."
+        return super().illegal_reason(state, frame, seat, action)
+
     def resolve(self, state: State, frame: Frame, seat: int, action: Action, ctx: Ctx) -> State:
         i = int(frame[1])
         letter = COUNTY_LETTERS[i]

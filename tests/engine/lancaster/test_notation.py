@@ -287,3 +287,22 @@ def test_any_text_gives_a_legal_action_or_an_error_for_the_player(
             assert str(err)
             continue
         assert action in R.legal_actions(state, seat)
+
+
+def test_illegal_choices_say_why_and_list_what_is_possible() -> None:
+    g = Game(3, cards=(1, 4), laws=("buy_voting_markers", *NEUTRAL[:2]))
+    g.setup(1, 1, 1)
+    g.play(RED, "knight 1 to A")
+    g.place_rest_in_castles()
+    g.reject_all_new_laws()
+    with pytest.raises(IllegalActionError, match="only 2 gold"):
+        g.play(RED, "buy 3 voting markers")
+    for seat in (RED, BLUE, YELLOW):
+        g.play(seat, "none")
+    with pytest.raises(IllegalActionError, match="Taking both costs 3 gold; you have 2"):
+        g.play(RED, "both")
+    g.edit_colour(RED, nobles=("A",))
+    with pytest.raises(IllegalActionError, match="each nobleman once"):
+        g.play(RED, "noble")
+    with pytest.raises(IllegalActionError, match="You can: reward"):
+        g.apply(RED, ("reward", 5))
