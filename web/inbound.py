@@ -61,6 +61,18 @@ def _raw_message(limit: int) -> bytes:
     return request.get_data(cache=False)
 
 
+def _authorized(secret: str) -> bool:
+    """``Authorization: Bearer <secret>``; or HTTP Basic with the secret as the password,
+    for providers that can only put credentials in the URL (``https://x:<secret>@host/...``)."""
+    scheme, _, given = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() == "bearer":
+        return hmac.compare_digest(given.strip().encode(), secret.encode())
+    if scheme.lower() == "basic" and request.authorization is not None:
+        password = request.authorization.password or ""
+        return hmac.compare_digest(password.encode(), secret.encode())
+    return False
+
+
 @inbound.post("/inbound/email")
 def receive_email() -> Any:
     mail = _settings().mail
@@ -70,10 +82,7 @@ def receive_email() -> Any:
             "not_configured",
             "The inbound mail webhook is off: set PBEM_INBOUND_SECRET to open it.",
         )
-    scheme, _, given = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not hmac.compare_digest(
-        given.strip().encode(), mail.inbound_secret.encode()
-    ):
+    if not _authorized(mail.inbound_secret):
         return _error(
             401,
             "unauthorized",

@@ -3,6 +3,7 @@ with every notification delivered to a real SMTP server (aiosmtpd)."""
 
 from __future__ import annotations
 
+import base64
 import re
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -121,6 +122,10 @@ def test_the_webhook_needs_its_secret_and_a_message(world: MailWorld) -> None:
     assert str(world.settings.mail.max_inbound_bytes) in response.json["message"]
     form = client.post("/inbound/email", data={"body-mime": raw.decode()}, headers=SECRET)
     assert form.status_code == 200 and form.json["outcome"] == "refused"  # a stranger
+    basic = {"Authorization": "Basic " + base64.b64encode(b"mailer:hook-secret").decode()}
+    assert client.post("/inbound/email", data=raw, headers=basic).status_code == 200
+    bad = {"Authorization": "Basic " + base64.b64encode(b"mailer:wrong").decode()}
+    assert client.post("/inbound/email", data=raw, headers=bad).status_code == 401
 
 
 def test_the_webhook_is_closed_without_a_secret(world: MailWorld) -> None:
