@@ -271,7 +271,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8, help="concurrent games in the load phase")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     parser.add_argument(
-        "--threads", type=int, default=1, help="threads per worker (>1: gthread, keep-alive)"
+        "--threads", type=int, default=4, help="threads per worker (>1: gthread, keep-alive)"
     )
     parser.add_argument("--long-version", type=int, default=1000)
     parser.add_argument("--window", type=int, default=40, help="versions measured at each point")

@@ -51,6 +51,15 @@ class Txn:
     def seat_infos(self) -> tuple[SeatInfo, ...]:
         return tuple(SeatInfo(s.seat, s.name, s.email, s.resigned) for s in self.seats)
 
+    def loaded(self) -> Loaded:
+        """The game at its head, as this transaction sees it."""
+        g = self.game
+        outcome = json.loads(g.outcome) if g.outcome else None
+        return Loaded(
+            g.id, g.game, self.rules, self.state, g.version, g.head_hash, self.seat_infos(),
+            g.finished, outcome, True,
+        )  # fmt: skip
+
 
 class ServiceCore:
     def __init__(
@@ -105,18 +114,6 @@ class ServiceCore:
             since = store.read(txn.session, txn.game.id, after=max(expected, 0))
             if all(e.type == ev.ACTION_APPLIED and e.data["seat"] == seat for e in since):
                 return
-        loaded = Loaded(
-            txn.game.id,
-            txn.game.game,
-            txn.rules,
-            txn.state,
-            head,
-            txn.game.head_hash,
-            txn.seat_infos(),
-            txn.game.finished,
-            None,
-            True,
-        )
         if expected > head:
             message = f"Version {expected} does not exist yet: the game is at version {head}."
         else:
@@ -124,7 +121,7 @@ class ServiceCore:
                 f"You played on version {expected}, but the game has moved on to version "
                 f"{head}. Nothing was applied: look at the game again and resubmit."
             )
-        raise StaleVersion(message, head, describe(loaded, seat))
+        raise StaleVersion(message, head, describe(txn.loaded(), seat))
 
     def _can_type(self, txn: Txn, seat: int) -> list[str]:
         return self._can_type_at(txn.rules, txn.state, seat)

@@ -304,11 +304,7 @@ class GameService(UndoOps):
                     )
                 )
                 result = SubmitResult(game_id, version, applied_rows, txn.game.finished, error)
-                loaded = Loaded(
-                    game_id, txn.game.game, txn.rules, txn.state, version, txn.game.head_hash,
-                    txn.seat_infos(), txn.game.finished,
-                    json.loads(txn.game.outcome) if txn.game.outcome else None, True,
-                )  # fmt: skip
+                loaded = txn.loaded()
                 if idempotency_key is not None:
                     session.add(
                         IdempotencyKey(
