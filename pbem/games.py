@@ -91,8 +91,11 @@ class GameService(UndoOps):
             normalised = rules.validate_config({**config, "players": len(seats)})
             seed = secrets.randbits(128)
             state = rules.initial_state(normalised, seed)
+            config_text = ev.canonical_json(normalised)
         except ConfigError as e:
             raise BadRequest(f"The config is not valid for {game}: {e}") from None
+        except ev.EventDataError as e:
+            raise BadRequest(f"The config cannot be stored: {e}.") from None
         tokens = [secrets.token_urlsafe(24) for _ in seats]
         admin_token = secrets.token_urlsafe(24)
         now = format_time(self.clock.now())
@@ -118,7 +121,7 @@ class GameService(UndoOps):
                         id=game_id,
                         game=game,
                         rules_version=rules.version,
-                        config=ev.canonical_json(normalised),
+                        config=config_text,
                         seed=str(seed),
                         seed_commitment=ev.seed_commitment(seed),
                         version=0,

@@ -67,6 +67,18 @@ def test_creating_a_game_explains_what_is_wrong(client: FlaskClient) -> None:
         ({"game": "chess", "players": [{"name": "A"}, {"name": "B"}]}, "no game called 'chess'"),
         ({"game": "hoard", "players": [{"name": "A"}]}, "played by 2, 3, 4 players"),
         ({"game": "hoard", "players": [{"name": "A", "age": 3}, {"name": "B"}]}, "age"),
+        (
+            {"game": "hoard", "config": {"rounds": 2.5}, "players": [{"name": "A"}, {"name": "B"}]},
+            "rounds must be",
+        ),
+        (
+            {
+                "game": "lancelot",
+                "config": {"target": 2.5},
+                "players": [{"name": "A"}, {"name": "B"}],
+            },
+            "target",
+        ),
     ]
     for body, message in cases:
         response = client.post("/api/v1/games", json=body)

@@ -131,3 +131,21 @@ def _new(client: FlaskClient, service: GameService) -> dict[str, Any]:
 def test_the_fuzzing_reached_every_kind_of_answer(fuzz_game: dict[str, Any]) -> None:
     # runs after the JSON fuzzing (same module fixture): it was not all one kind of refusal
     assert {201, 400, 409} <= fuzz_game["statuses"], fuzz_game["statuses"]
+
+
+@settings(max_examples=120, deadline=None, derandomize=True)
+@given(
+    game=st.sampled_from(["lancelot", "hoard", "lancaster", "chess", ""]),
+    config=ANY_JSON,
+    players=ANY_JSON,
+)
+def test_random_game_creations_never_break(
+    fuzz_game: dict[str, Any], game: str, config: Any, players: Any
+) -> None:
+    client: FlaskClient = fuzz_game["client"]
+    body = {"game": game, "config": config, "players": players}
+    response = client.post(
+        "/api/v1/games", data=json.dumps(body, allow_nan=True), content_type="application/json"
+    )
+    assert response.status_code in (201, 400), (body, response.get_data(as_text=True))
+    assert response.json.get("message") or response.status_code == 201
