@@ -107,6 +107,11 @@ class Inbound:
         self.service = service
         self.clock: Clock = clock or SystemClock()
         self.owner = owner or default_owner()
+        if settings.mail.from_mismatch not in ("refuse", "hold"):
+            raise ValueError(
+                f"mail.from_mismatch is {settings.mail.from_mismatch!r}: it must be 'refuse' "
+                "or 'hold'"
+            )
 
     # -- the doors call this -----------------------------------------------------------
 
@@ -249,15 +254,18 @@ class Inbound:
                 )
             )
             mailed = {r.recipient.lower() for r in ours}
-            # Only addresses we actually mailed can be marked (a forged bounce cannot mark
-            # arbitrary addresses).
-            named = [a for a in bounce.recipients if a in mailed] or sorted(mailed)
-            if bounce.recipients and not ours:
-                named = [
-                    a
-                    for a in bounce.recipients
-                    if session.exec(select(OutboxMail.id).where(OutboxMail.recipient == a)).first()
-                ]
+
+            def ever_mailed(address: str) -> bool:
+                query = select(OutboxMail.id).where(OutboxMail.recipient == address)
+                return address in mailed or session.exec(query).first() is not None
+
+            # The report's failed recipients when it names them (a report without them: the
+            # recipients of the mails it is about); only addresses we mailed are marked, so
+            # a forged report cannot mark arbitrary addresses.
+            if bounce.recipients:
+                named = [a for a in bounce.recipients if ever_mailed(a)]
+            else:
+                named = sorted(mailed)
         detail = "marked failing: " + (", ".join(named) or "nobody we know")
         return _Outcome("bounce", detail, failing=named)
 

@@ -135,3 +135,24 @@ def test_the_webhook_is_closed_without_a_secret(world: MailWorld) -> None:
     client = create_app(settings, world.service).test_client()
     response = client.post("/inbound/email", data=b"x", headers=SECRET)
     assert response.status_code == 404 and "PBEM_INBOUND_SECRET" in response.json["message"]
+
+
+def test_a_held_reply_is_applied_by_the_button_behind_the_link(world: MailWorld) -> None:
+    from tests.mail.conftest import with_mail
+
+    settings = with_mail(world.settings, from_mismatch="hold")
+    client = create_app(settings, world.service).test_client()
+    game = world.new_game()
+    turn = next(m for m in world.outbox(game.id) if m.kind == "turn")
+    held = _post(client, reply_to(turn, "E5", sender="alice.phone@example.org"))
+    assert held["outcome"] == "held"
+    confirm = _parse(world.outbox(game.id)[-1].message).get_content()
+    link = next(w for w in confirm.split() if "/inbound/confirm/" in w)
+    path = link.removeprefix("https://pbem.test")
+    page = client.get(path)  # what a mail scanner following the link does: nothing
+    assert page.status_code == 200 and "Yes, apply it" in page.get_data(as_text=True)
+    assert world.service.load(game.id).version == game.version
+    done = client.post(path)
+    assert done.status_code == 200 and "applied" in done.get_data(as_text=True)
+    assert world.service.load(game.id).version == game.version + 1
+    assert client.post(path[:-4] + "0000").status_code == 404

@@ -294,3 +294,28 @@ def test_a_worker_that_died_after_applying_is_not_applied_again(world: MailWorld
     again = inbound.receive(raw, "webhook")
     assert again.outcome == "applied" and "not applied again" in again.detail
     assert world.service.load(game.id).version == version
+
+
+def test_a_bounce_that_names_no_recipient_marks_the_mail_it_is_about(world: MailWorld) -> None:
+    game = world.new_game()
+    bob_mail = world.outbox(game.id)[1]
+    qmail = (
+        "From: postmaster@legacy.example\r\nTo: games@pbem.test\r\nSubject: failure notice\r\n"
+        "Message-ID: <q1@legacy.example>\r\n\r\nSorry, no mailbox here by that name.\r\n\r\n"
+        f"--- Below this line is a copy of the message.\r\n\r\nMessage-ID: <{bob_mail.message_id}>"
+        "\r\n"
+    ).encode()
+    assert _inbound(world).receive(qmail, "imap").outcome == "bounce"
+    forged = (
+        b"From: MAILER-DAEMON@evil.example\r\nTo: games@pbem.test\r\nSubject: Undelivered\r\n"
+        b"Message-ID: <f1@evil.example>\r\nX-Failed-Recipients: victim@example.net\r\n\r\nx\r\n"
+    )
+    assert _inbound(world).receive(forged, "imap").outcome == "bounce"
+    with world.db.read() as session:
+        assert [r.address for r in session.exec(select(AddressFailure))] == ["bob@example.com"]
+
+
+def test_an_unknown_from_mismatch_setting_is_named(world: MailWorld) -> None:
+    settings = with_mail(world.settings, from_mismatch="hodl")
+    with pytest.raises(ValueError, match="from_mismatch is 'hodl'"):
+        Inbound(world.db, settings, world.service, world.clock)
