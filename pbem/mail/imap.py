@@ -15,52 +15,26 @@ from __future__ import annotations
 import logging
 import ssl
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qs, unquote, urlsplit
 
 from imapclient import IMAPClient
+
+from pbem.mail.urls import ServerUrl, parse_server_url
 
 log = logging.getLogger(__name__)
 
 KEYWORD = b"$PbemStored"
 
 
-@dataclass(frozen=True)
-class ImapConfig:
-    host: str
-    port: int
-    username: str
-    password: str
-    folder: str = "INBOX"
-    implicit_tls: bool = True
-    starttls: bool = False
-    timeout: float = 30.0
-    cafile: str | None = None
+ImapConfig = ServerUrl
 
 
 def parse_imap_url(url: str) -> ImapConfig:
-    parts = urlsplit(url)
-    if parts.scheme not in ("imap", "imaps"):
-        raise ValueError(f"the IMAP URL must start with imap:// or imaps://, not {parts.scheme!r}")
-    if not parts.hostname or not parts.username:
+    """Read ``imap[s]://user:pass@host[:port][/folder][?starttls=1&timeout=30&cafile=...]``."""
+    config = parse_server_url(url, "imap", (143, 993), "imaps://user:pass@host/INBOX")
+    if not config.username:
         raise ValueError("the IMAP URL needs a user and a host: imaps://user:pass@host/INBOX")
-    query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
-    unknown = set(query) - {"starttls", "timeout", "cafile"}
-    if unknown:
-        raise ValueError(f"unknown IMAP URL options: {', '.join(sorted(unknown))}")
-    implicit = parts.scheme == "imaps"
-    return ImapConfig(
-        host=parts.hostname,
-        port=parts.port or (993 if implicit else 143),
-        username=unquote(parts.username),
-        password=unquote(parts.password or ""),
-        folder=unquote(parts.path.lstrip("/")) or "INBOX",
-        implicit_tls=implicit,
-        starttls=query.get("starttls", "0").lower() in ("1", "true", "yes", "on"),
-        timeout=float(query.get("timeout", "30")),
-        cafile=query.get("cafile"),
-    )
+    return config
 
 
 def poll(
@@ -82,8 +56,8 @@ def poll(
     try:
         if config.starttls:
             client.starttls(context)
-        client.login(config.username, config.password)
-        selected = client.select_folder(config.folder)
+        client.login(config.username or "", config.password or "")
+        selected = client.select_folder(config.path or "INBOX")
         keywords_allowed = b"\\*" in tuple(selected.get(b"PERMANENTFLAGS", ()))
         if keywords_allowed:
             uids = client.search(["NOT", "KEYWORD", KEYWORD.decode(), "NOT", "DELETED"])

@@ -19,10 +19,10 @@ import ssl
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
-from urllib.parse import parse_qs, unquote, urlsplit
+
+from pbem.mail.urls import ServerUrl, parse_server_url
 
 
 class SendError(Exception):
@@ -55,41 +55,12 @@ class Transport(Protocol):
     def session(self) -> AbstractContextManager[Session]: ...
 
 
-@dataclass(frozen=True)
-class SmtpConfig:
-    host: str
-    port: int
-    username: str | None = None
-    password: str | None = None
-    starttls: bool = False
-    implicit_tls: bool = False
-    timeout: float = 30.0
-    cafile: str | None = None
+SmtpConfig = ServerUrl
 
 
 def parse_smtp_url(url: str) -> SmtpConfig:
     """Read ``smtp[s]://[user[:pass]@]host[:port][?starttls=1&timeout=30&cafile=...]``."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("smtp", "smtps"):
-        raise ValueError(f"the SMTP URL must start with smtp:// or smtps://, not {parts.scheme!r}")
-    if not parts.hostname:
-        raise ValueError("the SMTP URL has no host name (smtp://user:pass@host:587?starttls=1)")
-    query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
-    unknown = set(query) - {"starttls", "timeout", "cafile"}
-    if unknown:
-        raise ValueError(f"unknown SMTP URL options: {', '.join(sorted(unknown))}")
-    implicit = parts.scheme == "smtps"
-    starttls = query.get("starttls", "0").lower() in ("1", "true", "yes", "on")
-    return SmtpConfig(
-        host=parts.hostname,
-        port=parts.port or (465 if implicit else 25),
-        username=unquote(parts.username) if parts.username else None,
-        password=unquote(parts.password) if parts.password else None,
-        starttls=starttls and not implicit,
-        implicit_tls=implicit,
-        timeout=float(query.get("timeout", "30")),
-        cafile=query.get("cafile"),
-    )
+    return parse_server_url(url, "smtp", (25, 465), "smtp://user:pass@host:587?starttls=1")
 
 
 def _text(reply: bytes | str) -> str:

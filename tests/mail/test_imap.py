@@ -22,7 +22,7 @@ def _raw(n: int) -> bytes:
 
 def test_imap_url_is_read() -> None:
     c = parse_imap_url("imaps://me%40x.org:p%2Fw@imap.example.org/Games%20In")
-    assert (c.host, c.port, c.username, c.password, c.folder) == (
+    assert (c.host, c.port, c.username, c.password, c.path) == (
         "imap.example.org",
         993,
         "me@x.org",
