@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from engine.core.protocol import Rules
+from engine.lancaster import LANCASTER
+from engine.lancelot import LANCELOT
 
-REGISTRY: dict[str, Rules] = {}
-# Each game registers itself here, one line each:
-REGISTRY["lancelot"] = __import__("engine.lancelot", fromlist=["LANCELOT"]).LANCELOT
-REGISTRY["lancaster"] = __import__("engine.lancaster", fromlist=["LANCASTER"]).LANCASTER
+REGISTRY: dict[str, Rules] = {
+    LANCASTER.name: LANCASTER,
+    LANCELOT.name: LANCELOT,
+}

@@ -83,6 +83,8 @@ def main(ctx: click.Context, config: str | None) -> None:
 @pass_context
 def serve(obj: Context, host: str, port: int) -> None:
     """Run the web service (development server; use gunicorn in production)."""
+    # The one import against the web -> pbem -> engine direction: the command line is the
+    # composition root that starts the web layer, so it loads it only when asked to serve.
     from web import create_app
 
     app = create_app(service=obj.service)
