@@ -16,7 +16,7 @@ from engine.lancaster.state import State
 class LancasterRules:
     name = "lancaster"
     version = "1.0.0"
-    player_counts = setup.PLAYER_COUNTS
+    player_counts: tuple[int, ...] = setup.PLAYER_COUNTS
 
     def validate_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
         return setup.validate_config(config)
