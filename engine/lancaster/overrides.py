@@ -188,7 +188,8 @@ def apply_overrides(overrides: Any) -> tuple[Data, dict[str, Any]]:
                 pm = _mapping(lm["params"], f"{path}.params", names)
                 params = dict(laws[i].params)
                 for name in sorted(pm):
-                    low = 1 if name == "per" else 0
+                    # "for every N" and a price in gold: 0 would mean no limit at all.
+                    low = 1 if name in ("per", "gold") else 0
                     params[name] = _int(pm[name], f"{path}.params.{name}", low, 20)
                 laws[i] = replace(laws[i], params=tuple(params.items()))
                 entry["params"] = {k: params[k] for k in sorted(pm)}
