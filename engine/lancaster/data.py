@@ -10,6 +10,7 @@ for the game page (``pbem rules lancaster --data``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 SEED = "seed"
@@ -116,7 +117,9 @@ class Law:
     key: str
     group: int
     title: str
-    text: str
+    #: the card's text; ``{name:one/many}`` is a parameter with its noun (singular/plural),
+    #: so that an overridden number is also what players read and vote on
+    template: str
     params: tuple[tuple[str, int], ...] = ()
 
     def param(self, name: str) -> int:
@@ -124,6 +127,17 @@ class Law:
             if key == name:
                 return value
         raise KeyError(name)
+
+    @property
+    def text(self) -> str:
+        def fill(m: re.Match[str]) -> str:
+            n = self.param(m.group(1))
+            return f"{n} {m.group(2) if n == 1 else m.group(3)}" if m.group(2) else str(n)
+
+        return _PARAM.sub(fill, self.template)
+
+
+_PARAM = re.compile(r"\{(\w+)(?::([^/}]*)/([^}]*))?\}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,21 +245,21 @@ _LAWS = (
         "buy_voting_markers",
         0,
         "Buy voting markers",
-        "Players may buy 1 voting marker for 1 gold each, any number (in player order).",
+        "Players may buy 1 voting marker for {gold} gold each, any number (in player order).",
         (("gold", 1),),
     ),
     Law(
         "squires_for_strength_2",
         0,
         "Squires for strength-2 knights",
-        "Players recruit 1 squire for each of their deployed strength-2 knights.",
+        "Players recruit {squires:squire/squires} for each of their deployed strength-2 knights.",
         (("squires", 1),),
     ),
     Law(
         "buy_power_points",
         0,
         "Buy power points",
-        "Players may buy 1 power point for 1 gold each, any number (in player order).",
+        "Players may buy 1 power point for {gold} gold each, any number (in player order).",
         (("gold", 1),),
     ),
     Law(
@@ -272,23 +286,24 @@ _LAWS = (
         "counties_power",
         2,
         "Power for counties",
-        "All players gain 3 power points for every 2 counties occupied by their own knights.",
+        "All players gain {power:power point/power points} for every {per:county/counties} "
+        "occupied by their own knights.",
         (("power", 3), ("per", 2)),
     ),
     Law(
         "squire_and_gold_for_power",
         2,
         "Buy power with squires and gold",
-        "Players may spend 1 squire + 1 gold for 3 power points, any number of times "
-        "(in player order).",
+        "Players may spend 1 squire + 1 gold for {power:power point/power points}, any number "
+        "of times (in player order).",
         (("power", 3),),
     ),
     Law(
         "conflicts_extensions",
         2,
         "Extensions for conflicts",
-        "Players may take 1 extension tile for every 2 conflicts they are involved in with "
-        "their own knights.",
+        "Players may take 1 extension tile for every {per:conflict/conflicts} they are involved "
+        "in with their own knights.",
         (("per", 2),),
     ),
     Law(
@@ -302,52 +317,56 @@ _LAWS = (
         "conflicts_resources",
         3,
         "Supplies for conflicts",
-        "Players receive 1 squire + 1 voting marker + 1 gold for every 2 conflicts with at "
-        "least 1 of their knights.",
+        "Players receive 1 squire + 1 voting marker + 1 gold for every {per:conflict/conflicts} "
+        "with at least 1 of their knights.",
         (("per", 2),),
     ),
     Law(
         "conflicts_power",
         3,
         "Power for conflicts",
-        "Players gain 3 power points for each conflict with at least 1 of their knights.",
+        "Players gain {power:power point/power points} for each conflict with at least 1 of "
+        "their knights.",
         (("power", 3),),
     ),
     Law(
         "strength_1_power",
         3,
         "All strength-1 knights deployed",
-        "Players who have all 3 of their strength-1 knights deployed gain 5 power points.",
+        "Players who have all 3 of their strength-1 knights deployed gain "
+        "{power:power point/power points}.",
         (("power", 5),),
     ),
     Law(
         "conflicts_markers",
         3,
         "Voting markers for conflicts",
-        "Players gain 1 voting marker for each conflict they are involved in with their own "
-        "knights.",
+        "Players gain {voting_markers:voting marker/voting markers} for each conflict they are "
+        "involved in with their own knights.",
         (("voting_markers", 1),),
     ),
     Law(
         "extensions_power",
         4,
         "Power for extensions",
-        "Players gain 5 power points for every 3 extension tiles in their castle.",
+        "Players gain {power:power point/power points} for every "
+        "{per:extension tile/extension tiles} in their castle.",
         (("power", 5), ("per", 3)),
     ),
     Law(
         "counties_power_8",
         4,
         "Great power for counties",
-        "Players gain 8 power points for every 3 counties with their own knights.",
+        "Players gain {power:power point/power points} for every {per:county/counties} with "
+        "their own knights.",
         (("power", 8), ("per", 3)),
     ),
     Law(
         "noblemen_knights",
         4,
         "Knights for noblemen",
-        "Players recruit 1 new knight from the reserve to their court for every 3 noblemen "
-        "they hold.",
+        "Players recruit 1 new knight from the reserve to their court for every "
+        "{per:nobleman/noblemen} they hold.",
         (("per", 3),),
     ),
     Law(

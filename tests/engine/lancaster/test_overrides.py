@@ -37,3 +37,29 @@ def test_a_law_price_override_is_what_the_law_charges() -> None:
     assert g.legal(BLUE) == ["buy 0 power points", "buy 1 power point"]  # 2 gold, 2 each
     g.moves((BLUE, "1"), (YELLOW, "none"), (RED, "none"))
     assert (g.c(BLUE).gold, g.c(BLUE).power) == (0, 1)
+
+
+def test_a_law_text_shows_the_overridden_numbers() -> None:
+    # Players vote on the printed text: it must say what the law will actually do.
+    s = R.initial_state(config(laws={"counties_power": {"params": {"power": 4, "per": 3}}}), seed=1)
+    law = s.data.law("counties_power")
+    assert law.text == (
+        "All players gain 4 power points for every 3 counties occupied by their own knights."
+    )
+    one = R.initial_state(config(laws={"squires_for_strength_2": {"params": {"squires": 2}}}), 1)
+    assert one.data.law("squires_for_strength_2").text.startswith("Players recruit 2 squires for")
+
+
+def test_the_printed_law_texts_are_unchanged_without_overrides() -> None:
+    s = R.initial_state({"players": 3}, 1)
+    texts = {law.key: law.text for law in s.data.laws}
+    assert texts["buy_voting_markers"] == (
+        "Players may buy 1 voting marker for 1 gold each, any number (in player order)."
+    )
+    assert texts["squires_for_strength_2"] == (
+        "Players recruit 1 squire for each of their deployed strength-2 knights."
+    )
+    assert texts["extensions_power"] == (
+        "Players gain 5 power points for every 3 extension tiles in their castle."
+    )
+    assert all("{" not in t and "}" not in t for t in texts.values())
