@@ -152,6 +152,8 @@ class Data:
     both_cost: int  # gold to take both nobleman and reward in a county
     company_base: int  # voting markers for company at table, plus one per nobleman
     company_per_nobleman: int
+    majority_points: tuple[int, int]  # final scoring: most, second (knighthood, castle)
+    ransom_per_strength: int  # gold to ransom a captured knight, per strength point
     counties: tuple[County, ...]
     castle: tuple[CastleSpace, ...]
     favors: tuple[Favor, ...]
@@ -389,14 +391,17 @@ BASE = Data(
     both_cost=3,
     company_base=1,
     company_per_nobleman=1,
+    majority_points=(8, 4),
+    ransom_per_strength=1,
     counties=_COUNTIES,
     castle=_CASTLE,
     favors=_FAVORS,
     conflicts=_CONFLICTS,
     laws=_LAWS,
     nobles_per_county=((2, 2), (3, 2), (4, 3), (5, 4)),
+    # 2 players: the 4-player setup (000: "2p/4p: remove 2 & 10"; decision 12)
     removed_conflicts=((2, (2, 10)), (3, (9, 10)), (4, (2, 10)), (5, (2, 3))),
-    removed_favors=((3, (2,)),),
+    removed_favors=((2, ()), (3, (2,)), (4, ()), (5, ())),
 )
 
 # Provenance of every value in BASE, keyed by the same paths the config overrides use.
@@ -410,9 +415,11 @@ _PROVENANCE: dict[str, str] = {
     "rounds": SEED,
     "both_cost": SEED,
     "company": SEED,
+    "majority_points": SEED,
+    "ransom_per_strength": SEED,
     "nobles_per_county": SEED,
-    "removed_conflicts": SEED,
-    "removed_favors": SEED,
+    **{f"removed_conflicts.{n}": SEED for n in (2, 3, 4, 5)},
+    **{f"removed_favors.{n}": SEED for n in (2, 3, 4, 5)},
     "counties.A.minimum": PROVISIONAL,
     "counties.A.reward": PROVISIONAL,
     "counties.B.minimum": PROVISIONAL,

@@ -16,7 +16,27 @@ from engine.lancaster.data import BASE, CASTLE_SPACES, COUNTY_LETTERS, Data, Rew
 _REWARD_INTS = ("gold", "squires", "voting_markers", "power", "new_knight")
 _REWARD_ONES = ("upgrade", "extension", "nobleman")
 _REWARD_BOOLS = ("conflict_move", "start_player")
-_TOP_KEYS = ("start", "counties", "castle", "favors", "conflicts", "laws", "nobles_per_county")
+_TOP_KEYS = (
+    "start",
+    "knights",
+    "start_court",
+    "ally_start_court",
+    "rounds",
+    "both_cost",
+    "company",
+    "majority_points",
+    "ransom_per_strength",
+    "counties",
+    "castle",
+    "favors",
+    "conflicts",
+    "laws",
+    "nobles_per_county",
+    "removed_conflicts",
+    "removed_favors",
+)
+_PLAYER_COUNTS = ("2", "3", "4", "5")
+MAX_STRENGTH = 9
 
 
 def _fail(path: str, message: str) -> ConfigError:
@@ -65,9 +85,9 @@ def apply_overrides(overrides: Any) -> tuple[Data, dict[str, Any]]:
     A reward given in an override replaces the whole printed reward.
     """
     top = _mapping(overrides, "data", _TOP_KEYS)
-    data = BASE
     norm: dict[str, Any] = {}
     touched: set[str] = set()
+    data = _game_values(top, BASE, norm, touched)
 
     if "start" in top:
         m = _mapping(top["start"], "start", ("gold", "squires", "voting_markers"))
@@ -91,7 +111,11 @@ def apply_overrides(overrides: Any) -> tuple[Data, dict[str, Any]]:
             i = COUNTY_LETTERS.index(letter)
             entry: dict[str, Any] = {}
             if "minimum" in cm:
-                minimum = _int(cm["minimum"], f"{path}.minimum", 1, 4)
+                minimum = _int(cm["minimum"], f"{path}.minimum", 1, MAX_STRENGTH)
+                if minimum > max(data.knights):
+                    raise _fail(
+                        f"{path}.minimum", f"{minimum}: no knight is that strong ({data.knights})"
+                    )
                 counties[i] = replace(counties[i], minimum=minimum)
                 entry["minimum"] = minimum
                 touched.add(f"{path}.minimum")
@@ -211,4 +235,118 @@ def apply_overrides(overrides: Any) -> tuple[Data, dict[str, Any]]:
         touched.add("nobles_per_county")
         norm["nobles_per_county"] = out
 
+    data = _removals(top, data, norm, touched)
+    _check_rounds(data)
     return replace(data, overridden=frozenset(touched)), norm
+
+
+def _strengths(value: Any, path: str, least: int) -> tuple[int, ...]:
+    if not isinstance(value, list | tuple):
+        raise _fail(path, f"must be a list of knight strengths such as [1, 2], not {value!r}")
+    if not least <= len(value) <= 12:
+        raise _fail(path, f"must hold at least {least} knight(s) and at most 12")
+    return tuple(sorted(_int(k, path, 1, MAX_STRENGTH) for k in value))
+
+
+def _part_of(part: tuple[int, ...], whole: tuple[int, ...]) -> bool:
+    return all(part.count(k) <= whole.count(k) for k in set(part))
+
+
+def _game_values(
+    top: Mapping[str, Any], data: Data, norm: dict[str, Any], touched: set[str]
+) -> Data:
+    """The knight set, starting courts, rounds and the numbers of the rules themselves."""
+    if "knights" in top:
+        data = replace(data, knights=_strengths(top["knights"], "knights", 1))
+    if "start_court" in top:
+        data = replace(data, start_court=_strengths(top["start_court"], "start_court", 1))
+    if "ally_start_court" in top:
+        ally = _strengths(top["ally_start_court"], "ally_start_court", 1)
+        data = replace(data, ally_start_court=ally)
+    for key in ("knights", "start_court", "ally_start_court"):
+        if key in top:
+            norm[key] = list(getattr(data, key))
+            touched.add(key)
+    for key in ("start_court", "ally_start_court"):
+        court = getattr(data, key)
+        if not _part_of(court, data.knights):
+            raise _fail(
+                key,
+                f"{list(court)} is not part of the knights {list(data.knights)}; override "
+                f'"{key}" together with "knights"',
+            )
+    if "rounds" in top:
+        data = replace(data, rounds=_int(top["rounds"], "rounds", 1, 20))
+    if "both_cost" in top:
+        data = replace(data, both_cost=_int(top["both_cost"], "both_cost", 0, 20))
+    if "ransom_per_strength" in top:
+        price = _int(top["ransom_per_strength"], "ransom_per_strength", 0, 20)
+        data = replace(data, ransom_per_strength=price)
+    for key in ("rounds", "both_cost", "ransom_per_strength"):
+        if key in top:
+            norm[key] = getattr(data, key)
+            touched.add(key)
+    if "company" in top:
+        m = _mapping(top["company"], "company", ("base", "per_nobleman"))
+        company = {k: _int(v, f"company.{k}", 0, 10) for k, v in sorted(m.items())}
+        data = replace(
+            data,
+            company_base=company.get("base", data.company_base),
+            company_per_nobleman=company.get("per_nobleman", data.company_per_nobleman),
+        )
+        norm["company"] = company
+        touched.add("company")
+    if "majority_points" in top:
+        m = _mapping(top["majority_points"], "majority_points", ("first", "second"))
+        pts = {k: _int(v, f"majority_points.{k}", 0, 50) for k, v in sorted(m.items())}
+        first, second = data.majority_points
+        data = replace(data, majority_points=(pts.get("first", first), pts.get("second", second)))
+        norm["majority_points"] = pts
+        touched.add("majority_points")
+    return data
+
+
+def _removals(top: Mapping[str, Any], data: Data, norm: dict[str, Any], touched: set[str]) -> Data:
+    """Conflict cards and king's favor tiles removed by player count."""
+    for key, what, numbers in (
+        ("removed_conflicts", "conflict card", [c.number for c in data.conflicts]),
+        ("removed_favors", "king's favor tile", [f.number for f in data.favors]),
+    ):
+        if key not in top:
+            continue
+        m = _mapping(top[key], key, _PLAYER_COUNTS)
+        table = dict(getattr(data, key))
+        out: dict[str, list[int]] = {}
+        for count in sorted(m):
+            path = f"{key}.{count}"
+            if not isinstance(m[count], list | tuple):
+                raise _fail(path, f"must be a list of {what} numbers, not {m[count]!r}")
+            removed = sorted(_int(n, path, 0, 99) for n in m[count])
+            for n in removed:
+                if n not in numbers:
+                    raise _fail(path, f"there is no {what} {n}")
+                if removed.count(n) > 1:
+                    raise _fail(path, f"{what} {n} is removed twice")
+            if key == "removed_conflicts" and len(numbers) - len(removed) < 2:
+                raise _fail(path, "at least 2 conflict cards must stay (two are revealed at once)")
+            table[int(count)] = tuple(removed)
+            out[count] = removed
+            touched.add(path)
+        merged = tuple(sorted(table.items()))
+        if key == "removed_conflicts":
+            data = replace(data, removed_conflicts=merged)
+        else:
+            data = replace(data, removed_favors=merged)
+        norm[key] = out
+    return data
+
+
+def _check_rounds(data: Data) -> None:
+    # Three new laws are revealed each round, all from the draw pile (groups 1 to 4).
+    pile = sum(1 for law in data.laws if law.group != 0)
+    if data.rounds * 3 > pile:
+        raise _fail(
+            "rounds",
+            f"must be a whole number from 1 to {pile // 3}, not {data.rounds} (the law draw "
+            f"pile holds {pile} laws and each round reveals 3)",
+        )

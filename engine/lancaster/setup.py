@@ -60,9 +60,9 @@ def initial_state(config: Mapping[str, Any], seed: int) -> State:
         shuffled, r = rng.shuffled(r, groups[g])
         pile.extend(shuffled)
 
-    # Conflict cards: two removed by player count (2/4 players use the 4-player cards), the
-    # rest shuffled; two revealed into the upper row.
-    removed = data.removed_cards_for(4 if n == 2 else n)
+    # Conflict cards: two removed by player count (the 2-player entry is the 4-player one,
+    # decision 12), the rest shuffled; two revealed into the upper row.
+    removed = data.removed_cards_for(n)
     cards, r = rng.shuffled(r, [c.number for c in data.conflicts if c.number not in removed])
     start, r = rng.below(r, n)  # Lancaster: a random start player
 
@@ -94,12 +94,10 @@ def initial_state(config: Mapping[str, Any], seed: int) -> State:
             nobles=(),
         )
         colours += [ally, ally]
-    # decision 12: the 2-player game uses the 4-player setup except 2 noblemen per county.
-    setup_count = 4 if n == 2 else n
+    # decision 12: the 2-player game uses the 4-player setup except 2 noblemen per county
+    # (data.py gives 2 players the 4-player removals, so an override can change either).
     nobles = data.nobles_for(n)
-    favors = tuple(
-        f.number for f in data.favors if f.number not in data.removed_favors_for(setup_count)
-    )
+    favors = tuple(f.number for f in data.favors if f.number not in data.removed_favors_for(n))
     state = State(
         config=config,
         data=data,

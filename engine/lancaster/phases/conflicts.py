@@ -94,8 +94,9 @@ def _own_space(card: Conflict, colour: int) -> Space | None:
     return next((sp for sp in card.spaces if sp.colour == colour), None)
 
 
-def ransom_options(knights: tuple[int, ...], gold: int) -> list[tuple[int, ...]]:
-    """Every sub-multiset of ``knights`` whose strengths cost at most ``gold``."""
+def ransom_options(knights: tuple[int, ...], gold: int, price: int = 1) -> list[tuple[int, ...]]:
+    """Every sub-multiset of ``knights`` whose strengths, at ``price`` gold per strength
+    point, cost at most ``gold``."""
     counts: dict[int, int] = {}
     for k in knights:
         counts[k] = counts.get(k, 0) + 1
@@ -103,7 +104,7 @@ def ransom_options(knights: tuple[int, ...], gold: int) -> list[tuple[int, ...]]
     out = []
     for picks in product(*(range(counts[k] + 1) for k in keys)):
         chosen = tuple(k for k, n in zip(keys, picks, strict=True) for _ in range(n))
-        if sum(chosen) <= gold:
+        if sum(chosen) * price <= gold:
             out.append(chosen)
     return out
 
@@ -124,7 +125,8 @@ class Ransom(Handler):
         assert card is not None
         space = _own_space(card, seat)
         knights = space.knights if space else ()
-        return [("ransom", k) for k in ransom_options(knights, state.colours[seat].gold)]
+        gold, price = state.colours[seat].gold, state.data.ransom_per_strength
+        return [("ransom", k) for k in ransom_options(knights, gold, price)]
 
     def ask(self, state: State, frame: Frame, seat: int) -> bool:
         # What you can afford is hidden: you are asked even if you cannot pay.
@@ -139,7 +141,7 @@ class Ransom(Handler):
             return pop(state)
         card = state.lower[slot]
         assert card is not None
-        cost = sum(chosen)  # Lancaster: 1 gold per strength point
+        cost = sum(chosen) * state.data.ransom_per_strength  # Lancaster: 1 gold per strength
         spaces = []
         for sp in card.spaces:
             if sp.colour == seat:
@@ -167,8 +169,8 @@ class Ransom(Handler):
         knights = ", ".join(map(str, space.knights)) if space else "none"
         return (
             f"France won conflict {card.card} twice: your knights there ({knights}) are "
-            "captured. Ransom any of them for 1 gold per strength point; the others go to "
-            "your reserve."
+            f"captured. Ransom any of them for {state.data.ransom_per_strength} gold per "
+            "strength point; the others go to your reserve."
         )
 
     def waiting(self, state: State, frame: Frame) -> str:

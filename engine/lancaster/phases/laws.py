@@ -75,6 +75,12 @@ def _gain_each(
 Amounts = dict[str, int]
 
 
+def _all_ones_deployed(state: State, seat: int) -> bool:
+    """Every strength-1 knight of the set is on the board (a set without any never is)."""
+    ones = state.data.knights.count(1)
+    return ones > 0 and deployed(state, seat).count(1) >= ones
+
+
 def _richest(state: State) -> list[int]:
     return _most(state, lambda s: state.colours[s].gold)
 
@@ -98,7 +104,7 @@ GAINS: Mapping[str, Callable[[State, Law, int], Amounts]] = MappingProxyType(
             "power": law.param("power") * conflicts_involved(st, s)
         },
         "strength_1_power": lambda st, law, s: {
-            "power": law.param("power") * (deployed(st, s).count(1) >= st.data.knights.count(1))
+            "power": law.param("power") * _all_ones_deployed(st, s)
         },
         "conflicts_markers": lambda st, law, s: {
             "voting_markers": law.param("voting_markers") * conflicts_involved(st, s)

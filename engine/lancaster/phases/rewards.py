@@ -274,8 +274,11 @@ class CastleEnd(Handler):
             # last round; decision 7).
             col = state.colours[seat]
             n = data.company_base + data.company_per_nobleman * len(col.nobles)
-            state = state.with_colour(seat, voting_markers=col.voting_markers + n)
-            ctx.say(f"{name(state, seat)} takes {plural(n, 'voting marker')} for company at table.")
+            if n:
+                state = state.with_colour(seat, voting_markers=col.voting_markers + n)
+                ctx.say(
+                    f"{name(state, seat)} takes {plural(n, 'voting marker')} for company at table."
+                )
         for colour in state.colours_of(seat):
             knights = [s for s in state.colours[colour].castle if s is not None]
             if knights:

@@ -11,13 +11,12 @@ from collections.abc import Callable
 from engine.core.protocol import Outcome
 from engine.lancaster.state import State
 
-FIRST, SECOND = 8, 4
-
 
 def majority(state: State, key: Callable[[int], tuple[int, int]]) -> list[int]:
     """8 for the most, 4 for the second, by ``key`` = (value, tie-breaker). Still tied for
     first: the tied players share 12 equally, rounded down, and no one is second; tied for
-    second: they share 4, rounded down."""
+    second: they share 4, rounded down. (8 and 4 are ``data.majority_points``.)"""
+    first, second = state.data.majority_points
     points = [0] * state.players
     seats = sorted(range(state.players), key=key, reverse=True)
     groups: list[list[int]] = []
@@ -28,12 +27,12 @@ def majority(state: State, key: Callable[[int], tuple[int, int]]) -> list[int]:
             groups.append([seat])
     if len(groups[0]) > 1:
         for seat in groups[0]:
-            points[seat] = (FIRST + SECOND) // len(groups[0])
+            points[seat] = (first + second) // len(groups[0])
         return points
-    points[groups[0][0]] = FIRST
+    points[groups[0][0]] = first
     if len(groups) > 1:
         for seat in groups[1]:
-            points[seat] = SECOND // len(groups[1])
+            points[seat] = second // len(groups[1])
     return points
 
 

@@ -129,7 +129,8 @@ def test_data_overrides_are_validated_recorded_and_replayed() -> None:
     ("data", "message"),
     [
         ({"counties": {"Z": {}}}, "unknown key"),
-        ({"counties": {"A": {"minimum": 9}}}, "from 1 to 4"),
+        ({"counties": {"A": {"minimum": 9}}}, "no knight is that strong"),
+        ({"counties": {"A": {"minimum": 10}}}, "from 1 to 9"),
         ({"counties": {"A": {"reward": {"upgrade": 1, "extension": 1}}}}, "at most one part"),
         ({"conflicts": {"3": {"points": [1, 2]}}}, "3 numbers"),
         ({"laws": {"counties_power": {"group": 0}}}, "exactly 3 laws"),
