@@ -84,7 +84,11 @@ def visible_events(
 def _visible_data(e: StoredEvent, viewer: int | None, revealed: dict[int, bool]) -> dict[str, Any]:
     data = dict(e.data)
     own = viewer is not None and data.get("seat") == viewer
-    if "channel_ref" in data and not own:
+    # A consented retraction names the requester as its seat, but it arrived with the last
+    # acceptance: its reference (that seat's Message-ID) is on the UndoDecided event, for
+    # that seat only.
+    consented = e.type == ev.ACTIONS_RETRACTED and data.get("request") is not None
+    if "channel_ref" in data and (not own or consented):
         data["channel_ref"] = None
     if e.type == ev.GAME_CREATED:
         data["seats"] = [

@@ -169,3 +169,17 @@ def test_lancelot_take_back_on_the_real_engine(service: GameService) -> None:
     assert service.undo(gid, 0, channel="cli").status == "retracted"
     assert _state(service, gid) == start
     assert service.load(gid).legal(0)[0] == first
+
+
+def test_a_consented_undo_shows_the_accepting_mail_only_to_its_sender(
+    service: GameService,
+) -> None:
+    gid = new_hoard(service)
+    play(service, gid, 0, "keep")
+    play(service, gid, 1, "keep")
+    service.undo(gid, 0, channel="email", channel_ref="ann-asks@client.example")
+    service.decide_undo(gid, 1, 5, True, channel="email", channel_ref="bob-agrees@client.example")
+    for viewer, visible in [(0, {"ann-asks@client.example"}), (1, {"bob-agrees@client.example"})]:
+        refs = {e["data"].get("channel_ref") for e in service.events(gid, 0, viewer)} - {None}
+        assert refs == visible, viewer
+    assert {e["data"].get("channel_ref") for e in service.events(gid, 0, None)} == {None}
