@@ -84,6 +84,24 @@ def test_france_winning_the_lower_conflict_captures_unransomed_knights() -> None
     assert g.c(BLUE).reserve.count(1) == 3 and g.c(RED).reserve.count(1) == 2
 
 
+def test_ransoms_are_decided_in_player_order_from_the_start_player() -> None:
+    g = battle(
+        (YELLOW, "knight 1 to conflict 4"),
+        (YELLOW, "favor gold"),
+        (RED, "knight 1 to conflict 4"),
+        (RED, "favor squires"),
+        (BLUE, "knight 1 to conflict 4"),
+        (BLUE, "favor voting markers"),
+        start=YELLOW,
+    )
+    g.auto_until("ransom")
+    assert g.head == ("ransom", 1, YELLOW)
+    g.play(YELLOW, "ransom none")
+    assert g.head == ("ransom", 1, RED)
+    g.play(RED, "ransom none")
+    assert g.head == ("ransom", 1, BLUE)
+
+
 def test_a_ransom_costs_the_strength_of_every_knight_bought_back() -> None:
     g = battle(
         (RED, "knight 1 to conflict 4"),

@@ -81,6 +81,22 @@ def test_the_player_with_the_most_gold_may_upgrade_a_deployed_knight() -> None:
     assert g.c(BLUE).castle[2] == 3 and 2 in g.c(BLUE).reserve
 
 
+def test_the_richest_may_not_upgrade_a_knight_at_court_only_a_deployed_one() -> None:
+    g = Game(3, start=RED, cards=(1, 4), laws=("most_gold_upgrades", *NEUTRAL[:2]))
+    g.setup(1, 1, 1)
+    g.place_rest_in_castles()
+    g.stop_after("law", 2)
+    g.vote_all("vote no")
+    g.vote_all("vote no")
+    # Before the last vote: Blue is the richest and has a knight 1 at court (as if it had
+    # found no place), a 2 in the reserve to upgrade it with.
+    g.edit_colour(BLUE, gold=5, court=(1,), reserve=(1, 2, 3, 4))
+    g.vote_all("vote no")
+    assert g.head == ("law_choice", "most_gold_upgrades", BLUE)
+    assert "upgrade knight 1 at court" not in g.legal(BLUE)
+    assert "upgrade knight 1 in castle 2" in g.legal(BLUE)
+
+
 def test_most_gold_ties_let_every_tied_player_upgrade() -> None:
     g = law_game("most_gold_upgrades")
     seats = []
@@ -159,6 +175,16 @@ def test_a_deployed_strength_3_knight_may_be_swapped_for_the_strength_4() -> Non
     occupant = g.county("D")
     assert occupant is not None and occupant.strength == 4
     assert 3 in g.c(RED).reserve and 4 not in g.c(RED).reserve
+
+
+def test_no_swap_is_offered_when_the_strength_4_knight_is_not_in_the_reserve() -> None:
+    def three_and_four(g: Game) -> None:
+        g.edit_colour(RED, court=(3, 4), reserve=(1, 1, 1, 2, 2))
+
+    g = law_game("swap_3_for_4", (RED, "knight 3 to D"), before=three_and_four)
+    assert not g.state.agenda  # nobody had a choice to make
+    assert g.said('Law "Swap strength 3 for 4": nobody has a choice to make.')
+    assert not g.said("does not swap")
 
 
 def _two_conflicts_for_red() -> tuple[tuple[int, str], ...]:

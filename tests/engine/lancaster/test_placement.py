@@ -44,6 +44,7 @@ def test_a_player_whose_court_is_empty_is_skipped() -> None:
     assert g.to_act == {BLUE}  # Red's court is empty: Blue again
     g.moves((BLUE, "knight 2 to castle 3"), (YELLOW, "knight 2 to castle 3"))
     assert g.head == ("vote", 0)
+    assert not g.said("Red cannot place")  # skipped, not passing: it has nothing to place
 
 
 def test_a_county_needs_the_minimum_strength_from_the_knight_alone() -> None:

@@ -110,7 +110,10 @@ def test_an_upgrade_is_impossible_for_strength_4_or_without_the_next_knight_in_r
 
     g2 = to_rewards((RED, "knight 3 to D"), before=no_threes)
     assert "reward upgrade knight 3 in county D" in g2.legal(RED)
-    assert "reward upgrade knight 2 at court" not in g2.legal(RED)  # no 3 in the reserve
+    # Red's knight 2 stands on castle space 2; a 4 is in the reserve, but no 3: exactly one
+    # strength higher, so it cannot be upgraded.
+    assert g2.c(RED).castle[1] == 2
+    assert [t for t in g2.legal(RED) if "upgrade" in t] == ["reward upgrade knight 3 in county D"]
 
 
 def test_a_new_knight_comes_from_the_reserve_and_is_lost_without_a_strength_1_there() -> None:

@@ -113,6 +113,19 @@ def test_an_ally_in_a_county_removes_a_nobleman_or_uses_knights_rewards_only() -
     assert g.state.nobles[0] == 1
 
 
+def test_an_ally_in_county_g_cannot_extend_its_castle_and_the_extension_is_lost() -> None:
+    g = two()
+    g.edit_colour(YELLOW, court=(4,), reserve=(1, 1, 1, 2, 2, 3))
+    g.play(RED, "ally knight 4 to G")
+    g.place_rest_in_castles()
+    g.reject_all_new_laws()
+    g.auto_until("county")
+    assert g.head == ("county", 6) and g.legal(RED) == ["noble", "reward"]
+    g.play(RED, "reward")
+    assert g.c(YELLOW).extensions == () and g.c(RED).extensions == (1,)
+    assert g.said("the extension is lost")
+
+
 def test_allies_score_no_power_points_in_conflicts_but_hold_their_rank() -> None:
     g = two()
     g.play(RED, "ally knight 2 to conflict 1")
