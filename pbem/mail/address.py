@@ -139,6 +139,10 @@ def _decode(token: str) -> bytes:
         data = base64.b32decode(text + "=" * (-len(text) % 8))
     except ValueError as error:
         raise BadToken("the reply token is not in the form we write") from error
+    # The decoder ignores the spare bits of the last character: without this check, several
+    # spellings of one token would all be accepted.
+    if base64.b32encode(data).decode().rstrip("=") != text:
+        raise BadToken("the reply token is not in the form we write")
     if len(data) <= _TAG_BYTES + 4:
         raise BadToken("the reply token is cut short")
     return data

@@ -18,6 +18,7 @@ from pbem.mail.address import (
 
 SECRET = b"test-secret-0123456789abcdef0123"
 UUID = "3f2a9c1e-5b7d-4c1a-9e8f-0123456789ab"
+BASE32 = "abcdefghijklmnopqrstuvwxyz234567"
 
 
 @given(
@@ -61,14 +62,19 @@ def test_a_claimed_newer_key_version_without_the_key_is_refused() -> None:
 
 
 def test_any_single_character_change_is_detected() -> None:
-    token = make_token(SECRET, 7, 1, 0, 12)
-    for i in range(len(token)):
-        for ch in "a2":
-            if token[i] == ch:
-                continue
-            altered = token[:i] + ch + token[i + 1 :]
-            with pytest.raises(BadToken):
-                verify(SECRET, altered, 0)
+    # Tokens of several lengths, some with spare bits in their last character (which the
+    # base32 decoder alone would ignore).
+    tokens = [make_token(SECRET, 7, 1, 0, 12)]
+    tokens += [make_token(SECRET, "3f9a1c2b7d", 1, 0, seen) for seen in (5, 200, 40_000)]
+    assert {len(t) * 5 % 8 for t in tokens} - {0}, "no token with spare bits was tried"
+    for token in tokens:
+        for i in range(len(token)):
+            for ch in BASE32:
+                if token[i] == ch:
+                    continue
+                altered = token[:i] + ch + token[i + 1 :]
+                with pytest.raises(BadToken):
+                    verify(SECRET, altered, 0)
 
 
 @pytest.mark.parametrize("junk", ["", "hello world", "0189", "a" * 70, "aaaaaaaa", "🙂"])
