@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.mail.address import (
@@ -21,11 +21,13 @@ UUID = "3f2a9c1e-5b7d-4c1a-9e8f-0123456789ab"
 BASE32 = "abcdefghijklmnopqrstuvwxyz234567"
 
 
+@settings(derandomize=True)
 @given(
     game=st.one_of(
         st.integers(0, 2**40),
         st.uuids().map(str),
-        st.from_regex(r"[A-Za-z0-9_-]{1,18}", fullmatch=True),
+        # The service's ids are 10 hex digits; 12 characters leave room for the numbers below.
+        st.from_regex(r"[A-Za-z0-9_-]{1,12}", fullmatch=True),
     ),
     seat=st.integers(0, 9),
     key=st.integers(0, 10_000),
@@ -75,6 +77,12 @@ def test_any_single_character_change_is_detected() -> None:
                 altered = token[:i] + ch + token[i + 1 :]
                 with pytest.raises(BadToken):
                     verify(SECRET, altered, 0)
+
+
+def test_a_record_too_long_for_the_local_part_is_refused_when_made() -> None:
+    # 18 characters of game id and large numbers do not fit in 64 characters.
+    with pytest.raises(ValueError, match="max 64"):
+        reply_address(SECRET, "A" * 18, 9, 10_000, 10**7, domain="reply.example.org")
 
 
 @pytest.mark.parametrize("junk", ["", "hello world", "0189", "a" * 70, "aaaaaaaa", "🙂"])
