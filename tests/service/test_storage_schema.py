@@ -3,9 +3,11 @@ SQLite connection runs with the pragmas and locking the design asks for."""
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import text
@@ -79,3 +81,23 @@ def test_sqlite_write_transactions_take_the_lock_at_begin(tmp_path) -> None:
         t.join()
     assert order == ["first committed", "second began", "second saw 1"]
     db.dispose()
+
+
+def test_sqlite_write_transactions_hold_the_write_lock_from_begin(tmp_path) -> None:
+    # The test above would also pass on the writer file lock alone; here another connection,
+    # which does not take that file lock, finds the database's own write lock taken before
+    # the write transaction has run a single statement (BEGIN IMMEDIATE), and free during a
+    # read transaction.
+    path = tmp_path / "x.db"
+    db = Database(f"sqlite:///{path}", busy_timeout_ms=5000)
+    other = sqlite3.connect(path, timeout=0, isolation_level=None)
+    try:
+        with db.write(), pytest.raises(sqlite3.OperationalError, match="locked"):
+            other.execute("BEGIN IMMEDIATE")
+        with db.read() as s:
+            s.execute(text("SELECT 1"))
+            other.execute("BEGIN IMMEDIATE")
+            other.execute("ROLLBACK")
+    finally:
+        other.close()
+        db.dispose()
