@@ -7,6 +7,7 @@ after restoring the byte it must pass again.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -160,3 +161,34 @@ def test_verify_names_an_action_that_was_not_legal(service: GameService) -> None
     report = _verify(service, gid)
     assert report.first_bad_version == 4
     assert "not legal" in report.problems[0].message
+
+
+def test_a_row_rewritten_with_its_own_hash_recomputed_breaks_the_chain(
+    service: GameService,
+) -> None:
+    # Editing a row and recomputing its hash keeps the row self-consistent: the next row's
+    # prev_hash (or, for the last row, the game's head hash) still gives it away.
+    gid = _finished_game(service)
+    head = service.load(gid).version
+    for version in (3, head):
+        original = _row(service, gid, version)
+        recorded_at = original["recorded_at"].replace("Z", "1Z")
+        digest = ev.chain_hash(
+            original["prev_hash"],
+            ev.canonical_event(
+                gid,
+                version,
+                original["type"],
+                original["schema_version"],
+                json.loads(original["data"]),
+                recorded_at,
+            ),
+        )
+        _set(service, (gid, version), "recorded_at", recorded_at)
+        _set(service, (gid, version), "hash", digest)
+        report = _verify(service, gid)
+        _set(service, (gid, version), "recorded_at", original["recorded_at"])
+        _set(service, (gid, version), "hash", original["hash"])
+        assert not report.ok, version
+        assert report.first_bad_version in (version, version + 1), report.problems
+    assert _verify(service, gid).ok
