@@ -102,6 +102,33 @@ def test_ransoms_are_decided_in_player_order_from_the_start_player() -> None:
     assert g.head == ("ransom", 1, BLUE)
 
 
+def test_england_winning_the_second_battle_scores_all_three_values_and_frees_the_knights() -> None:
+    # 000: "If England wins 2nd battle, score same as 1st battle."
+    g = battle(
+        (RED, "knight 1 to conflict 4"),
+        (RED, "favor gold"),
+        (BLUE, "knight 1 to conflict 4"),
+        (BLUE, "favor squires"),
+    )
+    assert g.state.lower[1] is not None and g.state.lower[1].card == 4
+    power = (g.c(RED).power, g.c(BLUE).power)  # France won the first battle: Blue 3, Red 1
+    assert power == (1, 3)
+    # Round 2: both reinforce their spaces; England 6 >= France 5 in the lower row.
+    g.play(RED, "knight 2 to conflict 4")
+    g.play(RED, "favor gold")
+    g.play(BLUE, "knight 2 to conflict 4")
+    g.play(BLUE, "favor squires")
+    g.place_rest_in_castles()
+    g.reject_all_new_laws()
+    g.auto_until("place")
+    assert g.said("Conflict 4 (lower row): England 6 against France 5: England wins.")
+    # Tied at 3: Blue, on the lower space, is 1st with 6 points, Red 2nd with 3 (the card's
+    # full values, as in a first battle).
+    assert (g.c(RED).power - power[0], g.c(BLUE).power - power[1]) == (3, 6)
+    assert g.state.find_card(4) is None
+    assert (g.c(RED).court, g.c(BLUE).court) == ((1, 2), (1, 2))  # back at court
+
+
 def test_a_ransom_costs_the_strength_of_every_knight_bought_back() -> None:
     g = battle(
         (RED, "knight 1 to conflict 4"),

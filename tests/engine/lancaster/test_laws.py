@@ -112,6 +112,11 @@ def test_the_player_with_the_most_squires_recruits_a_new_knight() -> None:
     assert g.c(RED).court == ()
 
 
+def test_most_squires_ties_let_every_tied_player_recruit() -> None:
+    g = law_game("most_squires_new_knight", before=lambda g: g.edit_colour(RED, squires=2))
+    assert [g.c(s).court for s in (RED, BLUE, YELLOW)] == [(1,), (1,), (1,)]
+
+
 def test_players_with_no_deployed_strength_2_knight_may_upgrade_one_of_their_knights() -> None:
     def no_two(g: Game) -> None:
         g.edit_colour(RED, court=(1, 1), reserve=(1, 2, 2, 3, 4))

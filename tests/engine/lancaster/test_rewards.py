@@ -70,6 +70,17 @@ def test_no_nobleman_of_a_letter_you_hold_or_from_an_empty_stack() -> None:
     assert g2.said("Red has one choice, taken automatically: reward.")
 
 
+def test_both_is_offered_only_when_the_nobleman_can_be_taken() -> None:
+    # decision (engine/lancaster/README.md, 4): paying for "both" without a nobleman to take
+    # would buy nothing more than the reward.
+    def rich_with_a(g: Game) -> None:
+        g.edit_colour(RED, gold=9, nobles=("A",))
+
+    g = to_rewards((RED, "knight 1 to A"), before=rich_with_a)
+    assert g.said("Red has one choice, taken automatically: reward.")
+    assert g.c(RED).gold == 9 + 1
+
+
 def test_the_knight_returns_to_court_and_its_squires_to_the_supply() -> None:
     g = to_rewards((RED, "knight 1 to A with 2 squires"))
     g.play(RED, "reward")
@@ -116,6 +127,30 @@ def test_an_upgrade_is_impossible_for_strength_4_or_without_the_next_knight_in_r
     assert [t for t in g2.legal(RED) if "upgrade" in t] == ["reward upgrade knight 3 in county D"]
 
 
+def test_an_upgrade_at_a_conflict_swaps_one_knight_of_a_stacked_space() -> None:
+    def one_one(g: Game) -> None:
+        g.edit_colour(RED, court=(1, 1, 2), reserve=(1, 2, 3, 4))
+
+    g = to_rewards(
+        (RED, "knight 1 to conflict 4"),
+        (RED, "favor gold"),
+        (BLUE, "knight 1 to A"),
+        (YELLOW, "knight 1 to C"),
+        (RED, "knight 1 to conflict 4"),
+        (RED, "favor squires"),
+        (BLUE, "knight 2 to E"),
+        (YELLOW, "knight 2 to I"),
+        (RED, "knight 2 to B"),
+        before=one_one,
+    )
+    g.auto_until("county")
+    while g.head != ("county", 1):
+        g.play(next(iter(g.to_act)), "reward")
+    g.play(RED, "reward upgrade knight 1 at conflict 4")
+    assert g.spaces(4) == [(RED, (1, 2))]
+    assert g.c(RED).reserve == (1, 1, 3, 4)
+
+
 def test_a_new_knight_comes_from_the_reserve_and_is_lost_without_a_strength_1_there() -> None:
     g = to_rewards((RED, "knight 1 to C"))
     g.play(RED, "reward")
@@ -137,6 +172,22 @@ def test_dorset_moves_its_knight_to_a_conflict_without_a_favor() -> None:
     assert g.county("H") is None and 2 not in g.c(RED).court
     assert g.state.favors == g.state.favors_in_game  # no favor tile taken
     assert g.c(RED).squires == 1
+
+
+def test_dorset_stacks_the_knight_on_its_own_knight_at_the_conflict() -> None:
+    g = to_rewards(
+        (RED, "knight 1 to conflict 4"),
+        (RED, "favor gold"),
+        (BLUE, "knight 1 to conflict 4"),
+        (BLUE, "favor squires"),
+        (YELLOW, "knight 1 to A"),
+        (RED, "knight 2 to H"),
+    )
+    g.auto_until("county")
+    while g.head != ("county", 7):
+        g.play(next(iter(g.to_act)), "reward")
+    g.play(RED, "reward conflict 4")
+    assert g.spaces(4) == [(RED, (1, 2)), (BLUE, (1,))]  # on Red's own space, not a new one
 
 
 def test_surrey_names_the_next_start_player() -> None:
@@ -221,6 +272,17 @@ def test_a_paid_castle_space_is_asked_even_when_you_cannot_pay() -> None:
     assert g.legal(RED) == ["done"] and g.to_act == {RED}
     with pytest.raises(IllegalActionError):
         g.play(RED, "castle 6")
+
+
+def test_company_at_table_is_given_in_every_round_but_the_last() -> None:
+    for rnd, given in ((4, True), (5, False)):
+        g = Game(3, start=RED, cards=(1, 4), laws=NEUTRAL)
+        g.setup(1, 1, 1)
+        g.edit(round=rnd)
+        g.place_rest_in_castles()
+        g.reject_all_new_laws()
+        g.auto_until("conflict")
+        assert g.said("Red takes 1 voting marker for company at table.") is given
 
 
 def test_castle_space_5_upgrade_and_no_company_at_table_in_round_5() -> None:

@@ -126,6 +126,31 @@ def test_an_ally_in_county_g_cannot_extend_its_castle_and_the_extension_is_lost(
     assert g.said("the extension is lost")
 
 
+def test_an_ally_in_dorset_or_surrey_neither_moves_nor_names_the_start_player() -> None:
+    # decision (engine/lancaster/README.md, 7): for an ally that part of the reward is lost.
+    g = two(start=BLUE)
+    g.play(BLUE, "knight 2 to H")
+    g.play(RED, "ally knight 2 to I")
+    g.place_rest_in_castles()
+    g.reject_all_new_laws()
+    g.auto_until("county")
+    g.play(BLUE, "reward conflict 1")
+    assert g.head == ("county", 8) and g.legal(RED) == ["noble", "reward"]
+    g.play(RED, "reward")
+    assert g.said("cannot choose the start player; the start player stays.")
+    g.auto_until("place")
+    assert g.state.start_player == BLUE and g.state.round == 2
+    g2 = two()
+    g2.play(RED, "ally knight 2 to H")
+    g2.place_rest_in_castles()
+    g2.reject_all_new_laws()
+    g2.auto_until("county")
+    assert g2.head == ("county", 7) and g2.legal(RED) == ["noble", "reward"]
+    g2.play(RED, "reward")
+    assert g2.said("cannot move the knight to a conflict; the reward is lost.")
+    assert g2.c(YELLOW).court == (2,)
+
+
 def test_allies_score_no_power_points_in_conflicts_but_hold_their_rank() -> None:
     g = two()
     g.play(RED, "ally knight 2 to conflict 1")
