@@ -57,6 +57,26 @@ def test_the_same_reply_delivered_twice_applies_once(world: MailWorld) -> None:
     assert len(world.outbox(game.id)) == 4  # no second confirmation, no error reply
 
 
+def test_commands_delivered_twice_are_carried_out_once(world: MailWorld) -> None:
+    # Moves are also protected by the service's idempotency key; other commands are not:
+    # only the stored message's outcome stops a second delivery from doing them again.
+    game = world.new_game()
+    inbound = _inbound(world)
+    inbound.receive(reply_to(_turn_mail(world, game, 0), "E5"), "webhook")
+    inbound.receive(reply_to(_turn_mail(world, game, 1), "F6"), "webhook")
+    inbound.receive(reply_to(_turn_mail(world, game, 0), "G7"), "webhook")
+    version, mails = world.service.load(game.id).version, len(world.outbox(game.id))
+    alice_latest = [m for m in world.outbox(game.id) if m.seat == 0][-1]
+    show = reply_to(alice_latest, "show")
+    undo = reply_to(alice_latest, "undo")
+    for raw in (show, show, undo, undo):
+        assert inbound.receive(raw, "imap").outcome == "applied"
+    assert [m.kind for m in world.outbox(game.id)[mails:]].count("show") == 1
+    # One take-back of G7; a second "undo" would have gone on to ask Bob about E5 and F6.
+    assert world.service.load(game.id).version == version + 1
+    assert world.service.raw_events(game.id)[-1].type == "ActionsRetracted"
+
+
 def test_two_workers_receiving_one_message_at_once_give_one_outcome(world: MailWorld) -> None:
     game = world.new_game()
     raw = reply_to(_turn_mail(world, game, 0), "E5")
