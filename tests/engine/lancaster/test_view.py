@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -127,3 +128,43 @@ def test_a_cast_vote_is_seen_only_by_its_voter_until_the_reveal() -> None:
         assert g.view(viewer)["players"][YELLOW]["voted"] is True
     assert g.view(RED)["prompt"].startswith("Vote on the new law")
     assert g.view(YELLOW)["prompt"] == "Waiting for the votes of Red, Blue."
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_hidden_values_never_decide_whether_the_game_asks_or_moves_by_itself(
+    players: int,
+) -> None:
+    """A decision taken automatically (a single option) is public at once: it must not depend
+    on a seat's hidden gold or squires. Playing the same actions (legal in both) from two
+    states that differ only in those values must ask the same seats and log the same lines,
+    until a law names the richest player (the law itself reveals that)."""
+    compared = 0
+    for seed in range(12):
+        for start in (0, 60, 120, 180):
+            seat, (gold, squires) = seed % players, ((0, 0), (9, 9), (0, 9))[seed % 3]
+            state = R.initial_state({"players": players}, seed)
+            r = rng.seed_state(seed)
+            for _ in range(start):
+                if not R.to_act(state):
+                    break
+                seats = sorted(R.to_act(state))
+                i, r = rng.below(r, len(seats))
+                legal = R.legal_actions(state, seats[i])
+                j, r = rng.below(r, len(legal))
+                state = R.apply(state, seats[i], legal[j]).state
+            other = state.with_colour(seat, gold=gold, squires=squires)
+            while R.to_act(state):
+                assert R.to_act(other) == R.to_act(state), (seed, start, state.agenda[0])
+                seats = sorted(R.to_act(state))
+                i, r = rng.below(r, len(seats))
+                theirs = set(R.legal_actions(other, seats[i]))
+                both = [x for x in R.legal_actions(state, seats[i]) if x in theirs]  # sorted
+                j, r = rng.below(r, len(both))
+                a, b = R.apply(state, seats[i], both[j]), R.apply(other, seats[i], both[j])
+                if a.log != b.log:
+                    differ = set(a.log) ^ set(b.log)
+                    assert all(line.startswith('Law "') for line in differ), (seed, differ)
+                    break  # a law named the richest (or the most squires): public from here
+                state, other = a.state, b.state
+                compared += 1
+    assert compared > 1000
