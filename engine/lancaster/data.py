@@ -404,6 +404,9 @@ BASE = Data(
     removed_favors=((2, ()), (3, (2,)), (4, ()), (5, ())),
 )
 
+#: laws taken from *The New Laws* to stand in for base laws no source gave us
+STAND_IN_LAWS = ("conflicts_markers", "most_gold_squire_marker")
+
 # Provenance of every value in BASE, keyed by the same paths the config overrides use.
 _PROVENANCE: dict[str, str] = {
     "start.gold": SEED,
@@ -455,6 +458,8 @@ _PROVENANCE: dict[str, str] = {
     **{f"conflicts.{c.number}": PROVISIONAL for c in _CONFLICTS},
     **{f"laws.{law.key}.group": PROVISIONAL for law in _LAWS},
     **{f"laws.{law.key}.params": PUBLIC for law in _LAWS if law.params},
+    # lancaster-data.md: "from The New Laws, standing in for a base law we could not find"
+    **{f"laws.{key}.card": PROVISIONAL for key in STAND_IN_LAWS},
 }
 
 
@@ -493,5 +498,7 @@ def _value_text(data: Data, path: str) -> str:
         return f"France {card.france}, power points {'/'.join(map(str, card.points))}"
     if parts[0] == "laws":
         law = data.law(parts[1])
+        if parts[2] == "card":
+            return f"a stand-in from The New Laws: {law.text}"
         return f"group {law.group}" if parts[2] == "group" else str(dict(law.params))
     return "?"

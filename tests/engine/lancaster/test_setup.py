@@ -148,6 +148,13 @@ def test_provisional_values_are_listed_for_the_game_page() -> None:
     assert listed["counties.A.minimum"] == "1"
     assert listed["conflicts.12"] == "France 9, power points 10/6/3"
     assert "counties.H.reward" not in listed  # Dorset's reward is in the seed text
+    # The two laws standing in for base laws no source gave (lancaster-data.md, Laws).
+    assert listed["laws.conflicts_markers.card"].startswith("a stand-in from The New Laws:")
+    assert "laws.most_gold_squire_marker.card" in listed
+    assert not any(
+        p.endswith(".card") and "conflicts_markers" not in p and "most_gold_squire" not in p
+        for p in listed
+    )
 
 
 def test_the_rules_object_lists_provisional_values_under_a_config() -> None:
