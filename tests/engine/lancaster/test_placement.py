@@ -212,6 +212,28 @@ def test_a_player_who_can_place_nothing_passes_and_the_knights_stay_at_court() -
     assert all(a[0] != "pass" for a in R.legal_actions(g.state, BLUE))
 
 
+def test_a_pass_lasts_one_turn_and_an_expelled_knight_brings_the_player_back() -> None:
+    # decision (engine/lancaster/README.md, 12) on decision 2's pass.
+    g = started(3, cards=(1, 4))
+    full = (space(BLUE, 1), space(YELLOW, 1), space(GREEN, 1))
+    g.edit(
+        upper=(Conflict(1, full), Conflict(4, full)),
+        counties=(Occupant(RED, 1, 0), *(Occupant(YELLOW, 4, 0) for _ in range(8))),
+    )
+    g.edit_colour(RED, court=(1,), castle=(None, 1, 1, 1, 2, 2), reserve=(3, 4), squires=2)
+    g.edit_colour(BLUE, court=(2,), castle=(None, 1, 1, 1, 2, 2), reserve=(3, 4))
+    g.edit_colour(YELLOW, court=(), reserve=(1, 1, 1, 2, 2, 3))
+    g.rerun()
+    assert g.said("Red cannot place any knight from court and passes.") and g.to_act == {BLUE}
+    g.play(BLUE, "knight 2 to A")  # expels Red's knight 1 from A
+    assert g.c(RED).court == (1, 1)
+    # Yellow has nothing at court; Red's turn again: A holds Blue's 2, which 1 + 2 squires beat.
+    assert g.to_act == {RED}
+    assert g.legal(RED) == ["knight 1 to A with 2 squires"]
+    g.play(RED, "knight 1 to A with 2 squires")
+    assert g.c(RED).court == (1,) and g.to_act == {BLUE}  # Blue's 2 is back at court
+
+
 def test_a_placement_with_a_single_option_is_taken_automatically_and_logged() -> None:
     g = started(4, cards=(1, 4))
     full = (space(BLUE, 1), space(YELLOW, 1), space(GREEN, 1))
