@@ -235,7 +235,8 @@ class LawChoice(Handler):
     def illegal_reason(self, state: State, frame: Frame, seat: int, action: Action) -> str:
         c = state.colours[seat]
         if action[0] in ("markers", "power") and isinstance(action[-1], int):
-            return f"You have only {c.gold} gold (1 gold each)."
+            price = state.data.law(str(frame[1])).param("gold")
+            return f"You have only {c.gold} gold ({price} gold each)."
         if action[0] == "trade" and isinstance(action[-1], int):
             return f"Each trade costs 1 squire and 1 gold; you have {c.squires} and {c.gold}."
         return super().illegal_reason(state, frame, seat, action)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core.protocol import ConfigError
+from engine.core.protocol import ConfigError, IllegalActionError
 from tests.engine.lancaster.helpers import BLUE, RED, YELLOW, Game, R
 
 
@@ -35,6 +35,8 @@ def test_a_law_price_override_is_what_the_law_charges() -> None:
     g.reject_all_new_laws()
     assert g.head == ("law_choice", "buy_power_points", BLUE)
     assert g.legal(BLUE) == ["buy 0 power points", "buy 1 power point"]  # 2 gold, 2 each
+    with pytest.raises(IllegalActionError, match=r"You have only 2 gold \(2 gold each\)"):
+        g.play(BLUE, "2")
     g.moves((BLUE, "1"), (YELLOW, "none"), (RED, "none"))
     assert (g.c(BLUE).gold, g.c(BLUE).power) == (0, 1)
 
