@@ -1,5 +1,8 @@
 """Minimal HTML pages: an index of games and a plain page per seat (the full pages are a
-later issue). Everything shown comes from the rules' view for the seat."""
+later issue). Everything shown comes from the rules' view for the seat.
+
+A seat page opens with the seat's bearer token (``?token=``, printed by ``pbem new-game``) or
+with the signed link of the mails to that seat (``?link=``, see ``pbem.mail.compose``)."""
 
 from __future__ import annotations
 
@@ -7,8 +10,10 @@ from typing import Any
 
 from flask import Blueprint, current_app, redirect, render_template_string, request, url_for
 
-from pbem.errors import ServiceError
+from pbem.core import game_or_404
+from pbem.errors import Forbidden, ServiceError
 from pbem.games import GameService
+from pbem.mail.compose import seat_for_link
 from pbem.views import describe, summary_line
 
 pages = Blueprint("pages", __name__)
@@ -48,6 +53,11 @@ SEAT = """<!doctype html>
 </body></html>"""
 
 
+REFUSED = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>pbem</title></head>
+<body><h1>This page cannot be shown</h1><p>{{ message }}</p></body></html>"""
+
+
 def _service() -> GameService:
     svc: GameService = current_app.extensions["pbem"]
     return svc
@@ -58,11 +68,30 @@ def index() -> str:
     return render_template_string(INDEX, games=_service().list_games(50))
 
 
+def _seat(svc: GameService, game_id: str) -> tuple[int, dict[str, Any]]:
+    """The seat the request's credential opens, and that credential (to keep in links)."""
+    link = request.args.get("link", "")
+    if link:
+        with svc.db.read() as session:
+            game_or_404(session, game_id)
+            seat = seat_for_link(session, svc.settings, game_id, link)
+        return seat, {"link": link}
+    token = request.args.get("token", "")
+    if not token:
+        raise Forbidden(
+            "This page needs your seat's link: open it from a mail of the game, or from the "
+            "link printed when the game was created."
+        )
+    return svc.seat_for_token(game_id, token), {"token": token}
+
+
 @pages.route("/games/<game_id>", methods=["GET", "POST"])
 def seat_page(game_id: str) -> Any:
     svc = _service()
-    token = request.args.get("token", "")
-    seat = svc.seat_for_token(game_id, token)
+    try:
+        seat, credential = _seat(svc, game_id)
+    except ServiceError as e:
+        return render_template_string(REFUSED, message=e.message), e.status
     error = None
     if request.method == "POST":
         try:
@@ -73,7 +102,7 @@ def seat_page(game_id: str) -> Any:
                 expected_version=int(request.form.get("expected_version", "0") or 0),
                 channel="web",
             )
-            return redirect(url_for("pages.seat_page", game_id=game_id, token=token))
+            return redirect(url_for("pages.seat_page", game_id=game_id, **credential))
         except ServiceError as e:
             error = e.message
         except ValueError:

@@ -9,6 +9,11 @@ allows.
 The HMAC key is per seat: derived from the service's secret, the game, the seat and the seat's
 *key version*. Rotating a seat's key (incrementing its key version, stored by the service)
 revokes every reply address handed out before, while other seats' addresses keep working.
+
+The same record, signed for another *purpose*, is the credential of a seat's page link
+(``/games/<id>?link=<token>``, in the mails to that seat): the key derivation includes the
+purpose, so a reply address (which travels in headers) never opens a page, nor a page link
+routes a reply. Rotating the seat's key revokes both.
 """
 
 from __future__ import annotations
@@ -29,6 +34,10 @@ _INT, _UUID, _TEXT = 0, 1, 2  # the low nibble: how the game id is stored
 _TAG_BYTES = 10  # 80 bits: an online forger would need ~2**79 tries
 _HEX32 = re.compile(r"^[0-9a-f]{32}$")
 _TEXT_ID = re.compile(r"^[A-Za-z0-9_-]{1,18}$")
+
+
+#: What a token is for; part of the key derivation (see the module docstring).
+REPLY, PAGE = b"pbem reply token", b"pbem seat page"
 
 
 class BadToken(ValueError):
@@ -96,10 +105,10 @@ def _payload(token: ReplyToken) -> bytes:
     )
 
 
-def _seat_key(secret: bytes, token: ReplyToken) -> bytes:
+def _seat_key(secret: bytes, token: ReplyToken, purpose: bytes) -> bytes:
     """The per-seat key: a new key version gives an unrelated key (rotation revokes)."""
     _, game = _game_bytes(token.game_id)
-    label = b"pbem reply token\0" + game + _varint(token.seat) + _varint(token.key_version)
+    label = purpose + b"\0" + game + _varint(token.seat) + _varint(token.key_version)
     return hmac.new(secret, label, hashlib.sha256).digest()
 
 
@@ -116,11 +125,14 @@ def make_token(
     seat: int,
     key_version: int,
     version_seen: int | None = None,
+    *,
+    purpose: bytes = REPLY,
 ) -> str:
-    """The token for a reply address (lower-case base32, no padding)."""
+    """The token for a reply address, or with ``purpose=PAGE`` for a seat's page link
+    (lower-case base32, no padding)."""
     token = ReplyToken(game_id, seat, key_version, version_seen)
     payload = _payload(token)
-    tag = hmac.new(_seat_key(_as_bytes(secret), token), payload, hashlib.sha256).digest()
+    tag = hmac.new(_seat_key(_as_bytes(secret), token, purpose), payload, hashlib.sha256).digest()
     return base64.b32encode(payload + tag[:_TAG_BYTES]).decode().rstrip("=").lower()
 
 
@@ -181,19 +193,23 @@ def _parse(payload: bytes) -> ReplyToken:
     return ReplyToken(game_id, seat, key_version, None if seen == 0 else seen - 1)
 
 
-def verify(secret: bytes | str, token: str, current_key_version: int) -> ReplyToken:
+def verify(
+    secret: bytes | str, token: str, current_key_version: int, *, purpose: bytes = REPLY
+) -> ReplyToken:
     """Check a token's tag against the seat's current key; raises BadToken when it was forged,
-    damaged, or made with a key version that has since been rotated away."""
+    damaged, made for another purpose, or made with a key version that has since been rotated
+    away."""
     data = _decode(token)
     payload, tag = data[:-_TAG_BYTES], data[-_TAG_BYTES:]
     claimed = _parse(payload)
-    expected = hmac.new(_seat_key(_as_bytes(secret), claimed), payload, hashlib.sha256).digest()
+    key = _seat_key(_as_bytes(secret), claimed, purpose)
+    expected = hmac.new(key, payload, hashlib.sha256).digest()
+    what = "reply address" if purpose == REPLY else "link"
     if not hmac.compare_digest(expected[:_TAG_BYTES], tag):
-        raise BadToken("the reply address was not made by this service (or was altered)")
+        raise BadToken(f"the {what} was not made by this service (or was altered)")
     if claimed.key_version != current_key_version:
-        raise BadToken(
-            "this reply address has been revoked; reply to the latest mail from the game instead"
-        )
+        latest = "reply to" if purpose == REPLY else "use the link in"
+        raise BadToken(f"this {what} has been revoked; {latest} the latest mail from the game")
     return claimed
 
 

@@ -87,10 +87,13 @@ def relay(obj: Any) -> None:
 @click.argument("seat", type=int)
 @click.pass_obj
 def rotate(obj: Any, game_id: str, seat: int) -> None:
-    """Revoke every reply address handed out to a seat (e.g. a leaked mail)."""
+    """Revoke every reply address and page link handed out to a seat (e.g. a leaked mail)."""
     with obj.service.db.write() as session:
         version = rotate_key(session, game_id, seat, obj.service.clock.now())
-    click.echo(f"seat {seat} of game {game_id}: reply key version {version}; old addresses refused")
+    click.echo(
+        f"seat {seat} of game {game_id}: key version {version}; old reply addresses and page "
+        "links refused"
+    )
 
 
 @mail_group.command("inbound")

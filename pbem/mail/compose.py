@@ -28,7 +28,8 @@ from sqlmodel import Session, col, select
 from engine.core import Rules
 from pbem import events as ev
 from pbem.clock import format_time
-from pbem.mail.address import reply_address
+from pbem.errors import Forbidden
+from pbem.mail.address import PAGE, BadToken, make_token, peek, reply_address, verify
 from pbem.mail.headers import new_message
 from pbem.mail.models import AddressFailure, OutboxMail, SeatReplyKey
 from pbem.mail.reading import REPLY_MARKER
@@ -77,9 +78,35 @@ def thread_root(settings: Settings, game_id: str) -> str:
     return f"pbem.{game_id}.thread@{message_id_domain(settings)}"
 
 
-def game_link(settings: Settings, game_id: str) -> str:
+def seat_link(session: Session, settings: Settings, game_id: str, seat: int) -> str:
+    """The seat's page (its view, a form to move), opened by a signed link: the mail goes to
+    the seat's own address, so the link may act for the seat. ``pbem mail rotate-key``
+    revokes it with the seat's reply addresses."""
+    token = make_token(
+        settings.secret_key, game_id, seat, key_version(session, game_id, seat), purpose=PAGE
+    )
     # Always the configured base URL, never a request's Host header.
-    return f"{settings.base_url.rstrip('/')}/games/{game_id}"
+    return f"{settings.base_url.rstrip('/')}/games/{game_id}?link={token}"
+
+
+def seat_for_link(session: Session, settings: Settings, game_id: str, link: str) -> int:
+    """The seat a page link (from ``seat_link``) opens; Forbidden saying why otherwise."""
+    try:
+        claimed = peek(link)
+        if str(claimed.game_id) != game_id:
+            raise BadToken("the link belongs to another game")
+        signed = verify(
+            settings.secret_key,
+            link,
+            key_version(session, game_id, claimed.seat),
+            purpose=PAGE,
+        )
+    except BadToken as error:
+        raise Forbidden(
+            f"This page link does not open a seat: {error}. Open the game from the latest mail "
+            "the game sent you."
+        ) from None
+    return signed.seat
 
 
 def receipt(version: int, head_hash: str) -> str:

@@ -86,7 +86,6 @@ def plan_mails(ctx: AppendContext, settings: Settings, now: datetime) -> list[Ou
     position_changed = bool(types & {ev.GAME_CREATED, ev.ACTIONS_RETRACTED})
     failing = c.failing_addresses(ctx.session, [s.email or "" for s in ctx.seats])
     subject = c.subject_for(rules, ctx.game_id)
-    link = c.game_link(settings, ctx.game_id)
     mails = []
     for seat in ctx.seats:
         if not seat.email:
@@ -96,7 +95,7 @@ def plan_mails(ctx: AppendContext, settings: Settings, now: datetime) -> list[Ou
             "title": f"{rules.name.title()}, game {ctx.game_id}",
             "name": seat.name,
             "seat": seat.seat,
-            "link": link,
+            "link": c.seat_link(ctx.session, settings, ctx.game_id, seat.seat),
             "receipt": c.receipt(ctx.version, ctx.head_hash),
             "board": c.board_text(rules, ctx.state_after, seat.seat),
             "notices": _notices(ctx.seats, failing, seat.seat, undo_request),

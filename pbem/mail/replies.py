@@ -74,7 +74,7 @@ def info_mail(
     common = {
         "marker": c.MARKER,
         "title": f"{rules.name.title()}, game {loaded.game_id}",
-        "link": c.game_link(settings, loaded.game_id),
+        "link": c.seat_link(session, settings, loaded.game_id, seat),
         "receipt": c.receipt(loaded.version, loaded.head_hash),
         "can_type": c.can_type(rules, loaded.state, seat),
     }

@@ -88,7 +88,8 @@ def test_dead_mail_is_listed_and_can_be_retried(run, database_url: str) -> None:
 def test_rotating_a_key_revokes_the_old_reply_address(run, database_url: str) -> None:  # type: ignore[no-untyped-def]
     game_id, mails = _game(run, database_url)
     turn = next(m for m in mails if m.kind == "turn")
-    assert "old addresses refused" in run("mail", "rotate-key", game_id, str(turn.seat)).output
+    rotated = run("mail", "rotate-key", game_id, str(turn.seat)).output
+    assert "old reply addresses and page links refused" in rotated
     result = run("mail-in", input=reply_to(turn, "E5"))
     assert result.output.startswith("refused") and "revoked" in result.output
 
