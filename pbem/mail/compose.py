@@ -191,12 +191,6 @@ def board_text(rules: Rules, state: Any, seat: int | None) -> str:
     return rules.render_text(rules.view(state, seat)).rstrip()
 
 
-def seats_line(seats: Sequence[SeatInfo]) -> str:
-    return "Players: " + ", ".join(
-        f"{s.seat} {s.name}" + (" (resigned)" if s.resigned else "") for s in seats
-    )
-
-
 def bounce_notices(
     seats: Sequence[SeatInfo], failing: dict[str, AddressFailure], viewer: int
 ) -> str:
