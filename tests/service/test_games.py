@@ -69,6 +69,12 @@ def test_a_new_game_records_creation_and_start_with_a_seed_commitment(
         ("hoard", {"players": 3}, PLAYERS, "says 3 players but 2 were named"),
         ("hoard", {}, [{"name": ""}, {"name": "B"}], "Player 1 needs a name"),
         ("hoard", {}, [{"name": "A", "email": "no-at"}, {"name": "B"}], "not an address"),
+        # Addresses the mail layer would refuse to write into a header: refused here, not a
+        # failure of the notification mails in the same transaction.
+        ("hoard", {}, [{"name": "A", "email": "josé@example.com"}, {"name": "B"}], "address"),
+        ("hoard", {}, [{"name": "A", "email": "a@exa_mple.com"}, {"name": "B"}], "address"),
+        ("hoard", {}, [{"name": "A", "email": "a..b@example.com"}, {"name": "B"}], "address"),
+        ("hoard", {}, [{"name": "A", "email": "a@b.c\r\nBcc: x@y"}, {"name": "B"}], "address"),
         ("hoard", {}, [{"name": "A\r\nBcc: x"}, {"name": "B"}], "printable"),
     ],
 )
