@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pbem.mail.headers import clean_address
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CONFIG = ROOT / "config" / "default.toml"
 ENV_PREFIX = "PBEM_"
@@ -143,9 +145,32 @@ def load_settings(path: str | Path | None = None, env: Mapping[str, str] = os.en
     settings: Settings = _build(Settings, values, where=str(chosen or "defaults"))
     aliased = {full: env[short] for short, full in ENV_ALIASES.items() if short in env}
     settings = _apply_env(settings, {**aliased, **env})
+    _check_values(settings)
     if not settings.secret_key:
         settings = settings.with_changes(secret_key=_stored_secret_key(settings.var_path))
     return settings
+
+
+def _check_values(settings: Settings) -> None:
+    """Values that would otherwise fail later, on every move (a mail that cannot be written
+    rolls back the move that caused it), or build broken links."""
+    if not settings.base_url.startswith(("http://", "https://")):
+        raise SettingsError(f"base_url must start with http:// or https://: {settings.base_url!r}")
+    mail = settings.mail
+    checks = {
+        "mail.from_address": mail.from_address,
+        "mail.reply_domain": f"play@{mail.reply_domain}",
+        "mail.message_id_domain": f"id@{mail.message_id_domain or 'example.org'}",
+    }
+    for name, address in checks.items():
+        try:
+            clean_address(address)
+        except ValueError as e:
+            raise SettingsError(f"{name} cannot be used in mail headers: {e}") from None
+    if mail.from_mismatch not in ("refuse", "hold"):
+        raise SettingsError(
+            f"mail.from_mismatch must be 'refuse' or 'hold', not {mail.from_mismatch!r}"
+        )
 
 
 def _build(cls: type[Any], values: Mapping[str, Any], where: str) -> Any:

@@ -92,3 +92,20 @@ def test_secret_key_is_generated_once_and_kept(tmp_path: Path) -> None:
     assert load_settings(DEFAULT_CONFIG, env={**env, "PBEM_SECRET_KEY": "given"}).secret_key == (
         "given"
     )
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        ("PBEM_MAIL_FROM_ADDRESS", "pbem games", "mail.from_address cannot be used"),
+        ("PBEM_MAIL_REPLY_DOMAIN", "reply_domain.example.org", "mail.reply_domain cannot"),
+        ("PBEM_MAIL_MESSAGE_ID_DOMAIN", "a b", "mail.message_id_domain cannot"),
+        ("PBEM_MAIL_FROM_MISMATCH", "hodl", "must be 'refuse' or 'hold'"),
+        ("PBEM_BASE_URL", "pbem.example.org", "base_url must start with http"),
+    ],
+)
+def test_values_that_would_break_every_mail_are_refused_at_start(
+    tmp_path: Path, variable: str, value: str, message: str
+) -> None:
+    with pytest.raises(SettingsError, match=message):
+        load_settings(DEFAULT_CONFIG, env={"PBEM_VAR_DIR": str(tmp_path), variable: value})
