@@ -52,6 +52,9 @@ from pbem.store import StoredEvent
 from pbem.undo import UndoOps, UndoResult
 from pbem.views import describe, visible_events
 
+#: The longest idempotency key (the column's size).
+MAX_KEY = 200
+
 __all__ = [
     "AppendContext",
     "Applied",
@@ -267,6 +270,11 @@ class GameService(UndoOps):
         stale_policy: StalePolicy = "strict",
     ) -> SubmitResult:
         """Apply the command lines of ``text`` in order, in one transaction."""
+        if idempotency_key is not None and not 1 <= len(idempotency_key) <= MAX_KEY:
+            raise BadRequest(
+                f"An idempotency key has 1 to {MAX_KEY} characters ({len(idempotency_key)} "
+                "were sent)."
+            )
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         request_hash = hashlib.sha256(
             ev.canonical_json(

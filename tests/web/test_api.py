@@ -150,6 +150,12 @@ def test_a_retry_with_the_same_idempotency_key_gets_the_first_result(
         headers={**bearer(t0), "Idempotency-Key": "abc"},
     )
     assert header.status_code == 409  # same key, another payload
+    long_key = client.post(
+        f"/api/v1/games/{gid}/actions",
+        json={"action": "draw", "expected_version": 3},
+        headers={**bearer(t0), "Idempotency-Key": "k" * 201},
+    )
+    assert long_key.status_code == 400 and "1 to 200 characters" in long_key.json["message"]
 
 
 def test_several_lines_stop_at_the_first_error_and_say_so(client: FlaskClient) -> None:
