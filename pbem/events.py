@@ -166,22 +166,27 @@ class NewEvent:
 
 
 def canonical_json(value: Any) -> str:
-    """Sorted keys, no spaces, UTF-8 text as is; floats (and NaN) are refused."""
-    _refuse_floats(value)
+    """Sorted keys, no spaces, UTF-8 text as is; floats (and NaN) and NUL characters are
+    refused."""
+    _refuse_unstorable(value)
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def _refuse_floats(value: Any) -> None:
+def _refuse_unstorable(value: Any) -> None:
+    # NUL: PostgreSQL text cannot hold it, and the same event must be storable everywhere.
     if isinstance(value, float):
         raise EventDataError(f"events hold no floats (found {value!r}): use integers or text")
+    if isinstance(value, str) and "\x00" in value:
+        raise EventDataError("events hold no NUL characters")
     if isinstance(value, dict):
         for k, v in value.items():
             if not isinstance(k, str):
                 raise EventDataError(f"JSON object keys must be text, not {k!r}")
-            _refuse_floats(v)
+            _refuse_unstorable(k)
+            _refuse_unstorable(v)
     elif isinstance(value, list | tuple):
         for v in value:
-            _refuse_floats(v)
+            _refuse_unstorable(v)
 
 
 def encode(event: NewEvent) -> tuple[int, str]:

@@ -270,10 +270,17 @@ class GameService(UndoOps):
         stale_policy: StalePolicy = "strict",
     ) -> SubmitResult:
         """Apply the command lines of ``text`` in order, in one transaction."""
-        if idempotency_key is not None and not 1 <= len(idempotency_key) <= MAX_KEY:
+        if idempotency_key is not None and (
+            not 1 <= len(idempotency_key) <= MAX_KEY
+            or any(ord(c) < 32 or c == "\x7f" for c in idempotency_key)
+        ):
             raise BadRequest(
-                f"An idempotency key has 1 to {MAX_KEY} characters ({len(idempotency_key)} "
-                "were sent)."
+                f"An idempotency key has 1 to {MAX_KEY} printable characters, without control "
+                f"characters (the one sent has {len(idempotency_key)} characters)."
+            )
+        if "\x00" in text:
+            raise Unreadable(
+                "The submission contains a NUL character: send the command as plain text.",
             )
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         request_hash = hashlib.sha256(

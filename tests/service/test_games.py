@@ -85,6 +85,13 @@ def test_bad_creations_are_refused_with_the_reason(
         service.create_game(game, config, players)
 
 
+def test_events_hold_no_nul_characters() -> None:
+    # PostgreSQL text cannot store NUL: an event that SQLite would take is refused on both.
+    for value in ({"a": "x\x00"}, {"a\x00": 1}, ["\x00"]):
+        with pytest.raises(ev.EventDataError, match="NUL"):
+            ev.canonical_json(value)
+
+
 def test_an_action_is_appended_with_who_how_and_when(service: GameService) -> None:
     gid = new_hoard(service)
     result = service.submit(

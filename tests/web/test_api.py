@@ -155,7 +155,13 @@ def test_a_retry_with_the_same_idempotency_key_gets_the_first_result(
         json={"action": "draw", "expected_version": 3},
         headers={**bearer(t0), "Idempotency-Key": "k" * 201},
     )
-    assert long_key.status_code == 400 and "1 to 200 characters" in long_key.json["message"]
+    assert long_key.status_code == 400 and "1 to 200 printable" in long_key.json["message"]
+    # PostgreSQL text cannot hold NUL: refused before the database, alike on both.
+    nul_key = act(client, gid, t0, "draw", 3, idempotency_key="a\x00b")
+    assert nul_key.status_code == 400 and "printable" in nul_key.json["message"]
+    nul_text = act(client, gid, created["seats"][1]["token"], "keep\n\x00", 3)
+    assert nul_text.status_code == 400 and "NUL" in nul_text.json["message"]
+    assert client.get(f"/api/v1/games/{gid}").json["version"] == 3
 
 
 def test_several_lines_stop_at_the_first_error_and_say_so(client: FlaskClient) -> None:
