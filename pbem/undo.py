@@ -78,6 +78,8 @@ def plan(
         if not own:
             raise AgainstTheRules("You have no action to take back.")
         to_version = own[-1].version - 1
+    if head <= FIRST_POSITION:
+        raise AgainstTheRules("Nothing has been played yet: there is nothing to go back to.")
     if not FIRST_POSITION <= to_version < head:
         raise AgainstTheRules(
             f"You can go back to a version from {FIRST_POSITION} to {head - 1}, not {to_version}."
@@ -108,8 +110,12 @@ def open_request(session: Session, game_id: str) -> UndoRequest | None:
     ).first()
 
 
-def check_decision(session: Session, game_id: str, seat: int, request: int) -> UndoRequest:
-    row = session.get(UndoRequest, (game_id, request))
+def check_decision(
+    session: Session, game_id: str, seat: int, request: int, head: int
+) -> UndoRequest:
+    # Requests are numbered by their event's version: anything else names none (and a
+    # number too large for the database's integers must not reach it).
+    row = session.get(UndoRequest, (game_id, request)) if 1 <= request <= head else None
     if row is None:
         raise GameNotFound(f"There is no undo request {request} in this game.")
     if row.status != "open":
@@ -195,7 +201,7 @@ class UndoOps(ServiceCore):
         with self.db.write() as session:
             txn = self._begin(session, game_id)
             self._check_can_act(txn, seat)
-            row = check_decision(session, game_id, seat, request)
+            row = check_decision(session, game_id, seat, request, txn.game.version)
             decided = ev.NewEvent(
                 ev.UNDO_DECIDED,
                 {

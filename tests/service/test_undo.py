@@ -154,6 +154,8 @@ def test_undo_explains_what_cannot_be_done(service: GameService) -> None:
     gid = new_hoard(service)
     with pytest.raises(AgainstTheRules, match="no action to take back"):
         service.undo(gid, 0, channel="api")
+    with pytest.raises(AgainstTheRules, match="Nothing has been played yet"):
+        service.undo(gid, 0, to_version=5, channel="api")
     play(service, gid, 0, "keep")
     with pytest.raises(AgainstTheRules, match="from 2 to 2, not 1"):
         service.undo(gid, 0, to_version=1, channel="api")

@@ -208,6 +208,9 @@ def test_undo_over_http(client: FlaskClient) -> None:
     assert accepted.status_code == 201 and accepted.json["status"] == "retracted"
     assert accepted.json["game"]["to_act"] == [0]
     assert client.post(url, json={"accept": True}, headers=bearer(t1)).status_code == 409
+    huge = f"/api/v1/games/{gid}/undo/{10**30}/decision"
+    missing = client.post(huge, json={"accept": True}, headers=bearer(t1))
+    assert missing.status_code == 404 and "no undo request" in missing.json["message"]
     act(client, gid, t0, "draw", accepted.json["version"])
     refused = client.post(f"/api/v1/games/{gid}/undo", json={}, headers=bearer(t0))
     assert refused.status_code == 422 and "drew randomness" in refused.json["message"]
