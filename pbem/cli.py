@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import click
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from pbem.clock import SystemClock, format_time
 from pbem.errors import ServiceError
@@ -63,7 +65,25 @@ def _errors() -> Iterator[None]:
         raise click.ClickException(e.message) from None
 
 
-@click.group()
+class _Main(click.Group):
+    """The ``pbem`` group: a database that cannot be reached or is not set up ends a command
+    with what to do about it, not a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (OperationalError, ProgrammingError) as e:
+            obj = ctx.obj
+            url = obj.settings.database_url if isinstance(obj, Context) else "(unknown)"
+            shown = make_url(url).render_as_string(hide_password=True)
+            reason = str(e.orig or e).strip().splitlines()[0]
+            raise click.ClickException(
+                f"the database {shown} cannot be used: {reason}. Is it running, and has "
+                "'pbem db upgrade' created its tables?"
+            ) from None
+
+
+@click.group(cls=_Main)
 @click.option(
     "--config",
     type=click.Path(dir_okay=False),

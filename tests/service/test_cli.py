@@ -138,3 +138,13 @@ def test_serve_answers_http(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_a_database_without_tables_or_server_is_explained(tmp_path: Path) -> None:
+    runner = CliRunner()
+    for url in (f"sqlite:///{tmp_path}/empty.db", "postgresql://pbem:hunter2@127.0.0.1:1/x"):
+        env = {"PBEM_DATABASE_URL": url, "PBEM_VAR_DIR": str(tmp_path / "var")}
+        result = runner.invoke(main, ["games"], env=env)
+        assert result.exit_code == 1, result.output
+        assert "cannot be used" in result.output and "pbem db upgrade" in result.output
+        assert "Traceback" not in result.output and "hunter2" not in result.output
