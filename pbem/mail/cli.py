@@ -15,6 +15,7 @@ from pbem.mail.compose import rotate_key
 from pbem.mail.inbound import Inbound, TooLarge
 from pbem.mail.models import DEAD, AddressFailure, InboundMail, OutboxMail
 from pbem.mail.outbox import requeue_dead
+from pbem.models import Seat
 
 
 def _inbound(obj: Any) -> Inbound:
@@ -89,6 +90,8 @@ def relay(obj: Any) -> None:
 def rotate(obj: Any, game_id: str, seat: int) -> None:
     """Revoke every reply address and page link handed out to a seat (e.g. a leaked mail)."""
     with obj.service.db.write() as session:
+        if session.get(Seat, (game_id, seat)) is None:
+            raise click.ClickException(f"there is no seat {seat} in a game {game_id!r}")
         version = rotate_key(session, game_id, seat, obj.service.clock.now())
     click.echo(
         f"seat {seat} of game {game_id}: key version {version}; old reply addresses and page "

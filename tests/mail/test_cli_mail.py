@@ -92,6 +92,9 @@ def test_rotating_a_key_revokes_the_old_reply_address(run, database_url: str) ->
     assert "old reply addresses and page links refused" in rotated
     result = run("mail-in", input=reply_to(turn, "E5"))
     assert result.output.startswith("refused") and "revoked" in result.output
+    for args in ((game_id, "7"), ("nosuchgame", "0")):
+        unknown = run("mail", "rotate-key", *args)
+        assert unknown.exit_code == 1 and "there is no seat" in unknown.output
 
 
 def test_mail_in_refuses_oversized_input(run) -> None:  # type: ignore[no-untyped-def]
