@@ -108,6 +108,13 @@ def serve(obj: Context, host: str, port: int) -> None:
     from web import create_app
 
     app = create_app(service=obj.service)
+    if obj.settings.dev_pages and host not in ("127.0.0.1", "localhost", "::1"):
+        # /dev/mail shows every player's mail and replies for any seat: for one machine only.
+        click.echo(
+            f"warning: dev_pages is on, so anyone who reaches {host}:{port} can read every "
+            "player's mail at /dev/mail and reply for any seat; set dev_pages = false",
+            err=True,
+        )
     stops = [hook(obj.settings) for hook in SERVE_HOOKS]
     click.echo(f"pbem serving on http://{host}:{port} (Ctrl+C to stop)")
     try:

@@ -148,3 +148,17 @@ def test_a_database_without_tables_or_server_is_explained(tmp_path: Path) -> Non
         assert result.exit_code == 1, result.output
         assert "cannot be used" in result.output and "pbem db upgrade" in result.output
         assert "Traceback" not in result.output and "hunter2" not in result.output
+
+
+def test_serve_warns_when_the_dev_pages_are_reachable_from_other_machines(
+    run, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    from flask import Flask
+
+    served: list[str] = []
+    monkeypatch.setattr(Flask, "run", lambda self, host, **kw: served.append(host))
+    monkeypatch.setenv("PBEM_MAIL_EMBEDDED_SCHEDULER", "false")
+    local, shared = run("serve"), run("serve", "--host", "0.0.0.0")
+    assert served == ["127.0.0.1", "0.0.0.0"]
+    assert "dev_pages" not in local.stderr
+    assert "warning: dev_pages is on" in shared.stderr and "/dev/mail" in shared.stderr
