@@ -80,7 +80,10 @@ def _load(name: str) -> EmailMessage:
 
 def _text(message: EmailMessage) -> str:
     body = message.get_body(preferencelist=("plain",))
-    return body.get_content() if isinstance(body, EmailMessage) else ""
+    text = body.get_content() if isinstance(body, EmailMessage) else ""
+    # The files hold the mails as sent (CRLF); a CR left at the end of the line with the game
+    # page link would be copied into the address.
+    return text.replace("\r\n", "\n")
 
 
 @devmail.get("")

@@ -25,6 +25,7 @@ def test_a_move_can_be_played_from_the_local_mail_page(world: MailWorld) -> None
     assert turn in names
     page = client.get(f"/dev/mail/{turn}").get_data(as_text=True)
     assert "Reply-To: Lancelot by mail &lt;play+" in page  # escaped, with the reply address
+    assert "\r" not in page  # the page link's line ends with the address, not a CR
     response = client.post(f"/dev/mail/{turn}/reply", data={"text": "E5"})
     assert response.status_code == 302
     assert "applied" in client.get(response.headers["Location"]).get_data(as_text=True)
