@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import ssl
 import subprocess
@@ -78,7 +79,10 @@ def test_sends_to_a_real_smtp_server_with_login() -> None:
 @pytest.fixture
 def certificate(tmp_path: Path) -> tuple[Path, Path]:
     if shutil.which("openssl") is None:
-        pytest.skip("the STARTTLS test makes its certificate with the openssl command")
+        reason = "the STARTTLS test makes its certificate with the openssl command"
+        if os.environ.get("CI"):  # .ci/run installs openssl: in CI a skip would hide a gap
+            pytest.fail(f"{reason}, which is missing")
+        pytest.skip(reason)
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
     subprocess.run(
         [
