@@ -150,7 +150,9 @@ def initial_state(config: Mapping[str, Any]) -> LancelotState:
     )
 
 
-def dump_state(state: LancelotState) -> dict[str, Any]:
+def occupied_squares(state: LancelotState) -> dict[str, int | str]:
+    """Occupied squares by name: the seat holding each, or "X" for Excalibur (the form both
+    the dump and the view use)."""
     geo = state.geo
     board: dict[str, int | str] = {}
     for square, cell in enumerate(state.board):
@@ -158,11 +160,15 @@ def dump_state(state: LancelotState) -> dict[str, Any]:
             board[geo.names[square]] = "X"
         elif cell != EMPTY:
             board[geo.names[square]] = cell
+    return board
+
+
+def dump_state(state: LancelotState) -> dict[str, Any]:
     return {
         "players": state.players,
         "target": state.target,
         "variants": {"diagonals": state.diagonals, "excalibur": state.excalibur},
-        "board": board,
+        "board": occupied_squares(state),
         "in_hand": list(state.in_hand),
         "captured": [list(row) for row in state.captured],
         "shields": list(state.shields),

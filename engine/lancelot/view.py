@@ -10,10 +10,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core.notation import COLUMN_LETTERS
-from engine.lancelot.lines import EMPTY, EXCALIBUR
 from engine.lancelot.notation import format_action
 from engine.lancelot.play import placement_squares
-from engine.lancelot.state import END_TARGET, LancelotState
+from engine.lancelot.state import END_TARGET, LancelotState, occupied_squares
 
 
 def _prompt(state: LancelotState, seat: int | None) -> str:
@@ -46,12 +45,6 @@ def _prompt(state: LancelotState, seat: int | None) -> str:
 
 def view(state: LancelotState, seat: int | None) -> dict[str, Any]:
     geo = state.geo
-    board: dict[str, int | str] = {}
-    for square, cell in enumerate(state.board):
-        if cell == EXCALIBUR:
-            board[geo.names[square]] = "X"
-        elif cell != EMPTY:
-            board[geo.names[square]] = cell
     seats = range(state.players)
     result: dict[str, Any] = {
         "game": "lancelot",
@@ -65,7 +58,7 @@ def view(state: LancelotState, seat: int | None) -> dict[str, Any]:
         },
         "target": state.target,
         "variants": {"diagonals": state.diagonals, "excalibur": state.excalibur},
-        "board": board,
+        "board": occupied_squares(state),
         "captures": [state.captures(s) for s in seats],
         "lost": [state.lost(s) for s in seats],
         "in_hand": list(state.in_hand),
