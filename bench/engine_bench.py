@@ -33,7 +33,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import REGISTRY
-from engine.core import rng
+from engine.core import contract, rng
 from engine.core.protocol import Action, Rules, Seat
 
 Config = dict[str, Any]
@@ -46,17 +46,7 @@ SEED = 20_260_101
 
 def random_steps(rules: Rules, config: Mapping[str, Any], seed: int) -> list[tuple[Any, Seat]]:
     """A seeded random game, uniform over legal actions: (state, seat to act) per step."""
-    state = rules.initial_state(config, seed)
-    r = rng.seed_state(seed)
-    steps = []
-    while rules.to_act(state):
-        seats = sorted(rules.to_act(state))
-        i, r = rng.below(r, len(seats))
-        legal = rules.legal_actions(state, seats[i])
-        j, r = rng.below(r, len(legal))
-        steps.append((state, seats[i]))
-        state = rules.apply(state, seats[i], legal[j]).state
-    return steps
+    return [(state, seat) for state, seat, _ in contract.playout(rules, config, seed)]
 
 
 def default_midgame(rules: Rules, config: Config) -> Position:

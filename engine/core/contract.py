@@ -68,6 +68,27 @@ def playout(
     raise AssertionError(f"game did not finish within {max_steps} steps (seed {seed})")
 
 
+def random_game(
+    rules: Rules,
+    config: Mapping[str, Any],
+    seed: int,
+    max_steps: int = 20_000,
+    on_step: Callable[[Any, Seat, Action, Any], None] | None = None,
+) -> Any:
+    """Play a whole seeded random game (as ``playout``) and return its final state."""
+    final = rules.initial_state(config, seed)
+
+    def step(before: Any, seat: Seat, action: Action, after: Any) -> None:
+        nonlocal final
+        final = after
+        if on_step is not None:
+            on_step(before, seat, action, after)
+
+    for _ in playout(rules, config, seed, max_steps, step):
+        pass
+    return final
+
+
 def _secrets_of(rules: Rules, state: Any, seed: int) -> list[str]:
     dumped = rules.dump_state(state)
     found = [str(seed)]

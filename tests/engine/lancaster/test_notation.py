@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core import rng
+from engine.core import contract
 from engine.core.protocol import ActionSyntaxError, IllegalActionError, NotYourTurnError
 from tests.engine.lancaster.helpers import BLUE, RED, YELLOW, Game, R
 
@@ -133,17 +133,10 @@ def test_every_legal_action_formats_to_text_that_reads_back() -> None:
     # Over whole random games of every size (the contract only samples large sets).
     checked = 0
     for players in (2, 3, 4, 5):
-        state = R.initial_state({"players": players}, 99 + players)
-        r = rng.seed_state(players)
-        while R.to_act(state):
-            seats = sorted(R.to_act(state))
-            i, r = rng.below(r, len(seats))
-            legal = R.legal_actions(state, seats[i])
-            for a in legal:
-                assert R.parse_action(state, seats[i], R.format_action(state, a)) == a
+        for state, seat, _ in contract.playout(R, {"players": players}, 99 + players):
+            for a in R.legal_actions(state, seat):
+                assert R.parse_action(state, seat, R.format_action(state, a)) == a
                 checked += 1
-            j, r = rng.below(r, len(legal))
-            state = R.apply(state, seats[i], legal[j]).state
     assert checked > 1000
 
 

@@ -270,19 +270,15 @@ NEUTRAL_LAWS = ("strength_1_power", "noblemen_knights", "extensions_power")
     ],
 )
 def test_random_games_under_overrides_keep_every_invariant(data: dict[str, object]) -> None:
-    from engine.core import rng
+    from engine.core import contract
     from tests.engine.lancaster.test_playouts import check_invariants
 
     for players in (2, 3, 5):
         for seed in range(4):
-            state = R.initial_state({"players": players, "data": data}, seed)
-            r = rng.seed_state(seed)
-            while R.to_act(state):
-                seats = sorted(R.to_act(state))
-                i, r = rng.below(r, len(seats))
-                legal = R.legal_actions(state, seats[i])
-                assert legal, f"dead end at {state.agenda[0]}"
-                j, r = rng.below(r, len(legal))
-                state = R.apply(state, seats[i], legal[j]).state
-                check_invariants(state)
+            state = contract.random_game(
+                R,
+                {"players": players, "data": data},
+                seed,
+                on_step=lambda _before, _seat, _action, after: check_invariants(after),
+            )
             assert state.round == state.data.rounds and R.outcome(state) is not None

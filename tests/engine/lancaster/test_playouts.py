@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from engine.core import rng
+from engine.core import contract
 from engine.lancaster.state import State
 from tests.engine.lancaster.helpers import R
 
@@ -51,19 +51,13 @@ def check_invariants(s: State) -> None:
 def test_random_games_keep_every_invariant_and_end_after_round_5(players: int) -> None:
     finished = 0
     for seed in range(GAMES_PER_COUNT):
-        state = R.initial_state({"players": players}, 1000 * players + seed)
-        r = rng.seed_state(seed)
-        steps = 0
-        while R.to_act(state):
-            seats = sorted(R.to_act(state))
-            i, r = rng.below(r, len(seats))
-            legal = R.legal_actions(state, seats[i])
-            assert legal, f"dead end: seat {seats[i]} at {state.agenda[0]}"
-            j, r = rng.below(r, len(legal))
-            state = R.apply(state, seats[i], legal[j]).state
-            check_invariants(state)
-            steps += 1
-            assert steps < 5000
+        state = contract.random_game(
+            R,
+            {"players": players},
+            1000 * players + seed,
+            max_steps=5000,
+            on_step=lambda _before, _seat, _action, after: check_invariants(after),
+        )
         assert state.round == 5 and state.finished
         outcome = R.outcome(state)
         assert outcome is not None and len(outcome.scores) == players
