@@ -55,6 +55,42 @@ def _ref() -> fields.String:
     return fields.String(required=True, allow_none=True)
 
 
+def _json_action_item(value: Any) -> Any:
+    """One item of a JSON action, as lists; ValueError names the first item that is not one."""
+    # bool before int: both are accepted, but a bool must stay a bool (True is not 1).
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, list | tuple):
+        return [_json_action_item(v) for v in value]
+    raise ValueError(f"{value!r} is not text, an integer, a boolean, null or a list of those")
+
+
+class JsonAction(fields.Field[list[Any]]):
+    """An engine action as ``engine.core.action_to_json`` writes it.
+
+    The engine contract (``engine/core/protocol.py``) allows any JSON-able tuple: items that
+    are text, integers, booleans, ``None`` or nested tuples of those, to any depth. The
+    field accepts exactly that shape, so every action an engine can produce is stored and
+    read back unchanged (e.g. Lancaster's ``favor gold``, whose action carries a ``None``);
+    floats and objects are refused here as in the contract.
+    """
+
+    default_error_messages = {  # noqa: RUF012 (marshmallow's own class attribute)
+        "invalid": "Not a JSON action: {reason}.",
+    }
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> list[Any]:
+        if not isinstance(value, list | tuple):
+            raise self.make_error("invalid", reason="an action is a list")
+        try:
+            return [_json_action_item(v) for v in value]
+        except ValueError as e:
+            raise self.make_error("invalid", reason=str(e)) from None
+
+    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:
+        return value
+
+
 class SeatV1(_Strict):
     seat = _int()
     name = fields.String(required=True)
@@ -81,8 +117,11 @@ class ActionAppliedV1(_Strict):
     text = fields.String(required=True)
     #: the engine's canonical text of the action
     canonical = fields.String(required=True)
-    #: the action as JSON (``engine.core.action_to_json``)
-    action = fields.List(fields.Raw(), required=True)
+    #: the action as JSON (``engine.core.action_to_json``). Widened in place, not a V2: the
+    #: old field refused a null item, so no stored V1 event holds one, and every payload
+    #: it accepted from an engine (a list of text, integers, booleans or lists) loads the
+    #: same with this field, so no stored event's meaning or hash changes.
+    action = JsonAction(required=True)
     channel = _channel()
     #: e.g. the email's Message-ID
     channel_ref = _ref()
