@@ -34,7 +34,7 @@ def _over_text(geo: Geometry, over: tuple[tuple[int, int], ...]) -> str:
 
 
 def _occupant(cell: int) -> str:
-    return "Excalibur" if cell == EXCALIBUR else f"a knight of seat {cell}"
+    return "Excalibur" if cell == EXCALIBUR else f"a {st.colour(cell)} knight"
 
 
 def _capture_text(s: LancelotState, judgement: play.Judgement, taken: tuple[int, ...]) -> str:
@@ -46,7 +46,7 @@ def _capture_text(s: LancelotState, judgement: play.Judgement, taken: tuple[int,
     for sq in taken:
         owner = s.board[sq]
         losers[owner] = losers.get(owner, 0) + 1
-    lost = ", ".join(f"seat {o} lost {k}" for o, k in sorted(losers.items()))
+    lost = ", ".join(f"{st.colour(o)} lost {k}" for o, k in sorted(losers.items()))
     squares = ", ".join(geo.names[sq] for sq in taken)
     plural = "knight" if len(taken) == 1 else "knights"
     return f" and captured {len(taken)} {plural} on {where} ({squares}): {lost}"
@@ -98,7 +98,7 @@ class Lancelot:
         if s.finished:
             raise NotYourTurnError("The game is over: no more moves can be made.")
         if seat != s.current:
-            raise NotYourTurnError(f"It is not your turn: seat {s.current} is to play.")
+            raise NotYourTurnError(f"It is not your turn: {st.colour(s.current)} is to play.")
         geo = s.geo
         kind = action[0] if action else None
         text = notation.format_action(action) if kind else repr(action)
@@ -192,10 +192,10 @@ class Lancelot:
             assert sq is not None
             board = tuple(EXCALIBUR if i == sq else c for i, c in enumerate(s.board))
             new = play.next_turn(replace(s, board=board, last_seat=seat, last_action=action), seat)
-            log.append(f"Seat {seat} set Excalibur on {geo.names[sq]}.")
+            log.append(f"{st.colour(seat)} set Excalibur on {geo.names[sq]}.")
         elif kind == "pass":
             new = play.next_turn(replace(s, last_seat=seat, last_action=action), seat)
-            log.append(f"Seat {seat} could not place a knight and passed.")
+            log.append(f"{st.colour(seat)} could not place a knight and passed.")
         else:
             after, judgement = checked
             new, taken = play.resolve(s, seat, after, judgement, action, kind == "king")
@@ -204,14 +204,13 @@ class Lancelot:
                 old = s.excalibur_at
                 assert old is not None
                 log.append(
-                    f"Seat {seat} used the force of the King: Excalibur moved from "
+                    f"{st.colour(seat)} used the force of the King: Excalibur moved from "
                     f"{geo.names[old]} to {notation.format_action(action).split()[1]}, "
                     f"a knight placed on {notation.format_action(action).split()[2]}{gained}."
                 )
             else:
-                log.append(
-                    f"Seat {seat} placed a knight on {notation.format_action(action)}{gained}."
-                )
+                square = notation.format_action(action)
+                log.append(f"{st.colour(seat)} placed a knight on {square}{gained}.")
         if new.finished:
             log.append(vw.view(new, None)["prompt"])
         return Transition(new, tuple(log), False)

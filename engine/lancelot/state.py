@@ -15,6 +15,18 @@ KNIGHTS = 30
 VARIANTS = ("diagonals", "excalibur")
 CONFIG_KEYS = ("players", "target", "variants")
 
+#: decision (ours; the sources name no colours): each seat's knights have a colour, in turn
+#: order, and a letter on the text board. Every line a person reads names a seat by its
+#: colour, as a whole capitalised word ("Red placed a knight on C3"), never by a number.
+COLOURS = ("Red", "Blue", "Yellow", "Green", "Purple")
+SYMBOLS = tuple(name[0] for name in COLOURS)
+
+
+def colour(seat: int) -> str:
+    """The colour naming ``seat`` in every text: "Red" for seat 0."""
+    return COLOURS[seat]
+
+
 #: Why a finished game ended.
 END_TARGET = "target"
 END_BLOCKED = "blocked"

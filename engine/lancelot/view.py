@@ -12,14 +12,21 @@ from typing import Any
 from engine.core.notation import COLUMN_LETTERS
 from engine.lancelot.notation import format_action
 from engine.lancelot.play import placement_squares
-from engine.lancelot.state import END_TARGET, LancelotState, occupied_squares
+from engine.lancelot.state import (
+    COLOURS,
+    END_TARGET,
+    SYMBOLS,
+    LancelotState,
+    colour,
+    occupied_squares,
+)
 
 
 def _prompt(state: LancelotState, seat: int | None) -> str:
     geo = state.geo
     if state.finished:
         best = state.captures(state.winners[0]) if state.winners else 0
-        names = " and ".join(f"seat {s}" for s in state.winners)
+        names = " and ".join(colour(s) for s in state.winners)
         verb = "wins" if len(state.winners) == 1 else "share the win"
         if state.end == END_TARGET:
             return f"The game is over: {names} reached {state.target} captures and {verb}."
@@ -28,7 +35,7 @@ def _prompt(state: LancelotState, seat: int | None) -> str:
             f"with {best} captures."
         )
     if seat != state.current:
-        return f"Seat {state.current} is to play."
+        return f"{colour(state.current)} is to play."
     if state.awaiting_excalibur:
         return "Your turn: set Excalibur on any square, e.g. excalibur G9."
     squares = placement_squares(state, seat)
@@ -49,7 +56,9 @@ def view(state: LancelotState, seat: int | None) -> dict[str, Any]:
     result: dict[str, Any] = {
         "game": "lancelot",
         "seat": seat,
-        "players": state.players,
+        # The seats in turn order, each named as every text names it (its colour) and
+        # drawn on the text board with its letter.
+        "players": [{"seat": s, "label": COLOURS[s], "symbol": SYMBOLS[s]} for s in seats],
         "area": {
             "from": geo.first_name,
             "to": geo.last_name,
@@ -79,14 +88,17 @@ def view(state: LancelotState, seat: int | None) -> dict[str, Any]:
 
 
 def render_text(view: Mapping[str, Any]) -> str:
-    """The board with coordinates, then captures and knights in hand, for a monospace email."""
+    """The board with coordinates, then captures and knights in hand, for a monospace email.
+    Seats are drawn with their colour's letter and named by their colour."""
     columns: list[str] = list(view["area"]["columns"])
     rows: list[int] = list(view["area"]["rows"])
     board: Mapping[str, Any] = view["board"]
-    players = int(view["players"])
+    seats: list[Mapping[str, Any]] = list(view["players"])
+    labels = [str(p["label"]) for p in seats]
+    symbols = [str(p["symbol"]) for p in seats]
     variants = [name for name, on in view["variants"].items() if on]
     lines = [
-        f"Lancelot, {players} players, area {view['area']['from']}-{view['area']['to']}, "
+        f"Lancelot, {len(seats)} players, area {view['area']['from']}-{view['area']['to']}, "
         f"first to {view['target']} captures wins"
         + (f" (variants: {', '.join(variants)})." if variants else "."),
         "",
@@ -97,26 +109,41 @@ def render_text(view: Mapping[str, Any]) -> str:
         cells = []
         for column in columns:
             cell = board.get(f"{column}{row}")
-            cells.append("." if cell is None else str(cell))
+            if cell is None:
+                cells.append(".")
+            elif isinstance(cell, int):
+                cells.append(symbols[cell])
+            else:
+                cells.append(str(cell))  # "X": Excalibur
         lines.append(f"  {row:>2} " + " ".join(cells) + f"  {row}")
     lines.append(header)
     lines.append("")
-    legend = f"0-{players - 1} = the seats' knights, . = free square"
+    legend = ", ".join(f"{symbol} = {label}" for symbol, label in zip(symbols, labels, strict=True))
+    legend += ", . = free square"
     if view["variants"].get("excalibur"):
         legend += ", X = Excalibur"
     lines.append(legend)
     lines.append("")
     shields = view.get("shields")
-    title = "seat  captures  lost  in hand" + ("  shield" if shields is not None else "")
+    width = max(len("knights"), *(len(label) for label in labels))
+    title = f"{'knights':<{width}}  captures  lost  in hand" + (
+        "  shield" if shields is not None else ""
+    )
     lines.append(title)
-    for s in range(players):
-        line = f"{s:>4}  {view['captures'][s]:>8}  {view['lost'][s]:>4}  {view['in_hand'][s]:>7}"
+    for s, label in enumerate(labels):
+        line = (
+            f"{label:<{width}}  {view['captures'][s]:>8}  {view['lost'][s]:>4}  "
+            f"{view['in_hand'][s]:>7}"
+        )
         if shields is not None:
             line += "  " + ("unused" if shields[s] else "spent")
         lines.append(line)
     lines.append("")
+    seat = view.get("seat")
+    if isinstance(seat, int):
+        lines.append(f"You play {labels[seat]} ({symbols[seat]}).")
     last = view.get("last_action")
     if last:
-        lines.append(f"Last move: seat {last['seat']} played {last['text']}.")
+        lines.append(f"Last move: {labels[last['seat']]} played {last['text']}.")
     lines.append(str(view["prompt"]))
     return "\n".join(lines) + "\n"

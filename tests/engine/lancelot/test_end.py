@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core.protocol import IllegalActionError
+from engine.lancelot.state import COLOURS
 from tests.engine.lancelot import reference
 from tests.engine.lancelot.helpers import LONG_GAME, R, at, final_state, first_step, new_game
 
@@ -34,7 +35,7 @@ def test_a_seat_with_knights_but_no_open_square_must_pass() -> None:
             R.parse_action(state, seat, name)
     assert R.parse_action(state, seat, "Pass") == ("pass",)
     after = R.apply(state, seat, ("pass",))
-    assert after.log == (f"Seat {seat} could not place a knight and passed.",)
+    assert after.log == (f"{COLOURS[seat]} could not place a knight and passed.",)
     assert after.state.board == state.board
     assert after.state.in_hand == state.in_hand
     # Someone else can still place, so the game goes on with the next seat.
@@ -79,7 +80,8 @@ def test_equal_capture_counts_share_the_win() -> None:
     assert outcome is not None
     assert outcome.winners == tuple(s for s, c in enumerate(captures) if c == max(captures))
     assert len(outcome.winners) >= 2
-    assert "share the win" in R.view(final, 0)["prompt"]
+    names = " and ".join(COLOURS[s] for s in outcome.winners)
+    assert f"{names} share the win" in R.view(final, 0)["prompt"]
 
 
 def test_the_game_ends_at_once_when_no_one_can_place_without_a_round_of_passes() -> None:

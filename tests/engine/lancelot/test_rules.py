@@ -50,7 +50,7 @@ def test_each_player_has_thirty_knights_and_seat_0_starts() -> None:
 
 def test_a_knight_goes_on_a_free_square_and_never_moves() -> None:
     state = play(new_game(), "E5")
-    with pytest.raises(IllegalActionError, match="E5 is taken by a knight of seat 0"):
+    with pytest.raises(IllegalActionError, match="E5 is taken by a Red knight"):
         R.parse_action(state, 1, "E5")
     assert ("place", 4, 5) not in R.legal_actions(state, 1)
     state = play(state, "F6", "G7", "H8")
@@ -81,7 +81,7 @@ def test_placing_at_exactly_plus_two_captures_every_opposing_knight_on_the_line(
     assert state.lost(1) == 1
     assert [at(state, sq) for sq in ("D5", "E5", "G5")] == [0, 0, 0]  # the victor's stay
     assert state.in_hand == (27, 28)  # captured knights do not come back
-    assert "captured 1 knight on row 5 (J5): seat 1 lost 1" in t.log[0]
+    assert "captured 1 knight on row 5 (J5): Blue lost 1" in t.log[0]
 
 
 def test_order_along_the_line_and_empty_squares_do_not_matter() -> None:
@@ -139,7 +139,7 @@ def test_all_opponents_count_together_against_the_placer() -> None:
     t = step(state, "H3")  # 4 against 2 = +2: both opponents' knights are captured
     assert at(t.state, "F3") is None and at(t.state, "G3") is None
     assert t.state.captured[0] == (0, 1, 1)
-    assert "seat 1 lost 1, seat 2 lost 1" in t.log[0]
+    assert "Blue lost 1, Yellow lost 1" in t.log[0]
 
 
 def test_broken_order_after_a_capture_others_may_place_the_majority_may_not() -> None:
@@ -204,6 +204,6 @@ def test_a_lower_target_agreed_at_creation_ends_the_game_at_once() -> None:
     assert outcome is not None
     assert outcome.winners == (0,)
     assert outcome.scores == (2, 0)
-    assert "seat 0 reached 2 captures and wins" in t.log[-1]
+    assert "Red reached 2 captures and wins" in t.log[-1]
     with pytest.raises(NotYourTurnError, match="over"):
         R.apply(state, 1, ("place", 8, 8))

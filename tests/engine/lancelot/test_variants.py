@@ -65,7 +65,7 @@ def test_the_last_seat_sets_excalibur_on_any_square_before_the_first_turn() -> N
     t = step(state, "excalibur G9")
     state = t.state
     assert at(state, "G9") == "X"
-    assert t.log == ("Seat 1 set Excalibur on G9.",)
+    assert t.log == ("Blue set Excalibur on G9.",)
     assert state.in_hand == (30, 30)
     assert R.to_act(state) == frozenset({0})  # then seat 0 starts as usual
     with pytest.raises(IllegalActionError, match="already on the board"):
@@ -117,8 +117,8 @@ def test_the_force_of_the_king_captures_through_excaliburs_new_square() -> None:
     assert state.shields == (False, True)
     assert state.in_hand == (27, 28)
     assert t.log[0] == (
-        "Seat 0 used the force of the King: Excalibur moved from G9 to H5, a knight placed "
-        "on K8 and captured 1 knight on row 5 (F5): seat 1 lost 1."
+        "Red used the force of the King: Excalibur moved from G9 to H5, a knight placed "
+        "on K8 and captured 1 knight on row 5 (F5): Blue lost 1."
     )
     # Afterwards Excalibur is neutral again: on row 5 it counts against seat 0.
     assert advantage(state, 0, row(state, 5)) == 1
@@ -191,9 +191,9 @@ def test_the_limit_holds_with_excalibur_on_the_players_side() -> None:
     ("text", "reason"),
     [
         ("king G9 E5", "must move to another square"),
-        ("king D5 E5", "D5 is taken by a knight of seat 0"),
+        ("king D5 E5", "D5 is taken by a Red knight"),
         ("king E5 E5", "cannot go on the same square"),
-        ("king E5 D5", "D5 is taken by a knight of seat 0"),
+        ("king E5 D5", "D5 is taken by a Red knight"),
     ],
 )
 def test_excalibur_moves_to_another_free_square(text: str, reason: str) -> None:

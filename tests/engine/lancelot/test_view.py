@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -11,7 +12,17 @@ import pytest
 from engine import REGISTRY
 from engine.core.protocol import ConfigError
 from engine.lancelot import LANCELOT
-from tests.engine.lancelot.helpers import LONG_GAME, R, at, first_step, new_game, play, step
+from engine.lancelot.state import COLOURS
+from tests.engine.lancelot.helpers import (
+    LONG_GAME,
+    R,
+    at,
+    first_step,
+    new_game,
+    play,
+    random_game,
+    step,
+)
 
 # -- config ---------------------------------------------------------------------------------
 
@@ -106,8 +117,8 @@ def test_nothing_is_hidden_every_seat_sees_the_same_game() -> None:
 def test_the_prompt_speaks_to_the_viewer() -> None:
     state = _excalibur_game()
     assert R.view(state, 0)["prompt"].startswith("Your turn: place a knight, e.g. D4")
-    assert R.view(state, 1)["prompt"] == "Seat 0 is to play."
-    assert R.view(state, None)["prompt"] == "Seat 0 is to play."
+    assert R.view(state, 1)["prompt"] == "Red is to play."
+    assert R.view(state, None)["prompt"] == "Red is to play."
     fresh = new_game(excalibur=True)
     assert "force of the King" in R.view(play(fresh, "excalibur G9"), 0)["prompt"]
     assert "set Excalibur" in R.view(fresh, 1)["prompt"]
@@ -128,21 +139,23 @@ def test_the_text_rendering_shows_the_board_with_coordinates_and_the_counts() ->
     )
     assert "     D E F G H I J K" in lines
     # Row 5, read left to right: D5 E5 (seat 0), F5 free (captured), G5 free, H5 Excalibur.
-    assert "   5 0 0 . . X . . .  5" in lines
-    assert "   7 . 1 . . . . . .  7" in lines
-    assert "   8 . . . . . . . 0  8" in lines
-    assert "seat  captures  lost  in hand  shield" in lines
-    assert "   0         1     0       27  spent" in lines
-    assert "   1         0     1       27  unused" in lines
-    assert "Last move: seat 1 played E7." in lines
+    assert "   5 R R . . X . . .  5" in lines
+    assert "   7 . B . . . . . .  7" in lines
+    assert "   8 . . . . . . . R  8" in lines
+    assert "knights  captures  lost  in hand  shield" in lines
+    assert "Red             1     0       27  spent" in lines
+    assert "Blue            0     1       27  unused" in lines
+    assert "R = Red, B = Blue, . = free square, X = Excalibur" in lines
+    assert "You play Red (R)." in lines
+    assert "Last move: Blue played E7." in lines
     assert lines[-1].startswith("Your turn: place a knight")
 
 
 def test_the_text_rendering_of_the_full_board_has_two_digit_rows() -> None:
     text = R.render_text(R.view(play(new_game(5), "A1", "N14"), None))
     assert "     A B C D E F G H I J K L M N" in text
-    assert "  14 . . . . . . . . . . . . . 1  14" in text
-    assert "   1 0 . . . . . . . . . . . . .  1" in text
+    assert "  14 . . . . . . . . . . . . . B  14" in text
+    assert "   1 R . . . . . . . . . . . . .  1" in text
 
 
 # -- outcome --------------------------------------------------------------------------------
@@ -206,3 +219,44 @@ def test_the_default_move_is_central_on_an_empty_board_and_never_spends_the_shie
 def test_the_default_move_passes_when_nothing_else_is_legal() -> None:
     state, seat, _a, _t = first_step(LONG_GAME, lambda s: s[2] == ("pass",))
     assert R.auto_action(state, seat) == ("pass",)
+
+
+# -- naming the seats -----------------------------------------------------------------------
+
+
+def test_the_view_names_every_seat_by_its_colour_and_board_letter() -> None:
+    v = R.view(new_game(5), None)
+    assert v["players"] == [
+        {"seat": 0, "label": "Red", "symbol": "R"},
+        {"seat": 1, "label": "Blue", "symbol": "B"},
+        {"seat": 2, "label": "Yellow", "symbol": "Y"},
+        {"seat": 3, "label": "Green", "symbol": "G"},
+        {"seat": 4, "label": "Purple", "symbol": "P"},
+    ]
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_no_log_line_or_text_names_a_seat_by_its_number(players: int) -> None:
+    config: dict[str, object] = {
+        "players": players,
+        "target": 4,
+        "variants": {"diagonals": True, "excalibur": True},
+    }
+    seat_word = re.compile(r"\bseats?\b", re.IGNORECASE)
+    cell = re.compile(r"^  [ 1]\d (.*)  \d+$")
+    symbols = {"R", "B", "Y", "G", "P"}
+    steps = random_game(config, seed=players, king_one_in=2)
+    for _state, seat, _action, t in steps:
+        assert t.log[0].startswith(f"{COLOURS[seat]} "), t.log[0]
+        assert not any(seat_word.search(line) for line in t.log), t.log
+        for viewer in (None, seat):
+            text = R.render_text(R.view(t.state, viewer))
+            assert not seat_word.search(text), text
+            for line in text.splitlines():
+                row = cell.match(line)
+                if row:  # a board row: only the seats' letters, X and free squares
+                    assert set(row.group(1).split()) <= symbols | {"X", "."}, line
+    final = steps[-1][3].state
+    assert R.to_act(final) == frozenset()
+    winners = " and ".join(COLOURS[w] for w in final.winners)
+    assert winners in steps[-1][3].log[-1]
