@@ -8,14 +8,12 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
 from pbem.db import Database
-from pbem.settings import ROOT
-
-MIGRATIONS = ROOT / "migrations"
+from pbem.resources import migrations_directory
 
 
 def alembic_config() -> Config:
     cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("script_location", str(migrations_directory()))
     return cfg
 
 

@@ -20,13 +20,15 @@ import types
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
 from pbem.mail.headers import clean_address
+from pbem.resources import default_config
 
-ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_CONFIG = ROOT / "config" / "default.toml"
+#: ``config/default.toml``, shipped with the package (a file in a checkout and in a wheel).
+DEFAULT_CONFIG = default_config()
 ENV_PREFIX = "PBEM_"
 # Environment variables that start with PBEM_ but are not settings.
 NOT_SETTINGS = frozenset({"PBEM_CONFIG", "PBEM_TEST_POSTGRES_URL", "PBEM_REQUIRE_POSTGRES"})
@@ -123,26 +125,28 @@ class Settings:
         return Path(self.var_dir)
 
 
-def load_settings(path: str | Path | None = None, env: Mapping[str, str] = os.environ) -> Settings:
+def load_settings(
+    path: str | Path | Traversable | None = None, env: Mapping[str, str] = os.environ
+) -> Settings:
     """Settings from ``path`` (or ``PBEM_CONFIG``, or ``config/default.toml``) and ``env``."""
-    chosen = Path(path) if path is not None else None
-    if chosen is None and env.get("PBEM_CONFIG"):
+    chosen: Path | Traversable
+    if path is not None:
+        chosen = Path(path) if isinstance(path, str) else path
+    elif env.get("PBEM_CONFIG"):
         chosen = Path(env["PBEM_CONFIG"])
-    if chosen is None and DEFAULT_CONFIG.exists():
+    else:
         chosen = DEFAULT_CONFIG
-    values: dict[str, Any] = {}
-    if chosen is not None:
-        try:
-            with chosen.open("rb") as f:
-                values = tomllib.load(f)
-        except FileNotFoundError:
-            raise SettingsError(
-                f"the settings file {chosen} does not exist; set PBEM_CONFIG to a TOML file "
-                "such as config/default.toml"
-            ) from None
-        except tomllib.TOMLDecodeError as e:
-            raise SettingsError(f"{chosen} is not valid TOML: {e}") from None
-    settings: Settings = _build(Settings, values, where=str(chosen or "defaults"))
+    try:
+        with chosen.open("rb") as f:
+            values = tomllib.load(f)
+    except FileNotFoundError:
+        raise SettingsError(
+            f"the settings file {chosen} does not exist; set PBEM_CONFIG to a TOML file "
+            "such as config/default.toml"
+        ) from None
+    except tomllib.TOMLDecodeError as e:
+        raise SettingsError(f"{chosen} is not valid TOML: {e}") from None
+    settings: Settings = _build(Settings, values, where=str(chosen))
     aliased = {full: env[short] for short, full in ENV_ALIASES.items() if short in env}
     settings = _apply_env(settings, {**aliased, **env})
     _check_values(settings)

@@ -1,0 +1,1 @@
+"""Markdown documents shipped with pbem (rules and notation pages): pbem.resources.document."""

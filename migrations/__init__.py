@@ -1,0 +1,1 @@
+"""The Alembic migrations of pbem's schema, shipped with the package (see pbem.resources)."""

@@ -1,0 +1,1 @@
+"""Alembic revisions, in order of their down_revision."""
