@@ -1,15 +1,14 @@
-"""The ``pbem`` command line (click).
+"""The ``pbem`` command line (click): the service's commands.
 
-Other features add commands with one line each at the end of this module
-(``main.add_command(...)``), and background jobs of ``pbem serve`` (the scheduler) with one
-line each in ``SERVE_HOOKS``.
+``serve`` runs the web layer, which sits above this package, so it is added where the web
+layer is: ``web/cli.py`` assembles the ``pbem`` console command from this group and it.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -22,11 +21,6 @@ from pbem.clock import SystemClock, format_time
 from pbem.errors import ServiceError
 from pbem.games import GameService
 from pbem.settings import Settings, SettingsError, load_settings
-
-#: Started by ``pbem serve`` before the web server (and stopped after it): each hook gets the
-#: settings and returns a function that stops what it started. The mail/deadline scheduler
-#: registers itself here.
-SERVE_HOOKS: list[Callable[[Settings], Callable[[], None]]] = []
 
 
 class Context:
@@ -51,6 +45,11 @@ class Context:
 
             self._service = build_service(self.settings)
         return self._service
+
+    def close(self) -> None:
+        """Release the database connections the command opened (its engine's pool)."""
+        if self._service is not None:
+            self._service.db.dispose()
 
 
 pass_context = click.make_pass_decorator(Context)
@@ -95,33 +94,7 @@ class _Main(click.Group):
 def main(ctx: click.Context, config: str | None) -> None:
     """pbem: play turn-based board games by email, on the web or through the API."""
     ctx.obj = Context(config)
-
-
-@main.command()
-@click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=5000, show_default=True, type=int)
-@pass_context
-def serve(obj: Context, host: str, port: int) -> None:
-    """Run the web service (development server; use gunicorn in production)."""
-    # The one import against the web -> pbem -> engine direction: the command line is the
-    # composition root that starts the web layer, so it loads it only when asked to serve.
-    from web import create_app
-
-    app = create_app(service=obj.service)
-    if obj.settings.dev_pages and host not in ("127.0.0.1", "localhost", "::1"):
-        # /dev/mail shows every player's mail and replies for any seat: for one machine only.
-        click.echo(
-            f"warning: dev_pages is on, so anyone who reaches {host}:{port} can read every "
-            "player's mail at /dev/mail and reply for any seat; set dev_pages = false",
-            err=True,
-        )
-    stops = [hook(obj.settings) for hook in SERVE_HOOKS]
-    click.echo(f"pbem serving on http://{host}:{port} (Ctrl+C to stop)")
-    try:
-        app.run(host=host, port=port, threaded=True, use_reloader=False)
-    finally:
-        for stop in reversed(stops):
-            stop()
+    ctx.call_on_close(ctx.obj.close)
 
 
 @main.group()
@@ -138,9 +111,11 @@ def db_upgrade(obj: Context, revision: str) -> None:
     from pbem.runtime import open_database
 
     database = open_database(obj.settings)
-    upgrade(database, revision)
-    click.echo(f"database at {', '.join(sorted(current_revisions(database)))}")
-    database.dispose()
+    try:
+        upgrade(database, revision)
+        click.echo(f"database at {', '.join(sorted(current_revisions(database)))}")
+    finally:
+        database.dispose()
 
 
 def _parse_player(text: str) -> dict[str, Any]:
@@ -344,10 +319,9 @@ def demo(obj: Context) -> None:
     click.echo(f"  curl -H 'Authorization: Bearer {token}' {base}/api/v1/games/{created.id}")
 
 
-# Other features' commands, one line each:
-from pbem.mail import cli as mail_cli  # noqa: E402  (mail: outbox, mail-in, scheduler)
+# The mail commands: the outbox, ``mail-in`` (an MTA's pipe) and ``scheduler``.
+from pbem.mail import cli as mail_cli  # noqa: E402  (they use this module's Context)
 
 main.add_command(mail_cli.mail_group)
 main.add_command(mail_cli.mail_in)
 main.add_command(mail_cli.scheduler_command)
-SERVE_HOOKS.append(mail_cli.scheduler_serve_hook)

@@ -17,8 +17,11 @@ import pytest
 from click.testing import CliRunner, Result
 from sqlalchemy import text
 
-from pbem.cli import main
 from pbem.db import Database
+from web.cli import main
+
+# The console command as installed (its entry point is web.cli:main).
+PBEM = str(Path(sys.executable).with_name("pbem"))
 
 
 @pytest.fixture
@@ -117,9 +120,9 @@ def test_serve_answers_http(tmp_path: Path) -> None:
     port = _free_port()
     url = f"sqlite:///{tmp_path}/serve.db"
     env = {**os.environ, "PBEM_DATABASE_URL": url, "PBEM_VAR_DIR": str(tmp_path)}
-    subprocess.run([sys.executable, "-m", "pbem", "db", "upgrade"], env=env, check=True)
+    subprocess.run([PBEM, "db", "upgrade"], env=env, check=True)
     server = subprocess.Popen(
-        [sys.executable, "-m", "pbem", "serve", "--port", str(port)],
+        [PBEM, "serve", "--port", str(port)],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
