@@ -18,7 +18,8 @@ venv: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/ruff format --check engine pbem web tests bench migrations
+	$(BIN)/ruff format --check engine pbem web tests bench migrations config docs
+	$(BIN)/lint-imports --no-cache --no-logo
 
 types: $(STAMP)
 	$(BIN)/mypy
