@@ -1,119 +1,174 @@
-"""Minimal HTML pages: an index of games and a plain page per seat (the full pages are a
-later issue). Everything shown comes from the rules' view for the seat.
+"""The HTML pages: the index, a game's page for its seats (the board drawn from the seat's
+view, legal moves as clickable choices, the typed-text box) and for spectators (the public
+view), and the small JSON document the pages poll to refresh when the game moves.
 
-A seat page opens with the seat's bearer token (``?token=``, printed by ``pbem new-game``) or
-with the signed link of the mails to that seat (``?link=``, see ``pbem.mail.compose``)."""
+History, audit and game creation are blueprints of their own, registered under this one.
+Everything shown comes from ``pbem.views.describe`` (the rules' view for the viewer) and the
+log as the viewer may see it.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, redirect, render_template_string, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
+from flask.blueprints import BlueprintSetupState
 
-from pbem.core import game_or_404
-from pbem.errors import Forbidden, ServiceError
-from pbem.games import GameService
-from pbem.mail.compose import seat_for_link
-from pbem.views import describe, summary_line
+from pbem.errors import ServiceError
+from pbem.pages_data import game_status
+from pbem.views import describe
+from web.audit import audit
+from web.history import history
+from web.newgame import newgame
+from web.page_common import (
+    board_context,
+    forget,
+    log_lines,
+    refused,
+    remember,
+    seat_from_credential,
+    seat_names,
+    service,
+    session_seat,
+)
 
 pages = Blueprint("pages", __name__)
+pages.register_blueprint(history)
+pages.register_blueprint(audit)
+pages.register_blueprint(newgame)
 
-INDEX = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>pbem</title></head>
-<body>
-<h1>pbem — play board games by email</h1>
-<p>The JSON API is described at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p>
-<h2>Recent games</h2>
-{% if games %}<table>
-<tr><th>game</th><th>id</th><th>version</th><th>players</th><th>state</th></tr>
-{% for g in games %}<tr><td>{{ g.game }}</td><td>{{ g.id }}</td><td>{{ g.version }}</td>
-<td>{{ g.players|join(", ") }}</td>
-<td>{{ "finished" if g.finished else "to act: " ~ g.to_act|join(", ") }}</td></tr>
-{% endfor %}</table>{% else %}<p>No games yet: run <code>pbem demo</code>.</p>{% endif %}
-</body></html>"""
-
-SEAT = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{{ g.game }} {{ g.id }}</title></head>
-<body>
-<h1>{{ g.game }} — {{ name }} (seat {{ g.seat }})</h1>
-<p>Version {{ g.version }}{% if g.finished %}, finished{% endif %}.</p>
-<pre>{{ board }}</pre>
-{% if error %}<p><strong>{{ error }}</strong></p>{% endif %}
-{% if g.legal %}
-<form method="post">
-<input type="hidden" name="expected_version" value="{{ g.version }}">
-<label>Your move: <input name="action" autofocus></label>
-<button>Play</button>
-</form>
-<p>You can play: {{ g.legal[:30]|join(", ") }}{% if g.legal|length > 30 %}, …{% endif %}</p>
-{% elif not g.finished %}<p>Waiting for seat(s) {{ g.to_act|join(", ") }}.</p>{% endif %}
-<h2>Log</h2>
-<pre>{% for line in log %}{{ line }}
-{% endfor %}</pre>
-</body></html>"""
+#: The longest move text the page accepts (a whole mail's worth of lines).
+MAX_TEXT = 4000
+#: How many of the latest log lines the game page shows (the history page has them all).
+RECENT = 12
 
 
-REFUSED = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>pbem</title></head>
-<body><h1>This page cannot be shown</h1><p>{{ message }}</p></body></html>"""
-
-
-def _service() -> GameService:
-    svc: GameService = current_app.extensions["pbem"]
-    return svc
+@pages.record_once
+def _cookie_settings(state: BlueprintSetupState) -> None:
+    # The session cookie carries a seat's credential: never readable by scripts, never sent
+    # with another site's form posts, and only over HTTPS where the service is served so.
+    app = state.app
+    settings = app.extensions.get("pbem_settings")
+    app.config["SESSION_COOKIE_HTTPONLY"] = True
+    app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
+    if settings is not None and settings.base_url.startswith("https://"):
+        app.config["SESSION_COOKIE_SECURE"] = True
 
 
 @pages.get("/")
 def index() -> str:
-    return render_template_string(INDEX, games=_service().list_games(50))
+    svc = service()
+    games = svc.list_games(50)
+    for g in games:
+        names = g["players"]
+        g["to_act_names"] = [names[s] if s < len(names) else f"seat {s}" for s in g["to_act"]]
+    return render_template("index.html", games=games)
 
 
-def _seat(svc: GameService, game_id: str) -> tuple[int, dict[str, Any]]:
-    """The seat the request's credential opens, and that credential (to keep in links)."""
-    link = request.args.get("link", "")
-    if link:
-        with svc.db.read() as session:
-            game_or_404(session, game_id)
-            seat = seat_for_link(session, svc.settings, game_id, link)
-        return seat, {"link": link}
-    token = request.args.get("token", "")
-    if not token:
-        raise Forbidden(
-            "This page needs your seat's link: open it from a mail of the game, or from the "
-            "link printed when the game was created."
-        )
-    return svc.seat_for_token(game_id, token), {"token": token}
-
-
-@pages.route("/games/<game_id>", methods=["GET", "POST"])
-def seat_page(game_id: str) -> Any:
-    svc = _service()
+@pages.get("/games/<game_id>")
+def game_page(game_id: str) -> Any:
+    for kind in ("link", "token"):
+        presented = request.args.get(kind)
+        if presented:
+            # Exchange the credential for the session cookie, then show the clean URL.
+            try:
+                seat_from_credential(game_id, {kind: presented})
+            except ServiceError as e:
+                return refused(e.message, e.status)
+            remember(game_id, {kind: presented})
+            return redirect(url_for("pages.game_page", game_id=game_id), 303)
+    seat = None if request.args.get("view") == "public" else session_seat(game_id)
     try:
-        seat, credential = _seat(svc, game_id)
+        return render_game(game_id, seat)
     except ServiceError as e:
-        return render_template_string(REFUSED, message=e.message), e.status
-    error = None
-    if request.method == "POST":
-        try:
-            svc.submit(
-                game_id,
-                seat,
-                request.form.get("action", "")[:4000],
-                expected_version=int(request.form.get("expected_version", "0") or 0),
-                channel="web",
-            )
-            return redirect(url_for("pages.seat_page", game_id=game_id, **credential))
-        except ServiceError as e:
-            error = e.message
-        except ValueError:
-            error = "The form was not complete; reload the page and try again."
+        return refused(e.message, e.status)
+
+
+def render_game(
+    game_id: str, seat: int | None, *, error: str | None = None, typed: str = "", status: int = 200
+) -> tuple[str, int]:
+    svc = service()
     loaded = svc.load(game_id)
-    g = describe(loaded, seat)
-    return render_template_string(
-        SEAT,
-        g=g,
-        name=loaded.seats[seat].name,
-        board=loaded.rules.render_text(g["view"]),
+    doc = describe(loaded, seat)
+    names = seat_names(loaded)
+    lines = log_lines(svc.events(game_id, 0, seat), names)
+    your_turn = seat is not None and seat in doc["to_act"] and bool(doc["legal"])
+    html = render_template(
+        "game.html",
+        g=doc,
+        seat=seat,
+        names=names,
+        view=doc["view"],
+        your_turn=your_turn,
+        waiting=[names[s] for s in doc["to_act"] if 0 <= s < len(names)],
+        lines=lines[-RECENT:],
+        earlier=max(0, len(lines) - RECENT),
         error=error,
-        log=[summary_line(e) for e in svc.events(game_id, 0, seat)],
+        typed=typed,
+        **board_context(loaded, doc, names),
     )
+    return html, status
+
+
+@pages.post("/games/<game_id>")
+def play(game_id: str) -> Any:
+    seat = session_seat(game_id)
+    if seat is None:
+        return refused(
+            "Only a player of this game can move here: open your seat's link from a mail of "
+            "the game, or the link shown when the game was created.",
+            403,
+        )
+    # A clicked choice plays that action; otherwise the typed text (kept on an error).
+    typed = request.form.get("action", "")[:MAX_TEXT]
+    text = request.form.get("choice") or typed
+    if text == "king":
+        # Lancelot's force of the King: two squares chosen from two lists.
+        text = (
+            f"king {request.form.get('king_excalibur', '')} {request.form.get('king_knight', '')}"
+        )
+    try:
+        expected = int(request.form.get("expected_version", ""))
+    except ValueError:
+        return render_game(
+            game_id,
+            seat,
+            error="The form was not complete; reload the page and try again.",
+            typed=typed,
+            status=400,
+        )
+    if not text.strip():
+        return render_game(
+            game_id, seat, error="Choose a move, or type one in the box.", typed=typed, status=400
+        )
+    try:
+        result = service().submit(
+            game_id,
+            seat,
+            text,
+            expected_version=expected,
+            channel="web",
+            stale_policy="same_decision",
+        )
+    except ServiceError as e:
+        return render_game(game_id, seat, error=e.message, typed=typed, status=e.status)
+    if result.error is not None:
+        # Some lines were applied before one failed: say which one stopped.
+        return render_game(game_id, seat, error=result.error.message, typed=typed, status=422)
+    return redirect(url_for("pages.game_page", game_id=game_id), 303)
+
+
+@pages.post("/games/<game_id>/leave")
+def leave(game_id: str) -> Any:
+    """Forget this browser's seat in the game (the link from the mails opens it again)."""
+    forget(game_id)
+    return redirect(url_for("pages.game_page", game_id=game_id), 303)
+
+
+@pages.get("/games/<game_id>/status.json")
+def status(game_id: str) -> Any:
+    """What the pages poll: the version (a change means reload) and who is to act."""
+    try:
+        return game_status(service(), game_id)
+    except ServiceError as e:
+        return {"error": e.message}, e.status

@@ -47,22 +47,30 @@ def test_the_link_in_a_turn_mail_opens_the_seat_page_and_plays(world: MailWorld)
     game = world.new_game()
     link = _link(_latest(world, game.id, 0))
     assert link.startswith(f"{world.settings.base_url}/games/{game.id}?link=")
-    page = client.get(_path(link), headers={"Host": "attacker.example"})
+    # The link is exchanged for a session cookie, and the page answers on the clean URL (a
+    # relative address: never the Host header).
+    opened = client.get(_path(link), headers={"Host": "attacker.example"})
+    assert opened.status_code == 303
+    assert opened.headers["Location"] == f"/games/{game.id}"
+    page = client.get(f"/games/{game.id}")
     text = page.get_data(as_text=True)
     assert page.status_code == 200
-    assert "Alice (seat 0)" in text and "Your move" in text and "D4" in text
-    posted = client.post(_path(link), data={"action": "E5", "expected_version": game.version})
-    assert posted.status_code == 302
-    # Back to the same page, by the same link (a relative address: never the Host header).
-    assert posted.headers["Location"] == _path(link)
+    assert "You are <strong>Alice" in text and "Your turn" in text and 'value="D4"' in text
+    posted = client.post(
+        f"/games/{game.id}", data={"action": "E5", "expected_version": game.version}
+    )
+    assert posted.status_code == 303
+    assert posted.headers["Location"] == f"/games/{game.id}"
     applied = world.service.raw_events(game.id)[-1]
     assert (applied.data["seat"], applied.data["canonical"], applied.data["channel"]) == (
         0,
         "E5",
         "web",
     )
-    bob = client.get(_path(_link(_latest(world, game.id, 1)))).get_data(as_text=True)
-    assert "Bob (seat 1)" in bob and "seat 0: E5" in bob
+    bob = create_app(world.settings, world.service).test_client()
+    page = bob.get(_path(_link(_latest(world, game.id, 1))), follow_redirects=True)
+    text = page.get_data(as_text=True)
+    assert "You are <strong>Bob" in text and "Alice" in text and ": E5" in text
 
 
 def test_a_damaged_foreign_or_reply_token_opens_nothing(world: MailWorld) -> None:
@@ -78,7 +86,6 @@ def test_a_damaged_foreign_or_reply_token_opens_nothing(world: MailWorld) -> Non
         f"/games/{game.id}?link={damaged}",
         f"/games/{other.id}?link={token}",  # a link of another game
         f"/games/{game.id}?link={reply_token}",  # a reply address is not a page link
-        f"/games/{game.id}",
         f"/games/{game.id}?link=not-base32!",
     ]
     for path in cases:
@@ -87,7 +94,11 @@ def test_a_damaged_foreign_or_reply_token_opens_nothing(world: MailWorld) -> Non
         assert page.status_code == 403, path
         assert "This page cannot be shown" in text and "Traceback" not in text, path
     assert client.get(f"/games/nosuchgame?link={token}").status_code == 404
-    assert client.post(cases[0], data={"action": "E5", "expected_version": 2}).status_code == 403
+    # Without a credential the game's page is its public view, and it cannot move.
+    public = client.get(f"/games/{game.id}").get_data(as_text=True)
+    assert "You are watching" in public and 'name="choice"' not in public
+    posted = client.post(f"/games/{game.id}", data={"action": "E5", "expected_version": 2})
+    assert posted.status_code == 403
     assert world.service.load(game.id).version == game.version
 
 
@@ -100,8 +111,8 @@ def test_rotating_the_seat_key_revokes_its_page_links(world: MailWorld) -> None:
         rotate_key(session, game.id, 0, world.clock.now())
     refused = client.get(_path(old))
     assert refused.status_code == 403 and "revoked" in refused.get_data(as_text=True)
-    assert client.get(_path(bob)).status_code == 200  # the other seat's link still works
+    assert client.get(_path(bob)).status_code == 303  # the other seat's link still works
     # The next mail to the seat carries a link made with the new key.
     world.service.submit(game.id, 0, "E5", expected_version=game.version, channel="api")
     new = _link(_latest(world, game.id, 0))
-    assert new != old and client.get(_path(new)).status_code == 200
+    assert new != old and client.get(_path(new)).status_code == 303

@@ -1,0 +1,40 @@
+"""Reads the web pages need beyond the service's commands: the chain check of a stored game,
+a seat's page link, and the seed once it is public. Each opens its own read transaction, so
+the web layer never holds a database session."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from pbem.core import game_or_404
+from pbem.mail.compose import seat_for_link
+from pbem.replay import VerifyReport, verify
+
+if TYPE_CHECKING:
+    from pbem.games import GameService
+
+
+def verify_game(service: GameService, game_id: str) -> VerifyReport:
+    """``pbem replay --verify`` for one game: the chain, every payload, legality, the seed."""
+    with service.db.read() as session:
+        game_or_404(session, game_id)
+        return verify(session, game_id, service.registry)
+
+
+def seat_for_page_link(service: GameService, game_id: str, link: str) -> int:
+    """The seat a signed page link (the "Game page" of a mail) opens; Forbidden otherwise."""
+    with service.db.read() as session:
+        game_or_404(session, game_id)
+        return seat_for_link(session, service.settings, game_id, link)
+
+
+def game_status(service: GameService, game_id: str) -> dict[str, Any]:
+    """What a page polls to know the game moved: its version and who is to act (public)."""
+    with service.db.read() as session:
+        game = game_or_404(session, game_id)
+        return {
+            "version": game.version,
+            "to_act": json.loads(game.to_act),
+            "finished": game.finished,
+        }

@@ -1,0 +1,97 @@
+"""The audit page: every event of a game as the viewer may see it (version, time, who,
+channel, the text as submitted, the canonical action, the hash), the hash chain and the
+whole game checked by the service's verifier (the first bad version named), the seed's
+commitment and, once the game is over, the seed with the command that re-runs the game; and
+a download of the log as the viewer may see it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, render_template, request
+
+from pbem import events as ev
+from pbem.errors import ServiceError
+from pbem.pages_data import verify_game
+from web import page_common as pc
+
+audit = Blueprint("audit", __name__)
+
+
+@audit.get("/games/<game_id>/audit")
+def audit_page(game_id: str) -> Any:
+    svc = pc.service()
+    public = request.args.get("view") == "public"
+    try:
+        seat = None if public else pc.session_seat(game_id)
+        report = verify_game(svc, game_id)
+    except ServiceError as e:
+        return pc.refused(e.message, e.status)
+    try:
+        events = svc.events(game_id, 0, seat)
+        unreadable = None
+    except (ev.EventDataError, ValueError, KeyError) as e:
+        events = []
+        unreadable = f"The stored events cannot be read: {e}"
+    names = _names(events)
+    lines = pc.log_lines(events, names)
+    created = next((e for e in events if e["type"] == ev.GAME_CREATED), None)
+    finished = next((e for e in events if e["type"] == ev.GAME_FINISHED), None)
+    bad = {p.version for p in report.problems}
+    return render_template(
+        "audit.html",
+        game_id=game_id,
+        game=created["data"]["game"] if created else "game",
+        seat=seat,
+        names=names,
+        lines=lines,
+        report=report,
+        problems=sorted(report.problems, key=lambda p: p.version),
+        bad=bad,
+        unreadable=unreadable,
+        commitment=created["data"]["seed_commitment"] if created else None,
+        seed=finished["data"]["seed"] if finished else None,
+        public=public,
+    )
+
+
+def _names(events: list[dict[str, Any]]) -> list[str]:
+    """Names from the log itself (the audit page trusts nothing but the events)."""
+    created = next((e for e in events if e["type"] == ev.GAME_CREATED), None)
+    if created is None:
+        return []
+    return [s["name"] for s in created["data"]["seats"]]
+
+
+@audit.get("/games/<game_id>/export.json")
+def export(game_id: str) -> Any:
+    """The log as the viewer may see it, with every hash, as a file to keep."""
+    svc = pc.service()
+    public = request.args.get("view") == "public"
+    try:
+        seat = None if public else pc.session_seat(game_id)
+        events = svc.events(game_id, 0, seat)
+    except ServiceError as e:
+        return pc.refused(e.message, e.status)
+    created = events[0]["data"] if events else {}
+    finished = next((e for e in events if e["type"] == ev.GAME_FINISHED), None)
+    bundle = {
+        "format": "pbem-export-1",
+        "game_id": game_id,
+        "seen_by": "public" if seat is None else f"seat {seat}",
+        "rules": {"name": created.get("game"), "version": created.get("rules_version")},
+        "config": created.get("config"),
+        "seed_commitment": created.get("seed_commitment"),
+        "seed": finished["data"]["seed"] if finished else None,
+        "head_hash": events[-1]["hash"] if events else None,
+        "version": events[-1]["version"] if events else 0,
+        "events": events,
+    }
+    body = json.dumps(bundle, indent=2, sort_keys=True, ensure_ascii=False)
+    return Response(
+        body + "\n",
+        mimetype="application/json",
+        headers={"Content-Disposition": f'attachment; filename="pbem-{game_id}.json"'},
+    )

@@ -1,0 +1,155 @@
+"""The Lancelot board as the seat page draws it: an SVG grid with coordinates, the knights by
+colour, Excalibur, and the squares the seat may play laid over it as form buttons (so a click
+plays without JavaScript).
+
+Everything comes from the rules' view and the seat's legal actions in canonical notation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Knight colours by seat when the view names none. The digit of the mail's text board is
+#: drawn on each knight too, so colour is never the only clue.
+COLOURS = ("Red", "Blue", "Yellow", "Green", "Purple")
+FILL = {
+    "Red": "#c0392b",
+    "Blue": "#1f5fa8",
+    "Yellow": "#e2b007",
+    "Green": "#2e7d32",
+    "Purple": "#6a3d9a",
+}
+CELL = 40  # SVG units per square
+SQUARE = re.compile(r"^[A-Z]\d{1,2}$")
+
+
+def seat_colours(view: Mapping[str, Any]) -> list[str]:
+    """Each seat's colour: the label the view gives it, else the default order."""
+    players = view["players"]
+    if isinstance(players, list):
+        return [str(p.get("label") or COLOURS[i]) for i, p in enumerate(players)]
+    return list(COLOURS[: int(players)])
+
+
+@dataclass
+class Square:
+    name: str
+    x: float  # SVG units (centre)
+    y: float
+    left: float  # percent of the board, for the button laid over it
+    top: float
+    size: float
+
+
+@dataclass
+class Knight:
+    square: Square
+    seat: int
+    fill: str
+    label: str
+    symbol: str  # the letter of the mail's text board, drawn on the knight
+
+
+@dataclass
+class LancelotBoard:
+    columns: list[str]
+    rows: list[int]  # top to bottom
+    size: int  # SVG width and height
+    cells: list[Square]
+    knights: list[Knight]
+    excalibur: Square | None
+    last: str | None
+    fills: list[str]  # each seat's knight colour
+    #: (square, the action it plays, what a screen reader says)
+    playable: list[tuple[Square, str, str]] = field(default_factory=list)
+    #: actions that are not one square (pass)
+    other: list[tuple[str, str]] = field(default_factory=list)
+    #: the force of the King: thousands of pairs, so the page asks for the two squares
+    king_excalibur: list[str] = field(default_factory=list)
+    king_knight: list[str] = field(default_factory=list)
+
+
+def board(view: Mapping[str, Any], legal: Sequence[str], names: Sequence[str]) -> LancelotBoard:
+    """``names``: each seat as people read it ("Ann (Red)")."""
+    columns: list[str] = list(view["area"]["columns"])
+    rows: list[int] = list(reversed(view["area"]["rows"]))  # the highest row on top
+    n = len(columns)
+    total = (n + 2) * CELL
+    squares: dict[str, Square] = {}
+    for r, row in enumerate(rows):
+        for c, column in enumerate(columns):
+            name = f"{column}{row}"
+            squares[name] = Square(
+                name,
+                (c + 1.5) * CELL,
+                (r + 1.5) * CELL,
+                (c + 1) / (n + 2) * 100,
+                (r + 1) / (n + 2) * 100,
+                100 / (n + 2),
+            )
+    colours = seat_colours(view)
+    symbols = _symbols(view)
+    knights = []
+    excalibur = None
+    for name, holder in view["board"].items():
+        if holder == "X":
+            excalibur = squares.get(name)
+        elif name in squares:
+            seat = int(holder)
+            knights.append(
+                Knight(
+                    squares[name],
+                    seat,
+                    FILL.get(colours[seat], "#555"),
+                    f"{names[seat]}'s knight on {name}",
+                    symbols[seat],
+                )
+            )
+    last = view.get("last_action")
+    result = LancelotBoard(
+        columns,
+        rows,
+        total,
+        list(squares.values()),
+        knights,
+        excalibur,
+        last["text"] if last else None,
+        [FILL.get(c, "#555") for c in colours],
+    )
+    king_excalibur: set[str] = set()
+    king_knight: set[str] = set()
+    for text in legal:
+        target = text.removeprefix("excalibur ").strip()
+        if SQUARE.match(target) and target in squares:
+            say = (
+                f"Set Excalibur on {target}"
+                if text.startswith("excalibur")
+                else f"Place a knight on {target}"
+            )
+            result.playable.append((squares[target], text, say))
+        elif text.startswith("king "):
+            _, excalibur_to, knight_on = text.split()
+            king_excalibur.add(excalibur_to)
+            king_knight.add(knight_on)
+        else:
+            result.other.append((text, _describe_other(text)))
+    order = {name: i for i, name in enumerate(squares)}
+    result.king_excalibur = sorted(king_excalibur, key=order.__getitem__)
+    result.king_knight = sorted(king_knight, key=order.__getitem__)
+    return result
+
+
+def _symbols(view: Mapping[str, Any]) -> list[str]:
+    players = view["players"]
+    if isinstance(players, list):
+        return [str(p.get("symbol") or i) for i, p in enumerate(players)]
+    return [str(i) for i in range(int(players))]
+
+
+def _describe_other(text: str) -> str:
+    if text == "pass":
+        return "Pass (no knight can be placed)"
+    return text

@@ -1,0 +1,72 @@
+"""The history viewer: step to any version of a game and see the board as the viewer's seat
+saw it then (the public view for spectators), with that step's log line highlighted.
+
+The board at version V is ``describe(service.load(game_id, at=V), seat)``: the rules' view
+at that version, so a secret choice stays hidden exactly as it was then. Retracted steps are
+struck through, never hidden.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, render_template, request, url_for
+
+from pbem.errors import ServiceError
+from pbem.views import describe
+from web import page_common as pc
+
+history = Blueprint("history", __name__)
+
+
+@history.get("/games/<game_id>/history")
+def history_page(game_id: str) -> Any:
+    svc = pc.service()
+    public = request.args.get("view") == "public"
+    try:
+        seat = None if public else pc.session_seat(game_id)
+        head = svc.load(game_id)
+        at_text = request.args.get("at", "")
+        try:
+            at = int(at_text) if at_text else head.version
+        except ValueError:
+            return pc.refused(
+                f"'{at_text[:40]}' is not a version: give a number from 1 to {head.version}.", 400
+            )
+        loaded = svc.load(game_id, at=at)
+        events = svc.events(game_id, 0, seat)
+    except ServiceError as e:
+        return pc.refused(e.message, e.status)
+    names = pc.seat_names(head)
+    doc = describe(loaded, seat)
+    doc["legal"] = []  # a past position is looked at, not played
+    lines = pc.log_lines(events, names)
+    since = pc.since_last_move(lines, seat) if seat is not None else None
+    extra: dict[str, Any] = {"view": "public"} if public else {}
+
+    def link(version: int) -> str:
+        return (
+            url_for("pages.history.history_page", game_id=game_id, at=version, **extra)
+            + f"#v{version}"
+        )
+
+    current = next((line for line in lines if line.version == at), None)
+    return render_template(
+        "history.html",
+        g=doc,
+        seat=seat,
+        names=names,
+        view=doc["view"],
+        your_turn=False,
+        waiting=[names[s] for s in doc["to_act"] if 0 <= s < len(names)],
+        lines=lines,
+        current=at,
+        current_line=current,
+        head=head.version,
+        since=since,
+        history_link=link,
+        public=public,
+        error=None,
+        typed="",
+        **pc.board_context(loaded, doc, names),
+    )

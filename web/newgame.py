@@ -1,0 +1,100 @@
+"""Create a game (``/new``): the game, its variants, the players' names and e-mail addresses.
+
+Each field is checked before the service is asked, so an error shows next to its field and
+the form comes back as it was typed. On success the service creates the game (which mails
+every player with an address their seat's link, as for any new game) and the organiser sees
+the seat links and the admin token once: they are not stored, only their hashes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, render_template, request
+
+from pbem.errors import ServiceError
+from pbem.mail.headers import clean_address
+from web import page_common as pc
+
+newgame = Blueprint("newgame", __name__)
+
+GAMES = {"lancaster": "Lancaster", "lancelot": "Lancelot"}
+ROWS = 5  # both games are for 2 to 5 players
+MAX_NAME = 200
+
+
+def _form() -> dict[str, Any]:
+    form = request.form
+    players = [
+        {"name": form.get(f"name{i}", "").strip(), "email": form.get(f"email{i}", "").strip()}
+        for i in range(ROWS)
+    ]
+    return {
+        "game": form.get("game", ""),
+        "players": players,
+        "diagonals": bool(form.get("diagonals")),
+        "excalibur": bool(form.get("excalibur")),
+    }
+
+
+def _check(values: dict[str, Any]) -> dict[str, str]:
+    """Errors by field name (``game``, ``players``, ``name2``, ``email0`` …)."""
+    errors: dict[str, str] = {}
+    if values["game"] not in GAMES:
+        errors["game"] = "Choose the game to play."
+    filled = 0
+    for i, p in enumerate(values["players"]):
+        if not p["name"] and not p["email"]:
+            continue
+        filled += 1
+        if not p["name"]:
+            errors[f"name{i}"] = "Give this player a name (it is how the others will see them)."
+        elif len(p["name"]) > MAX_NAME or any(ord(c) < 32 for c in p["name"]):
+            errors[f"name{i}"] = f"A name has 1 to {MAX_NAME} printable characters."
+        if p["email"]:
+            try:
+                clean_address(p["email"])
+            except ValueError as e:
+                errors[f"email{i}"] = f"This is not an e-mail address we can write to: {e}."
+    if filled < 2 and not any(k.startswith("name") for k in errors):
+        errors["players"] = "A game needs 2 to 5 players: fill in at least two rows."
+    return errors
+
+
+@newgame.route("/new", methods=["GET", "POST"])
+def new_game() -> Any:
+    if request.method == "GET":
+        blank = {"game": "lancaster", "players": [{"name": "", "email": ""}] * ROWS}
+        return render_template("new.html", v=blank, errors={}, games=GAMES, rows=ROWS)
+    values = _form()
+    errors = _check(values)
+    if not errors:
+        players = [
+            {"name": p["name"], "email": p["email"] or None}
+            for p in values["players"]
+            if p["name"] or p["email"]
+        ]
+        config: dict[str, Any] = {}
+        if values["game"] == "lancelot":
+            config["variants"] = {
+                "diagonals": values["diagonals"],
+                "excalibur": values["excalibur"],
+            }
+        try:
+            created = pc.service().create_game(values["game"], config, players, channel="web")
+        except ServiceError as e:
+            errors["form"] = e.message
+        else:
+            base = request.host_url.rstrip("/")
+            settings = pc.service().settings
+            if settings.base_url:
+                base = settings.base_url.rstrip("/")
+            html = render_template(
+                "created.html",
+                created=created,
+                game=GAMES[values["game"]],
+                links=[f"{base}/games/{created.id}?token={s.token}" for s in created.seats],
+            )
+            # Shown once: no cache may keep the seat links and the admin token.
+            return html, 200, {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+    return render_template("new.html", v=values, errors=errors, games=GAMES, rows=ROWS), 400

@@ -1,0 +1,192 @@
+"""What every HTML page shares: the service, who is looking (a seat's session or the public),
+the names people read, and the log as the viewer may see it.
+
+A seat page opens with the seat's bearer token (``?token=``, shown when the game is created)
+or with the signed link of the mails to that seat (``?link=``). The page keeps the credential
+in the signed session cookie (HttpOnly, SameSite=Lax) and redirects to the URL without it, so
+it stays out of logs and browser history; each request checks it again, so revoking a link
+(``pbem mail rotate-key``) closes the page too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from flask import current_app, render_template, session
+
+from pbem import events as ev
+from pbem.errors import ServiceError
+from pbem.games import GameService, Loaded
+from pbem.pages_data import seat_for_page_link
+from web import board_lancaster, board_lancelot
+
+SESSION_KEY = "seats"
+
+
+def service() -> GameService:
+    svc: GameService = current_app.extensions["pbem"]
+    return svc
+
+
+def seat_from_credential(game_id: str, credential: dict[str, str]) -> int:
+    """The seat a stored or presented credential opens (ServiceError when it no longer does)."""
+    svc = service()
+    if "link" in credential:
+        return seat_for_page_link(svc, game_id, credential["link"])
+    return svc.seat_for_token(game_id, credential.get("token"))
+
+
+def remember(game_id: str, credential: dict[str, str]) -> None:
+    seats = dict(session.get(SESSION_KEY, {}))
+    seats[game_id] = credential
+    session[SESSION_KEY] = seats
+    session.permanent = True
+
+
+def forget(game_id: str) -> None:
+    seats = dict(session.get(SESSION_KEY, {}))
+    seats.pop(game_id, None)
+    session[SESSION_KEY] = seats
+
+
+def session_seat(game_id: str) -> int | None:
+    """The seat this browser holds in the game, or None (a spectator). A credential that no
+    longer opens the seat is dropped."""
+    credential = session.get(SESSION_KEY, {}).get(game_id)
+    if not credential:
+        return None
+    try:
+        return seat_from_credential(game_id, credential)
+    except ServiceError:
+        forget(game_id)
+        return None
+
+
+def seat_names(loaded: Loaded) -> list[str]:
+    """Each seat as people read it: the player's name and the label the game's board gives
+    the seat (its colour), "Ann (Red)"; the name alone when the game gives none."""
+    view = loaded.rules.view(loaded.state, None)
+    labels: dict[int, str] = {}
+    players = view.get("players")
+    if isinstance(players, list):
+        for i, entry in enumerate(players):
+            if isinstance(entry, dict):
+                label = entry.get("label") or entry.get("colour") or entry.get("symbol")
+                if isinstance(label, str) and label:
+                    labels[int(entry.get("seat", i))] = label
+    return [f"{s.name} ({labels[s.seat]})" if s.seat in labels else s.name for s in loaded.seats]
+
+
+@dataclass
+class LogLine:
+    version: int
+    kind: str
+    who: str
+    text: str
+    recorded_at: str
+    channel: str
+    retracted: bool
+    hidden: bool
+    seat: int | None
+    event: dict[str, Any]
+
+
+def retracted_versions(events: Sequence[dict[str, Any]]) -> set[int]:
+    out: set[int] = set()
+    for e in events:
+        if e["type"] == ev.ACTIONS_RETRACTED:
+            out.update(e["data"]["versions"])
+    return out
+
+
+def log_lines(events: Sequence[dict[str, Any]], names: Sequence[str]) -> list[LogLine]:
+    """The visible events (``GameService.events`` for the viewer) as lines people read."""
+    retracted = retracted_versions(events)
+
+    def name(seat: Any) -> str:
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "—"
+
+    lines = []
+    for e in events:
+        d = e["data"]
+        kind = e["type"]
+        seat = d.get("seat") if isinstance(d.get("seat"), int) else None
+        who = name(seat) if seat is not None else ""
+        if kind == ev.ACTION_APPLIED:
+            if d.get("hidden"):
+                text = f"{who} acted (a secret choice, shown when it is revealed)"
+            else:
+                text = f"{who}: {d['canonical']}"
+                if d.get("log"):
+                    text += " — " + " ".join(d["log"])
+        elif kind == ev.GAME_CREATED:
+            who = "organiser"
+            text = f"Game of {d['game']} created (rules version {d['rules_version']})"
+        elif kind == ev.GAME_STARTED:
+            to_act = ", ".join(name(s) for s in d["to_act"])
+            text = f"The game starts; to act: {to_act}"
+        elif kind == ev.UNDO_REQUESTED:
+            text = f"{who} asks to go back to version {d['to_version']}"
+        elif kind == ev.UNDO_DECIDED:
+            verdict = "accepts" if d["accept"] else "declines"
+            text = f"{who} {verdict} undo request {d['request']}"
+        elif kind == ev.ACTIONS_RETRACTED:
+            versions = ", ".join(str(v) for v in d["versions"])
+            text = f"Back to version {d['to_version']}: versions {versions} retracted"
+        elif kind == ev.PLAYER_RESIGNED:
+            text = f"{who} resigned"
+        elif kind == ev.GAME_FINISHED:
+            winners = (d.get("outcome") or {}).get("winners") or []
+            text = f"The game is over ({d['reason']}); winners: " + (
+                ", ".join(name(w) for w in winners) or "none"
+            )
+        else:
+            text = kind
+        lines.append(
+            LogLine(
+                version=e["version"],
+                kind=kind,
+                who=who,
+                text=text,
+                recorded_at=e["recorded_at"],
+                channel=str(d.get("channel") or ""),
+                retracted=e["version"] in retracted,
+                hidden=bool(d.get("hidden")),
+                seat=seat,
+                event=e,
+            )
+        )
+    return lines
+
+
+def since_last_move(lines: Sequence[LogLine], seat: int) -> int | None:
+    """The first version after the seat's last (effective) action: where "since your last
+    move" starts; None when the seat has not acted yet."""
+    last = max(
+        (
+            line.version
+            for line in lines
+            if line.kind == ev.ACTION_APPLIED and line.seat == seat and not line.retracted
+        ),
+        default=None,
+    )
+    if last is None:
+        return None
+    head = lines[-1].version if lines else last
+    return min(last + 1, head)
+
+
+def refused(message: str, status: int) -> tuple[str, int]:
+    return render_template("refused.html", message=message), status
+
+
+def board_context(loaded: Loaded, doc: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """What the game's board template needs, from the viewer's document only."""
+    view = doc["view"]
+    if loaded.game == "lancelot":
+        return {"lancelot": board_lancelot.board(view, doc["legal"], names)}
+    if loaded.game == "lancaster":
+        return {"groups": board_lancaster.group_actions(doc["legal"])}
+    return {"board_text": loaded.rules.render_text(view)}

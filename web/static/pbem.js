@@ -1,0 +1,36 @@
+// pbem pages: small improvements on top of plain forms (every page works without this file).
+// 1. A page with data-poll-url reloads itself when the game's version changes, unless the
+//    player is typing a move (then it says so and waits for them).
+// 2. The history slider jumps to its version as soon as it is moved.
+(function () {
+  "use strict";
+  var main = document.querySelector("[data-poll-url]");
+  if (main && window.fetch) {
+    var url = main.getAttribute("data-poll-url");
+    var version = main.getAttribute("data-version");
+    var notice = document.getElementById("moved");
+    var typing = function () {
+      var box = document.getElementById("action");
+      return box && (box.value.trim() !== "" || document.activeElement === box);
+    };
+    var check = function () {
+      fetch(url, { credentials: "same-origin", cache: "no-store" })
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (d) {
+          if (!d || String(d.version) === version) { return; }
+          if (typing()) {
+            if (notice) { notice.hidden = false; }
+          } else {
+            window.location.reload();
+          }
+        })
+        .catch(function () { /* offline for a moment: try again at the next tick */ });
+    };
+    var delay = parseInt(main.getAttribute("data-poll-ms") || "3000", 10);
+    window.setInterval(check, delay);
+  }
+  var slider = document.getElementById("at-slider");
+  if (slider) {
+    slider.addEventListener("change", function () { slider.form.submit(); });
+  }
+})();
