@@ -1,23 +1,82 @@
 """Lancelot notation (rules/lancelot.md, Notation): ``E5``, ``king F7 E5``, ``excalibur G9``,
-``pass``. Reading is case-insensitive and forgiving of extra spaces, commas and a leading
-``place``; it only checks the shape of the text and that squares exist in the area. Whether
-the action is allowed is decided by the rules (``rules.py``).
+``pass``, and the reading of moves as people write them in mail replies.
+
+A reply is applied as the player meant it or refused, never guessed. Reading is forgiving
+only where the meaning stays certain: case, punctuation, spaces inside a square ("e 5"),
+a row written as a word ("E five"), "column E row 5", plurals, and a listed set of filler
+words ("please", "I", "my", "play", "place", "knight", "on", ...). Every other word makes
+the text a syntax error that names the word; a question is not a move; a text that names
+two squares for a plain placement, or one square for the force of the King, is refused
+rather than half-read. Whether the action read is allowed is decided by the rules
+(``rules.py``).
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from engine.core.notation import COLUMN_LETTERS, format_square, parse_square, quote, words
-from engine.core.protocol import Action, ActionSyntaxError
+from engine.core.notation import COLUMN_LETTERS, format_square, parse_square, quote
+from engine.core.protocol import Action, ActionSyntaxError, IllegalActionError
 from engine.lancelot.lines import Geometry
 
-PLACE_WORDS = ("place", "play")
-KING_WORDS = ("king",)
-EXCALIBUR_WORDS = ("excalibur",)
-PASS_WORDS = ("pass",)
-
 GENERIC_EXAMPLES = ("E5", "king F7 E5", "excalibur G9", "pass")
+
+# -- the words a reply may contain ------------------------------------------------------------
+# decision (ours, issue 8 "Replies are never guessed"): these lists are the whole vocabulary.
+# A word that is in none of them is not skipped: the text is refused and the word quoted.
+
+PASS_WORDS = frozenset({"pass", "passes", "passing"})
+#: The force of the King is spent with the white shield: any of these words asks for it.
+KING_WORDS = frozenset({"king", "king's", "kings", "force", "shield", "shields"})
+EXCALIBUR_WORDS = frozenset({"excalibur", "excalibur's", "sword"})
+KNIGHT_WORDS = frozenset({"knight", "knights", "knight's"})
+#: "move Excalibur from G9 to F7": the square after "from" is Excalibur's current square.
+FROM_WORDS = frozenset({"from"})
+#: "G9 for Excalibur", "E5 for my knight": a role word after "for" names the square before.
+FOR_WORDS = frozenset({"for"})
+#: Words that carry no meaning of their own in a Lancelot move: politeness, pronouns,
+#: articles, prepositions and the verbs of placing and moving. Negations ("not", "don't",
+#: "instead"), hedges ("maybe", "or", "if") and counts above one are deliberately absent.
+FILLER_WORDS = frozenset(
+    {
+        # politeness and greetings
+        "please", "pls", "plz", "thanks", "thank", "you", "thx", "cheers", "hi", "hello",
+        "ok", "okay",
+        # the writer
+        "i", "i'll", "i'd", "i'm", "me", "my", "let", "let's", "lets", "we", "we'll",
+        "will", "would", "like", "want", "shall", "have", "must", "need", "here", "here's",
+        "is", "it", "this",
+        # articles and the count one
+        "the", "a", "an", "one", "single", "another",
+        # verbs of placing and moving
+        "place", "places", "placing", "play", "plays", "playing", "put", "puts", "putting",
+        "set", "sets", "setting", "go", "goes", "going", "move", "moves", "moving",
+        "use", "uses", "using", "spend", "spends", "spending", "invoke",
+        # prepositions and joiners
+        "on", "onto", "to", "at", "in", "into", "of", "with", "and", "then", "also",
+        # nouns that only restate the move
+        "square", "squares", "turn", "new", "white", "piece", "power", "stone",
+    }
+)  # fmt: skip
+NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14,
+}  # fmt: skip
+#: Counts of knights other than one: a turn places exactly one knight.
+COUNT_WORDS = frozenset({"two", "three", "four", "five", "both", "several", "all"})
+COLUMN_WORDS = frozenset({"column", "col", "file"})
+ROW_WORDS = frozenset({"row", "rank", "line"})
+
+_SQUARE = re.compile(r"^[a-z]\d{1,2}$")
+_ROW_FIRST = re.compile(r"^(\d{1,2})([a-z])$")
+_WORD = re.compile(r"[\w']+|\?")
+
+#: Roles a square can be given by the word before it.
+EXCALIBUR, KNIGHT, ORIGIN = "excalibur", "knight", "origin"
 
 
 def format_action(action: Action) -> str:
@@ -33,17 +92,6 @@ def format_action(action: Action) -> str:
     raise ValueError(f"not a Lancelot action: {action!r}")
 
 
-def _tokens(text: str) -> list[str]:
-    """Words, with a square split by spaces ("e 5") joined back together."""
-    result: list[str] = []
-    for word in words(text):
-        if word.isdigit() and result and len(result[-1]) == 1 and result[-1].isalpha():
-            result[-1] += word
-        else:
-            result.append(word)
-    return result
-
-
 def describe_area(geo: Geometry) -> str:
     first_column = COLUMN_LETTERS[geo.offset]
     last_column = COLUMN_LETTERS[geo.offset + geo.size - 1]
@@ -53,17 +101,144 @@ def describe_area(geo: Geometry) -> str:
     )
 
 
-def parse(
-    geo: Geometry,
-    text: str,
-    can_type: Callable[[], Sequence[str]],
-    king: bool = False,
-    opening: bool = False,
-) -> Action:
-    """Read ``text`` as an action of the area ``geo``; raise ActionSyntaxError saying what was
-    not understood, with ``can_type()`` as the examples of what can be typed now. ``king``
-    and ``opening`` say which forms to suggest: the force of the King, the Excalibur opening.
-    """
+@dataclass(frozen=True)
+class Situation:
+    """What the reader needs to know about the game and the seat writing."""
+
+    geo: Geometry
+    #: the game is played with the Excalibur variant
+    excalibur_variant: bool
+    #: Excalibur still has to be set (the opening action)
+    opening: bool
+    #: the seat may use the force of the King now
+    king: bool
+    #: Excalibur's square ("G9"), None when it is not on the board
+    excalibur_at: str | None
+    #: the writer's own colour and every seat's colour (lower case)
+    own_colour: str
+    colours: tuple[str, ...]
+
+
+def _row_number(token: str) -> int | None:
+    if token.isdigit() and len(token) <= 2:
+        return int(token)
+    return NUMBER_WORDS.get(token)
+
+
+def _spelled_square(raw: list[str], i: int) -> tuple[str, int] | None:
+    """A square written over several words from ``raw[i]`` on: its token and the number of
+    words it took, or None."""
+    word = raw[i]
+    nxt = raw[i + 1] if i + 1 < len(raw) else ""
+    row_first = _ROW_FIRST.match(word)
+    if row_first:  # "5e": the row, then the column
+        return f"{row_first.group(2)}{int(row_first.group(1))}", 1
+    letter = len(nxt) == 1 and nxt.isalpha()
+    if len(raw) >= i + 4:
+        third, fourth = raw[i + 2], raw[i + 3]
+        row = _row_number(fourth)
+        if word in COLUMN_WORDS and letter and third in ROW_WORDS and row is not None:
+            return f"{nxt}{row}", 4  # "column E row 5"
+        row = _row_number(nxt)
+        if word in ROW_WORDS and row is not None and third in COLUMN_WORDS and len(fourth) == 1:
+            return (f"{fourth}{row}", 4) if fourth.isalpha() else None  # "row 5 column E"
+    if len(word) == 1 and word.isalpha() and word.isascii():
+        if nxt.isdigit() and len(nxt) <= 2:  # "e 5"
+            return word + str(int(nxt)), 2
+        # "E five"; not after "a" or "i", which are the article and the pronoun.
+        if word not in ("a", "i") and nxt in NUMBER_WORDS:
+            return f"{word}{NUMBER_WORDS[nxt]}", 2
+    return None
+
+
+def tokens(text: str) -> list[str]:
+    """The words of ``text``, lower case, with every way of writing a square joined into one
+    token ("e5"): "E5", "e 5", "E-5", "5E", "E five", "column E row 5", "row 5 column E"."""
+    flat = unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'")
+    raw = [w.strip("'") for w in _WORD.findall(flat)]
+    raw = [w for w in raw if w]
+    result: list[str] = []
+    i = 0
+    while i < len(raw):
+        spelled = _spelled_square(raw, i)
+        if spelled is None:
+            result.append(raw[i])
+            i += 1
+        else:
+            result.append(spelled[0])
+            i += spelled[1]
+    return result
+
+
+@dataclass
+class _Reading:
+    squares: list[tuple[str, str | None]]  # (token, role) in the order written
+    pass_words: list[str]
+    king_words: list[str]
+    excalibur_words: list[str]
+    knight_words: list[str]
+    dangling: list[str]  # role words that name no square
+    unknown: list[str]
+    other_colours: list[str]
+    counts: list[str]
+    question: bool
+
+
+def _read(words: list[str], situation: Situation) -> _Reading:
+    r = _Reading([], [], [], [], [], [], [], [], [], False)
+    pending: tuple[str, str] | None = None  # (role, the word that gave it)
+    after_for = False  # "for" seen since the last square
+    for word in words:
+        role: str | None = None
+        if word == "?":
+            r.question = True
+        elif _SQUARE.match(word):
+            r.squares.append((word, pending[0] if pending else None))
+            pending = None
+            after_for = False
+        elif word in PASS_WORDS:
+            r.pass_words.append(word)
+        elif word in KING_WORDS:
+            r.king_words.append(word)
+        elif word in EXCALIBUR_WORDS:
+            r.excalibur_words.append(word)
+            role = EXCALIBUR
+        elif word in KNIGHT_WORDS:
+            r.knight_words.append(word)
+            role = KNIGHT
+        elif word in FROM_WORDS:
+            role = ORIGIN
+        elif word in FOR_WORDS:
+            after_for = bool(r.squares)
+        elif word == situation.own_colour:
+            pass  # "Red: E5" from Red
+        elif word in situation.colours:
+            r.other_colours.append(word)
+        elif word in COUNT_WORDS:
+            r.counts.append(word)
+        elif word in FILLER_WORDS:
+            pass
+        else:
+            r.unknown.append(word)
+        if role is None:
+            continue
+        last, last_role = r.squares[-1] if r.squares else ("", None)
+        if after_for and last_role is None and role != ORIGIN:
+            r.squares[-1] = (last, role)  # "G9 for Excalibur"
+            after_for = False
+            continue
+        if pending is not None and pending[0] != KNIGHT:
+            r.dangling.append(pending[1])
+        pending = (role, word)
+    if pending is not None and pending[0] != KNIGHT:
+        r.dangling.append(pending[1])
+    return r
+
+
+def parse(text: str, situation: Situation, can_type: Callable[[], Sequence[str]]) -> Action:
+    """Read ``text`` as an action; raise ActionSyntaxError saying what was not understood,
+    with ``can_type()`` as the examples of what can be typed now."""
+    geo = situation.geo
 
     def fail(message: str) -> ActionSyntaxError:
         examples = tuple(can_type()) or GENERIC_EXAMPLES
@@ -73,58 +248,119 @@ def parse(
 
     def square(token: str) -> tuple[int, int]:
         found = parse_square(token)
-        if found is None:
-            raise fail(
-                f"I could not read {quote(token)!r} as a square: a square is a column letter "
-                f"and a row number, like E5."
-            )
+        assert found is not None
         column, row = found
         if column >= len(COLUMN_LETTERS) or geo.square(column, row) is None:
             raise fail(f"{token.upper()} is not a square of this board: {describe_area(geo)}.")
         return column, row
 
-    def arguments(
-        rest: list[str], count: int, understood: str, usage: str
-    ) -> list[tuple[int, int]]:
-        if len(rest) < count:
-            raise fail(f"{understood!r} needs {usage}.")
-        if len(rest) > count:
-            raise fail(
-                f"I understood {understood!r} but not the extra {quote(' '.join(rest[count:]))!r}."
-            )
-        return [square(token) for token in rest]
-
-    tokens = _tokens(text)
-    if not tokens:
+    shown = quote(text)
+    words = tokens(text)
+    r = _read(words, situation)
+    if not words:
         raise fail("I found no move in your text.")
-    head, rest = tokens[0], tokens[1:]
-    if head in PASS_WORDS:
-        if rest:
-            raise fail(f"I understood 'pass' but not the extra {quote(' '.join(rest))!r}.")
-        return ("pass",)
-    if head in KING_WORDS:
-        (ec, er), (kc, kr) = arguments(
-            rest,
-            2,
-            "king",
-            "two squares: where Excalibur goes, then where your knight goes (king F7 E5)",
+    if r.question:
+        raise fail(
+            f"{shown!r} is a question, not a move; nothing was played. To move, write only "
+            "the move."
         )
-        return ("king", ec, er, kc, kr)
-    if head in EXCALIBUR_WORDS:
-        ((c, r),) = arguments(rest, 1, "excalibur", "the square for Excalibur (excalibur G9)")
-        return ("excalibur", c, r)
-    if head in PLACE_WORDS:
-        ((c, r),) = arguments(rest, 1, "place", "the square for your knight (place E5)")
-        return ("place", c, r)
-    if parse_square(head) is not None:
-        arguments(rest, 0, head.upper(), "")  # nothing may follow a bare square
-        c, r = square(head)
-        return ("place", c, r)
-    if opening:
-        forms = "'excalibur' and the square to set Excalibur on (excalibur G9)"
-    else:
-        forms = "a square to place a knight (E5)"
-        if king:
-            forms += ", 'king' and two squares to use the force of the King (king F7 E5)"
-        forms += ", or 'pass'"
-    raise fail(f"I could not understand {quote(head)!r}: type {forms}.")
+    if r.unknown:
+        listed = ", ".join(repr(w) for w in dict.fromkeys(r.unknown))
+        single = [w for w in r.unknown if len(w) == 1]
+        hint = (
+            " A square is a column letter and a row number, like E5."
+            if single or any(w.isdigit() for w in r.unknown)
+            else ""
+        )
+        raise fail(f"I could not understand {listed} in {shown!r}, so nothing was played.{hint}")
+    if r.other_colours:
+        mine = situation.own_colour.capitalize()
+        theirs = ", ".join(w.capitalize() for w in dict.fromkeys(r.other_colours))
+        raise fail(f"You play {mine}; {theirs} is another player's colour. Write only your move.")
+    if r.counts:
+        counts = ", ".join(repr(w) for w in dict.fromkeys(r.counts))
+        raise fail(f"I could not read {counts} in {shown!r}: you place one knight per turn.")
+    if (r.king_words or r.excalibur_words) and not situation.excalibur_variant:
+        word = (r.king_words or r.excalibur_words)[0]
+        # The rules, not the wording, forbid it: the same error as ``king F7 E5`` would get.
+        raise IllegalActionError(
+            f"This game is played without Excalibur, so there is no Excalibur to set or move "
+            f"and no shield to spend ({word!r}). Type only the square for your knight, "
+            "like E5."
+        )
+    for token, _role in r.squares:
+        square(token)  # every square named must exist, whatever else is wrong
+
+    main = [(t, role) for t, role in r.squares if role != ORIGIN]
+    origins = [t for t, role in r.squares if role == ORIGIN]
+    named = ", ".join(t.upper() for t, _ in r.squares)
+
+    if r.pass_words:
+        if r.squares or r.king_words or r.excalibur_words:
+            raise fail(f"{shown!r} says 'pass' and names a move; type pass alone, or the move.")
+        return ("pass",)
+    if r.king_words and len(main) != 2:
+        word = r.king_words[0]
+        lead = "'king' needs" if word == "king" else f"{word!r} is the force of the King: it needs"
+        raise fail(
+            f"{lead} two squares: where Excalibur goes, then where your knight goes "
+            f"(king F7 E5){'; you named ' + named if named else ''}."
+        )
+    if len(main) == 0:
+        if origins:
+            raise fail(f"{shown!r} says where Excalibur is, but not where it goes.")
+        if r.excalibur_words:
+            raise fail("'excalibur' needs the square for Excalibur (excalibur G9).")
+        raise fail(f"I found no move in {shown!r}: no square is named.")
+    if len(main) > 2:
+        raise fail(f"{shown!r} names {len(main)} squares ({named}); a turn places one knight.")
+    if origins:
+        if len(origins) > 1 or len(main) != 2 or not r.excalibur_words:
+            raise fail(
+                f"I could not read {shown!r}: 'from' names the square Excalibur leaves, as in "
+                "'move Excalibur from G9 to F7 and place on E5'."
+            )
+        origin = origins[0].upper()
+        if situation.excalibur_at != origin:
+            where = situation.excalibur_at
+            raise fail(
+                f"Excalibur is not on {origin}"
+                + (f": it stands on {where}." if where else ": it is not on the board yet.")
+            )
+    if len(main) == 1:
+        column_row = square(main[0][0])
+        if r.excalibur_words:
+            if r.knight_words:
+                raise fail(f"{shown!r} names Excalibur and a knight but only one square ({named}).")
+            return ("excalibur", *column_row)
+        return ("place", *column_row)
+
+    # Two squares: the force of the King, or a refusal.
+    (first, first_role), (second, second_role) = main
+    if not (r.king_words or r.excalibur_words):
+        also = ", or use the force of the King: king F7 E5" if situation.king else ""
+        raise fail(
+            f"{shown!r} names two squares ({first.upper()}, {second.upper()}); a turn places "
+            f"one knight: type one square{also}."
+        )
+    if first_role is None and second_role is None:
+        # The notation's order (king F7 E5: Excalibur first) holds only after "king", and
+        # only when no role word is left over to say otherwise.
+        if not r.king_words or r.dangling:
+            raise fail(
+                f"In {shown!r} I cannot tell which square is for Excalibur and which for "
+                "your knight: write king, Excalibur's square, then your knight's (king F7 E5)."
+            )
+        first_role, second_role = EXCALIBUR, KNIGHT
+    elif first_role is None:
+        first_role = KNIGHT if second_role == EXCALIBUR else EXCALIBUR
+    elif second_role is None:
+        second_role = KNIGHT if first_role == EXCALIBUR else EXCALIBUR
+    if first_role == second_role:
+        raise fail(
+            f"{shown!r} gives both squares ({first.upper()}, {second.upper()}) to the "
+            f"{first_role}; the force of the King moves Excalibur to one and places a knight "
+            "on the other (king F7 E5)."
+        )
+    sword, knight = (first, second) if first_role == EXCALIBUR else (second, first)
+    return ("king", *square(sword), *square(knight))

@@ -233,13 +233,17 @@ class Lancelot:
             picks = [self.auto_action(s, seat), *spread, *kings[:1]]
             return examples((notation.format_action(a) for a in picks), limit=6)
 
-        action = notation.parse(
-            s.geo,
-            text,
-            can_type,
-            king=s.excalibur and not s.finished and s.shields[seat],
+        at = s.excalibur_at
+        situation = notation.Situation(
+            geo=s.geo,
+            excalibur_variant=s.excalibur,
             opening=s.awaiting_excalibur,
+            king=s.excalibur and not s.finished and not s.awaiting_excalibur and s.shields[seat],
+            excalibur_at=None if at is None else s.geo.names[at],
+            own_colour=st.colour(seat).lower(),
+            colours=tuple(c.lower() for c in st.COLOURS[: s.players]),
         )
+        action = notation.parse(text, situation, can_type)
         self._check(s, seat, action)
         return action
 

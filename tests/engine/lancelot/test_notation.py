@@ -24,7 +24,9 @@ def test_actions_are_written_as_in_the_rules(action: tuple[object, ...], text: s
     assert R.format_action(new_game(5), action) == text
 
 
-@pytest.mark.parametrize("text", ["E5", "e5", "  E5  ", "E 5", "place e5", "Play E5.", "e5!"])
+@pytest.mark.parametrize(
+    "text", ["E5", "e5", "  E5  ", "E 5", "place e5", "Play E5.", "e5!", "E5 please", "E five"]
+)
 def test_a_placement_is_read_forgivingly(text: str) -> None:
     assert R.parse_action(new_game(), 0, text) == ("place", 4, 5)
 
@@ -65,27 +67,52 @@ def test_a_square_outside_the_area_of_this_player_count_is_not_understood() -> N
     assert R.parse_action(new_game(5), 0, "A1") == ("place", 0, 1)
 
 
-def test_words_that_are_not_a_square_are_quoted_back() -> None:
+def test_words_that_are_not_understood_are_quoted_back_and_nothing_is_played() -> None:
     message = str(_syntax_error("place somewhere"))
-    assert "I could not read 'somewhere' as a square" in message
-    assert "like E5" in message
-    message = str(_syntax_error("hello"))
-    assert "I could not understand 'hello'" in message
-    assert "'pass'" in message
+    assert "I could not understand 'somewhere' in 'place somewhere', so nothing was played" in (
+        message
+    )
+    assert "You can type, for example: G7" in message
+    message = str(_syntax_error("hello e"))
+    assert "'e'" in message and "like E5" in message  # a lone letter is not a square
 
 
 @pytest.mark.parametrize(
     ("text", "said"),
     [
         ("", "I found no move"),
-        ("E5 please", "I understood 'E5' but not the extra 'please'"),
-        ("king F7", "'king' needs two squares"),
-        ("pass now", "I understood 'pass' but not the extra 'now'"),
-        ("excalibur", "'excalibur' needs the square"),
+        ("please", "I found no move in 'please': no square is named"),
+        ("E5 F6", "names two squares (E5, F6); a turn places one knight"),
+        ("pass now", "I could not understand 'now'"),
+        ("pass E5", "says 'pass' and names a move"),
+        ("two knights on E5", "you place one knight per turn"),
+        ("E5?", "is a question, not a move"),
+        ("Blue: E5", "You play Red; Blue is another player's colour"),
     ],
 )
-def test_incomplete_or_extra_words_are_explained(text: str, said: str) -> None:
+def test_incomplete_extra_or_unclear_words_are_explained(text: str, said: str) -> None:
     assert said in str(_syntax_error(text))
+
+
+@pytest.mark.parametrize("text", ["king F7 E5", "C3 with shield", "excalibur G9", "sword E5"])
+def test_without_the_variant_excalibur_and_the_shield_are_refused(text: str) -> None:
+    with pytest.raises(IllegalActionError, match="played without Excalibur"):
+        R.parse_action(new_game(3), 0, text)
+
+
+def test_the_force_of_the_king_is_never_half_read() -> None:
+    state = play(new_game(excalibur=True), "excalibur K11")
+    for text, said in [
+        ("king F7", "'king' needs two squares"),
+        ("E5 with my shield", "'shield' is the force of the King: it needs two squares"),
+        ("excalibur", "'excalibur' needs the square"),
+        ("F7 E5 excalibur", "I cannot tell which square is for Excalibur"),
+        ("excalibur F7 excalibur E5", "gives both squares (F7, E5) to the excalibur"),
+        ("move excalibur from G9 to F7, knight E5", "Excalibur is not on G9: it stands on K11"),
+    ]:
+        with pytest.raises(ActionSyntaxError) as error:
+            R.parse_action(state, 0, text)
+        assert said in str(error.value), text
 
 
 def test_a_forbidden_square_names_the_line_and_the_advantage() -> None:
