@@ -53,47 +53,52 @@ def _snapshot(service: GameService, gid: str) -> tuple[int, str]:
     return loaded.version, loaded.head_hash
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def fuzz_game(app: Flask, client: FlaskClient) -> dict[str, Any]:
+    """A new Lancelot game for each test: no test depends on what another one played."""
     return _new(client, app.extensions["pbem"])
 
 
-@settings(
-    max_examples=250,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-@given(body=BODIES, seat=st.integers(min_value=0, max_value=1), current=st.booleans())
-@example(body={"action": LEGAL, "expected_version": 0}, seat=0, current=True)  # one accepted
-# One of each answer the coverage check below requires, so it never rests on what the
-# generator happens to draw: unreadable (400) and stale (409, a version far ahead).
-@example(body={"action": "Z99", "expected_version": 0}, seat=1, current=True)
-@example(body={"action": "E5", "expected_version": 10**9}, seat=1, current=False)
-def test_random_json_never_breaks_the_action_endpoint(
-    fuzz_game: dict[str, Any], body: Any, seat: int, current: bool
-) -> None:
-    if current and isinstance(body, dict) and "expected_version" in body:
-        # on the version the game is at, so that readable moves are really played
-        loaded = fuzz_game["service"].load(fuzz_game["id"])
-        body = {**body, "expected_version": loaded.version}
-        if body.get("action") == LEGAL and loaded.legal(seat):
-            body["action"] = loaded.legal(seat)[0]
-    _post(fuzz_game, json.dumps(body, allow_nan=True), seat)
-    fuzz_game["statuses"].add(fuzz_game["last"])
+def test_random_json_never_breaks_the_action_endpoint(fuzz_game: dict[str, Any]) -> None:
+    @settings(
+        max_examples=250,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    @given(body=BODIES, seat=st.integers(min_value=0, max_value=1), current=st.booleans())
+    @example(body={"action": LEGAL, "expected_version": 0}, seat=0, current=True)  # one accepted
+    # One of each answer the coverage check below requires, so it never rests on what the
+    # generator happens to draw: unreadable (400) and stale (409, a version far ahead).
+    @example(body={"action": "Z99", "expected_version": 0}, seat=1, current=True)
+    @example(body={"action": "E5", "expected_version": 10**9}, seat=1, current=False)
+    def post_random_json(body: Any, seat: int, current: bool) -> None:
+        if current and isinstance(body, dict) and "expected_version" in body:
+            # on the version the game is at, so that readable moves are really played
+            loaded = fuzz_game["service"].load(fuzz_game["id"])
+            body = {**body, "expected_version": loaded.version}
+            if body.get("action") == LEGAL and loaded.legal(seat):
+                body["action"] = loaded.legal(seat)[0]
+        _post(fuzz_game, json.dumps(body, allow_nan=True), seat)
+        fuzz_game["statuses"].add(fuzz_game["last"])
+
+    post_random_json()
+    # The fuzzing was not all one kind of refusal (a broken token would give 401 each time).
+    assert {201, 400, 409} <= fuzz_game["statuses"], fuzz_game["statuses"]
 
 
-@settings(
-    max_examples=150,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-@given(data=st.binary(max_size=200), seat=st.integers(min_value=0, max_value=1))
-def test_random_bytes_never_break_the_action_endpoint(
-    fuzz_game: dict[str, Any], data: bytes, seat: int
-) -> None:
-    _post(fuzz_game, data, seat)
+def test_random_bytes_never_break_the_action_endpoint(fuzz_game: dict[str, Any]) -> None:
+    @settings(
+        max_examples=150,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    @given(data=st.binary(max_size=200), seat=st.integers(min_value=0, max_value=1))
+    def post_random_bytes(data: bytes, seat: int) -> None:
+        _post(fuzz_game, data, seat)
+
+    post_random_bytes()
 
 
 def _post(game: dict[str, Any], data: str | bytes, seat: int) -> None:
@@ -132,11 +137,6 @@ def _new(client: FlaskClient, service: GameService) -> dict[str, Any]:
     }
 
 
-def test_the_fuzzing_reached_every_kind_of_answer(fuzz_game: dict[str, Any]) -> None:
-    # runs after the JSON fuzzing (same module fixture): it was not all one kind of refusal
-    assert {201, 400, 409} <= fuzz_game["statuses"], fuzz_game["statuses"]
-
-
 @settings(max_examples=120, deadline=None, derandomize=True)
 @given(
     game=st.sampled_from(["lancelot", "hoard", "lancaster", "chess", ""]),
@@ -144,9 +144,8 @@ def test_the_fuzzing_reached_every_kind_of_answer(fuzz_game: dict[str, Any]) -> 
     players=ANY_JSON,
 )
 def test_random_game_creations_never_break(
-    fuzz_game: dict[str, Any], game: str, config: Any, players: Any
+    client: FlaskClient, game: str, config: Any, players: Any
 ) -> None:
-    client: FlaskClient = fuzz_game["client"]
     body = {"game": game, "config": config, "players": players}
     response = client.post(
         "/api/v1/games", data=json.dumps(body, allow_nan=True), content_type="application/json"
