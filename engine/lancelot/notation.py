@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.core.notation import COLUMN_LETTERS, format_square, parse_square, quote
@@ -73,7 +73,9 @@ ROW_WORDS = frozenset({"row", "rank", "line"})
 
 _SQUARE = re.compile(r"^[a-z]\d{1,2}$")
 _ROW_FIRST = re.compile(r"^(\d{1,2})([a-z])$")
-_WORD = re.compile(r"[\w']+|\?")
+#: A word, or a symbol that is not plain punctuation ("?", ">", "=", "/", ...): such a
+#: symbol is a token of its own, so it is refused rather than skipped.
+_WORD = re.compile(r"[\w']+|[^\w\s'.,;:!()\"*\-\u2013\u2014\u2026]")
 
 #: Roles a square can be given by the word before it.
 EXCALIBUR, KNIGHT, ORIGIN = "excalibur", "knight", "origin"
@@ -235,6 +237,12 @@ def _read(words: list[str], situation: Situation) -> _Reading:
     return r
 
 
+def _and(items: Iterable[str]) -> str:
+    """ "'a'", "'a' and 'b'", "'a', 'b' and 'c'"."""
+    listed = list(items)
+    return listed[0] if len(listed) == 1 else f"{', '.join(listed[:-1])} and {listed[-1]}"
+
+
 def parse(text: str, situation: Situation, can_type: Callable[[], Sequence[str]]) -> Action:
     """Read ``text`` as an action; raise ActionSyntaxError saying what was not understood,
     with ``can_type()`` as the examples of what can be typed now."""
@@ -265,20 +273,16 @@ def parse(text: str, situation: Situation, can_type: Callable[[], Sequence[str]]
             "the move."
         )
     if r.unknown:
-        listed = ", ".join(repr(w) for w in dict.fromkeys(r.unknown))
-        single = [w for w in r.unknown if len(w) == 1]
-        hint = (
-            " A square is a column letter and a row number, like E5."
-            if single or any(w.isdigit() for w in r.unknown)
-            else ""
-        )
+        listed = _and(repr(w) for w in dict.fromkeys(r.unknown))
+        square_like = any((len(w) == 1 and w.isalpha()) or w.isdigit() for w in r.unknown)
+        hint = " A square is a column letter and a row number, like E5." if square_like else ""
         raise fail(f"I could not understand {listed} in {shown!r}, so nothing was played.{hint}")
     if r.other_colours:
         mine = situation.own_colour.capitalize()
         theirs = ", ".join(w.capitalize() for w in dict.fromkeys(r.other_colours))
         raise fail(f"You play {mine}; {theirs} is another player's colour. Write only your move.")
     if r.counts:
-        counts = ", ".join(repr(w) for w in dict.fromkeys(r.counts))
+        counts = _and(repr(w) for w in dict.fromkeys(r.counts))
         raise fail(f"I could not read {counts} in {shown!r}: you place one knight per turn.")
     if (r.king_words or r.excalibur_words) and not situation.excalibur_variant:
         word = (r.king_words or r.excalibur_words)[0]
@@ -315,7 +319,7 @@ def parse(text: str, situation: Situation, can_type: Callable[[], Sequence[str]]
     if len(main) > 2:
         raise fail(f"{shown!r} names {len(main)} squares ({named}); a turn places one knight.")
     if origins:
-        if len(origins) > 1 or len(main) != 2 or not r.excalibur_words:
+        if len(origins) > 1 or len(main) != 2 or not (r.excalibur_words or r.king_words):
             raise fail(
                 f"I could not read {shown!r}: 'from' names the square Excalibur leaves, as in "
                 "'move Excalibur from G9 to F7 and place on E5'."
