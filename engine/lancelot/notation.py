@@ -54,7 +54,7 @@ FILLER_WORDS = frozenset(
         # verbs of placing and moving
         "place", "places", "placing", "play", "plays", "playing", "put", "puts", "putting",
         "set", "sets", "setting", "go", "goes", "going", "move", "moves", "moving",
-        "use", "uses", "using", "spend", "spends", "spending", "invoke",
+        "use", "uses", "using", "spend", "spends", "spending", "invoke", "invokes", "invoking",
         # prepositions and joiners
         "on", "onto", "to", "at", "in", "into", "of", "with", "and", "then", "also",
         # nouns that only restate the move

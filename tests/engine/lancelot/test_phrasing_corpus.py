@@ -109,3 +109,46 @@ def test_what_is_not_clearly_one_move_is_refused_and_never_applied(
         refusal = _refusal(state, text)
         assert expected in str(refusal), (name, str(refusal))
         assert R.dump_state(state) == before  # nothing was applied
+
+
+# -- the rules page's examples stay true ------------------------------------------------------
+
+RULES_PAGE = Path(__file__).parents[3] / "docs" / "lancelot-rules.md"
+
+
+def _table_rows(heading: str) -> list[list[str]]:
+    """The body rows of the first table after ``heading`` in the rules page, as cells."""
+    after = RULES_PAGE.read_text(encoding="utf-8").split(heading, 1)[1].splitlines()
+    start = next(i for i, line in enumerate(after) if line.startswith("|"))
+    table = []
+    for line in after[start:]:
+        if not line.startswith("|"):
+            break  # the table ends at the first line that is not a row
+        table.append([cell.strip() for cell in line.strip("|").split("|")])
+    return [row for row in table[1:] if not row[0].startswith("---")]
+
+
+def _examples(cell: str) -> list[str]:
+    return cell.split("`")[1::2]
+
+
+def test_every_example_of_what_to_type_on_the_rules_page_is_read_as_it_says() -> None:
+    positions = {"place": "plain2", "king": "excal2", "excalibur": "opening2", "pass": "blocked"}
+    rows = _table_rows("## What to type")
+    assert len(rows) == 4
+    for _purpose, typed, also in rows:
+        (canonical,) = _examples(typed)
+        kind = canonical.split()[0] if " " in canonical else canonical
+        state = position(positions.get(kind, "plain2"))
+        for text in [canonical, *_examples(also)]:
+            action = R.parse_action(state, state.current, text)
+            assert R.format_action(state, action) == canonical, text
+
+
+def test_every_refused_example_on_the_rules_page_is_refused() -> None:
+    rows = _table_rows("### A reply is played as you meant it, or not at all")
+    examples = [text for row in rows for text in _examples(row[0])]
+    assert len(examples) >= 12
+    state = position("excal2")  # Red to act, shield unused
+    for text in examples:
+        _refusal(state, text)
