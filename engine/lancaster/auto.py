@@ -12,7 +12,7 @@ Deterministic, always legal, and cautious — it never spends gold or squires:
 - laws: buy nothing; take a free upgrade (the first knight listed), a free extension (the
   lowest space) and the strength-4 swap;
 - county: the nobleman if you can take it, otherwise the reward (its first choice); never
-  pay for both;
+  pay for both; at Surrey, the current start player is named again (nothing changes);
 - castle: use no paid space ("done");
 - ransom: ransom no knight.
 """
@@ -59,8 +59,18 @@ def law_choice(state: State, key: str, options: list[Action]) -> Action:
     return free[0] if free else ordered[0]
 
 
-def county(options: list[Action]) -> Action:
+def county(state: State, options: list[Action]) -> Action:
     ordered = sorted_options(options)
-    if ("noble",) in ordered:
-        return ("noble",)
-    return next(a for a in ordered if a[0] == "reward")
+    # Surrey (decision 6): the holder names the current start player, so nothing changes.
+    if any(_names_start(a) for a in ordered):
+        ordered = [a for a in ordered if a[-1] == state.start_player]
+    for verb in ("noble", "reward", "nothing"):
+        for a in ordered:
+            if a[0] == verb:
+                return a
+    return ordered[0]
+
+
+def _names_start(action: Action) -> bool:
+    # ("noble", s), ("reward", d, s), ("both", d, s), ("nothing", s): a trailing seat
+    return len(action) == {"noble": 2, "reward": 3, "both": 3, "nothing": 2}.get(action[0], -1)

@@ -90,6 +90,9 @@ class County:
     name: str
     minimum: int
     reward: Reward
+    #: the holder names the next start player, whatever else they take there (decision:
+    #: rules/README.md, Lancaster 6: Surrey); this is not part of the county's reward
+    names_start_player: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +206,9 @@ _COUNTIES = (
     County("F", "County F", 3, Reward(new_knight=1, squires=1)),
     County("G", "County G", 4, Reward(extension=1)),
     County("H", "Dorset", 2, Reward(conflict_move=True)),
-    County("I", "Surrey", 1, Reward(start_player=True)),
+    # decision: rules/README.md, Lancaster 6 — Surrey's printed reward is unknown to us: it
+    # offers the nobleman only; naming the next start player goes with holding it.
+    County("I", "Surrey", 1, Reward(), names_start_player=True),
 )
 
 _CASTLE = (
@@ -440,7 +445,7 @@ _PROVENANCE: dict[str, str] = {
     "counties.H.minimum": PROVISIONAL,
     "counties.H.reward": SEED,
     "counties.I.minimum": PROVISIONAL,
-    "counties.I.reward": SEED,
+    "counties.I.reward": PROVISIONAL,  # unknown (decision 6): no reward unless data gives one
     "castle.1.reward": PROVISIONAL,
     "castle.2.reward": PROVISIONAL,
     "castle.3.reward": PROVISIONAL,

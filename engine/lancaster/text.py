@@ -85,8 +85,9 @@ def render_text(view: Mapping[str, Any]) -> str:
         if occ is not None:
             sq = f" +{occ['squires']} squires" if occ["squires"] else ""
             who = f"{occ['colour']} knight {occ['strength']}{sq}"
+        start = "; the holder names the next start player" if c.get("names_start_player") else ""
         lines.append(
-            f"  {c['letter']} {c['name']} (min {c['minimum']}; {c['reward']}; "
+            f"  {c['letter']} {c['name']} (min {c['minimum']}; {c['reward']}{start}; "
             f"noblemen left {c['noblemen_left']}): {who}"
         )
     lines.append("")

@@ -186,6 +186,8 @@ def _county(state: State, i: int) -> dict[str, Any]:
         "name": c.name,
         "minimum": c.minimum,
         "reward": c.reward.describe(),
+        # decision 6: Surrey's holder names the next start player, whatever they take there
+        "names_start_player": c.names_start_player,
         "noblemen_left": state.nobles[i],
         "occupant": None
         if occ is None

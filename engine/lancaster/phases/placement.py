@@ -95,12 +95,19 @@ def can_place(state: State, seat: int) -> bool:
     return False
 
 
+def passed_seats(frame: Frame) -> tuple[int, ...]:
+    """Seats that passed for the rest of this placement phase (frame ``("place", seat,
+    passed)``; a round starts with ``("place", start)``)."""
+    return tuple(frame[2]) if len(frame) > 2 else ()
+
+
 def _has_court_knights(state: State, seat: int) -> bool:
     return any(state.colours[c].court for c in state.colours_of(seat))
 
 
 class Place(Handler):
-    """``("place", seat)``: whose turn it is (decision: rules/README.md, Lancaster 2)."""
+    """``("place", seat, passed)``: whose turn it is, and who passed for the rest of the
+    phase (decision: rules/README.md, Lancaster 2)."""
 
     kind = "place"
 
@@ -109,14 +116,20 @@ class Place(Handler):
 
     def step(self, state: State, frame: Frame, ctx: Ctx) -> tuple[State, bool]:
         first = int(frame[1])
+        passed = passed_seats(frame)
         for k in range(state.players):
             seat = (first + k) % state.players
-            if not _has_court_knights(state, seat):
-                continue  # a player whose court is empty is skipped
+            if not _has_court_knights(state, seat) or seat in passed:
+                continue  # a player whose court is empty, or who passed, is skipped
             if can_place(state, seat):
-                return replace_head(state, ("place", seat)), True
-            # Lancaster: a player none of whose knights can be placed passes (decision 2).
-            ctx.say(f"{name(state, seat)} cannot place any knight from court and passes.")
+                return replace_head(state, ("place", seat, passed)), True
+            # Lancaster: a player none of whose knights at court can be placed passes, for
+            # the rest of this placement phase (decision 2).
+            passed = tuple(sorted((*passed, seat)))
+            ctx.say(
+                f"{name(state, seat)} cannot place any knight from court and passes for the "
+                "rest of this placement phase."
+            )
         ctx.say("All knights that can be placed are placed: the placement phase ends.")
         return replace_head(state), False
 
@@ -220,6 +233,7 @@ class Place(Handler):
         state = state.with_colour(colour, court=remove(col.court, strength))
         who = name(state, colour)
         follow: list[Frame] = []
+        passed = passed_seats(frame)
         if target[0] == "county":
             i = COUNTY_LETTERS.index(target[1])
             sq = f" with {plural(squires, 'squire')}" if squires else ""
@@ -230,6 +244,10 @@ class Place(Handler):
                 # to the supply (decision 3); it is placed again later this phase (decision 2).
                 state = to_court(state, occ.colour, occ.strength)
                 ctx.say(f"{occupant_text(state, occ)} is expelled back to court.")
+                # decision 2: a player who passed places again once an expelled knight of
+                # theirs is back at their court
+                owner = state.controller(occ.colour)
+                passed = tuple(p for p in passed if p != owner)
             counties = list(state.counties)
             counties[i] = Occupant(colour, strength, squires)
             state = state.with_colour(colour, squires=state.colours[colour].squires - squires)
@@ -250,7 +268,7 @@ class Place(Handler):
                 # Lancaster: the first 6 knights at conflicts each take a king's favor
                 # (decision 4); a tile is taken while any is face up.
                 follow.append(("favor", colour))
-        return replace_head(state, *follow, ("place", (seat + 1) % state.players))
+        return replace_head(state, *follow, ("place", (seat + 1) % state.players, passed))
 
     def auto(self, state: State, frame: Frame, seat: int) -> Action:
         from engine.lancaster.auto import place

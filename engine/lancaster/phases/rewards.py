@@ -35,6 +35,17 @@ def _noble_ok(state: State, i: int, colour: int) -> bool:
     return COUNTY_LETTERS[i] in nobleman_letters(state, colour)
 
 
+def names_start(state: State, i: int) -> bool:
+    """Whether the holder of county ``i`` names the next start player (decision 6: Surrey;
+    an ally's choice is lost, engine README decision 7)."""
+    occ = state.counties[i]
+    return (
+        state.data.counties[i].names_start_player
+        and occ is not None
+        and not state.is_ally(occ.colour)
+    )
+
+
 class CountyReward(Handler):
     """``("county", i)``: the occupant of county ``i`` takes its reward (decision 6)."""
 
@@ -58,17 +69,24 @@ class CountyReward(Handler):
         occ = state.counties[i]
         assert occ is not None
         county = state.data.counties[i]
+        out: list[Action] = []
         details = reward_details(state, occ.colour, county.reward)
-        out: list[Action] = [("reward", d) for d in details]
+        has_reward = county.reward != Reward()
+        if has_reward:
+            out.extend(("reward", d) for d in details)
         if _noble_ok(state, i, occ.colour):
             out.append(("noble",))
             # Paying for both needs gold, which allies never have (decision 12); "both" is
             # offered only when there is a nobleman to take, so whether you are asked never
             # depends on your hidden gold.
-            if not state.is_ally(occ.colour) and state.colours[occ.colour].gold >= (
-                state.data.both_cost
-            ):
+            gold = state.colours[occ.colour].gold
+            if has_reward and not state.is_ally(occ.colour) and gold >= state.data.both_cost:
                 out.extend(("both", d) for d in details)
+        if not out:
+            out.append(("nothing",))  # decision 6: Surrey without a nobleman to take
+        if names_start(state, i):
+            # decision 6: Surrey's holder also names the next start player, whatever they take
+            return [(*a, s) for a in out for s in range(state.players)]
         return out
 
     def illegal_reason(self, state: State, frame: Frame, seat: int, action: Action) -> str:
@@ -79,6 +97,13 @@ class CountyReward(Handler):
             return (
                 f"You cannot take the nobleman {letter}: you hold one already, or none is left "
                 "(Lancaster: each nobleman once). Take the reward."
+            )
+        county = state.data.counties[int(frame[1])]
+        if action[0] in ("reward", "both") and county.reward == Reward():
+            # decision 6: Surrey's printed reward is unknown, so it has none here
+            return (
+                f"{county.name} ({letter}) has no reward of its own in this game: take its "
+                f"nobleman. {super().illegal_reason(state, frame, seat, action)}"
             )
         gold, cost = state.colours[occ.colour].gold, state.data.both_cost
         if action[0] == "both" and gold < cost:
@@ -94,12 +119,21 @@ class CountyReward(Handler):
         county = state.data.counties[i]
         who = name(state, colour)
         verb = action[0]
+        start: int | None = None
+        if names_start(state, i):
+            start = int(action[-1])
+            action = action[:-1]
+        if verb == "nothing":
+            ctx.say(f"{who} takes nothing at {letter}: no nobleman is left for them there.")
         if verb == "both":
             cost = state.data.both_cost
             state = state.with_colour(colour, gold=state.colours[colour].gold - cost)
             ctx.say(f"{who} pays {cost} gold for both the nobleman and the reward of {letter}.")
         if verb in ("noble", "both"):
             state = take_nobleman(state, colour, letter, ctx)
+        if start is not None:
+            state = replace(state, next_start_player=start)
+            ctx.say(f"{who} names {state.colour_name(start)} the next start player.")
         moved = False
         if verb in ("reward", "both"):
             detail = action[1]
@@ -131,7 +165,7 @@ class CountyReward(Handler):
     def auto(self, state: State, frame: Frame, seat: int) -> Action:
         from engine.lancaster.auto import county
 
-        return county(self.options(state, frame, seat))
+        return county(state, self.options(state, frame, seat))
 
     def prompt(self, state: State, frame: Frame, seat: int) -> str:
         i = int(frame[1])
@@ -144,10 +178,17 @@ class CountyReward(Handler):
                 f"nobleman from the game, or take the reward ({county.reward.describe()}; an "
                 "ally can use only new knights and upgrades)."
             )
-        return (
-            f"Your knight holds {county.name} ({county.letter}): take the nobleman, or the "
-            f"reward ({county.reward.describe()}), or pay {state.data.both_cost} gold for both."
-        )
+        if county.reward == Reward():
+            text = f"Your knight holds {county.name} ({county.letter}): take the nobleman."
+        else:
+            text = (
+                f"Your knight holds {county.name} ({county.letter}): take the nobleman, or the "
+                f"reward ({county.reward.describe()}), or pay {state.data.both_cost} gold for "
+                "both."
+            )
+        if names_start(state, i):
+            text += " Name the next start player too (e.g. 'noble start player Blue')."
+        return text
 
     def waiting(self, state: State, frame: Frame) -> str:
         seat = next(iter(self.seats(state, frame)))

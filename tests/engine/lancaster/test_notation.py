@@ -113,8 +113,9 @@ def test_county_castle_law_and_ransom_choices_read_forgivingly() -> None:
         R.parse_action(g.state, RED, "reward")  # several knights could be upgraded
     assert "reward upgrade knight 2 in county B" in err.value.can_type
     g.play(RED, "noble")
-    assert R.parse_action(g.state, BLUE, "reward start player yellow") == ("reward", YELLOW)
-    assert R.parse_action(g.state, BLUE, "reward me") == ("reward", BLUE)
+    # decision 6: Surrey gives the nobleman, and its holder names the next start player
+    assert R.parse_action(g.state, BLUE, "noble start player yellow") == ("noble", YELLOW)
+    assert R.parse_action(g.state, BLUE, "nobleman, me") == ("noble", BLUE)
 
 
 def test_castle_and_ransom_choices_read_forgivingly() -> None:
@@ -174,7 +175,7 @@ def test_the_documented_shorthands_read_as_documented() -> None:
     g.play(RED, "reward 3")
     assert R.parse_action(g.state, BLUE, "reward conflict 4") == ("reward", 4)
     g.play(BLUE, "reward to conflict 4")
-    assert R.parse_action(g.state, YELLOW, "reward blue") == ("reward", BLUE)
+    assert R.parse_action(g.state, YELLOW, "noble blue") == ("noble", BLUE)
 
 
 def test_documented_law_castle_and_ransom_shorthands() -> None:

@@ -111,3 +111,24 @@ def test_votes_are_simultaneous_so_any_seat_may_vote_first() -> None:
     g.play(RED, "aye 1")
     g.play(BLUE, "against")
     assert len(g.state.results) == 1
+
+
+def test_the_last_vote_reveals_every_vote_and_the_result_in_the_same_step() -> None:
+    # A reveal is seen at once: the transition of the last vote is irreversible, its log
+    # holds every vote and the result, and every seat's view after it shows them.
+    g = at_parliament()
+    g.play(YELLOW, "vote yes")
+    g.play(RED, "vote no 1")
+    t = g.play(BLUE, "vote yes")
+    assert t.irreversible
+    assert t.log[0] == "Blue has voted."
+    assert t.log[1].startswith('Votes on "') and "Red no +1, Blue yes, Yellow yes" in t.log[1]
+    assert "2 for, 2 against: approved" in t.log[1]
+    for viewer in (RED, BLUE, YELLOW, None):
+        shown = g.view(viewer)["votes"][0]
+        assert shown["votes"] == [
+            {"yes": False, "markers": 1},
+            {"yes": True, "markers": 0},
+            {"yes": True, "markers": 0},
+        ]
+        assert shown["approved"] is True

@@ -150,7 +150,7 @@ def test_the_first_six_knights_at_conflicts_take_a_favor_tile_of_their_choice() 
         assert g.said("Red has one choice, taken automatically: favor")
     assert g.state.favors == ()
     g.play(BLUE, "knight 2 to conflict 1")  # the seventh takes nothing
-    assert g.head == ("place", YELLOW)
+    assert g.head[:2] == ("place", YELLOW)
 
 
 def test_a_chosen_favor_tile_is_flipped_for_the_rest_of_the_round() -> None:
@@ -207,24 +207,46 @@ def test_a_player_who_can_place_nothing_passes_and_the_knights_stay_at_court() -
     g.rerun()
     # Red's only knight fits nowhere: no free castle space, no conflict, no county to win.
     assert g.to_act == {BLUE}
-    assert g.said("Red cannot place any knight from court and passes.")
+    assert g.said(
+        "Red cannot place any knight from court and passes for the rest of this placement phase."
+    )
     assert g.c(RED).court == (3,)
     assert all(a[0] != "pass" for a in R.legal_actions(g.state, BLUE))
 
 
-def test_a_pass_lasts_one_turn_and_an_expelled_knight_brings_the_player_back() -> None:
-    # decision (engine/lancaster/README.md, 12) on decision 2's pass.
-    g = started(3, cards=(1, 4))
+def _red_passes(players: int = 3) -> Game:
+    """Red's only knight at court fits nowhere: its own knight holds A (never expelled by
+    itself), the other counties hold Yellow's 4s, both conflicts and its castle are full."""
+    g = started(players, cards=(1, 4))
     full = (space(BLUE, 1), space(YELLOW, 1), space(GREEN, 1))
     g.edit(
         upper=(Conflict(1, full), Conflict(4, full)),
         counties=(Occupant(RED, 1, 0), *(Occupant(YELLOW, 4, 0) for _ in range(8))),
     )
     g.edit_colour(RED, court=(1,), castle=(None, 1, 1, 1, 2, 2), reserve=(3, 4), squires=2)
-    g.edit_colour(BLUE, court=(2,), castle=(None, 1, 1, 1, 2, 2), reserve=(3, 4))
+    g.edit_colour(BLUE, court=(1, 2), castle=(None, None, None, 1, 2, 2), reserve=(3, 4))
     g.edit_colour(YELLOW, court=(), reserve=(1, 1, 1, 2, 2, 3))
     g.rerun()
-    assert g.said("Red cannot place any knight from court and passes.") and g.to_act == {BLUE}
+    return g
+
+
+PASSES = "Red cannot place any knight from court and passes for the rest of this placement phase."
+
+
+def test_a_pass_is_final_for_the_rest_of_the_placement_phase() -> None:
+    # decision: rules/README.md, Lancaster 2 — the player is skipped on its later turns.
+    g = _red_passes()
+    assert g.said(PASSES) and g.to_act == {BLUE}
+    g.play(BLUE, "knight 1 to castle 2")
+    assert g.to_act == {BLUE}  # Red is skipped, Yellow has nothing at court
+    g.play(BLUE, "knight 2 to castle 3")
+    assert g.head[0] != "place" and g.c(RED).court == (1,)
+    assert sum(PASSES in line for line in g.log) == 1  # said once, not on every turn
+
+
+def test_a_passed_player_whose_knight_is_expelled_places_again() -> None:
+    # decision: rules/README.md, Lancaster 2 — unless an expelled knight of theirs comes back.
+    g = _red_passes()
     g.play(BLUE, "knight 2 to A")  # expels Red's knight 1 from A
     assert g.c(RED).court == (1, 1)
     # Yellow has nothing at court; Red's turn again: A holds Blue's 2, which 1 + 2 squires beat.

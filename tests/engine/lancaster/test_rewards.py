@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core.protocol import IllegalActionError
+from engine.core.protocol import ActionSyntaxError, IllegalActionError
 from tests.engine.lancaster.helpers import BLUE, RED, YELLOW, Game
 
 NEUTRAL = ("strength_1_power", "noblemen_knights", "extensions_power")
@@ -190,17 +190,34 @@ def test_dorset_stacks_the_knight_on_its_own_knight_at_the_conflict() -> None:
     assert g.spaces(4) == [(RED, (1, 2)), (BLUE, (1,))]  # on Red's own space, not a new one
 
 
-def test_surrey_names_the_next_start_player() -> None:
+def test_surreys_holder_names_the_next_start_player_and_takes_the_nobleman() -> None:
+    # decision: rules/README.md, Lancaster 6 — Surrey offers the nobleman only (its printed
+    # reward is unknown), and its holder names the next start player whatever they take.
     g = to_rewards((RED, "knight 1 to I"), stop=None)
     assert g.legal(RED) == [
-        "noble",
-        "reward start player Red",
-        "reward start player Blue",
-        "reward start player Yellow",
+        "noble start player Red",
+        "noble start player Blue",
+        "noble start player Yellow",
     ]
-    g.play(RED, "reward start player Yellow")
+    g.play(RED, "noble start player Yellow")
+    assert g.c(RED).nobles == ("I",) and g.said("Red names Yellow the next start player.")
     g.auto_until("place")
-    assert g.state.round == 2 and g.state.start_player == YELLOW and g.head == ("place", YELLOW)
+    assert g.state.round == 2 and g.state.start_player == YELLOW
+    assert g.head[:2] == ("place", YELLOW)
+
+
+def test_surreys_holder_without_a_nobleman_to_take_still_names_the_start_player() -> None:
+    g = to_rewards((RED, "knight 1 to I"), stop=None)
+    g.edit_colour(RED, nobles=("I",))
+    assert g.legal(RED) == [
+        "start player Red",
+        "start player Blue",
+        "start player Yellow",
+    ]
+    with pytest.raises(ActionSyntaxError, match="name the next start player"):
+        g.play(RED, "nothing")
+    g.play(RED, "Blue starts")
+    assert g.said("Red takes nothing at I") and g.said("Red names Blue the next start player.")
 
 
 def test_an_unoccupied_surrey_keeps_the_start_player() -> None:

@@ -135,9 +135,10 @@ def test_an_ally_in_dorset_or_surrey_neither_moves_nor_names_the_start_player() 
     g.reject_all_new_laws()
     g.auto_until("county")
     g.play(BLUE, "reward conflict 1")
-    assert g.head == ("county", 8) and g.legal(RED) == ["noble", "reward"]
-    g.play(RED, "reward")
-    assert g.said("cannot choose the start player; the start player stays.")
+    # decision 6: Surrey offers only its nobleman, which the ally removes from the game;
+    # the start-player choice is lost for an ally (it is the only option: taken for Red).
+    assert g.said("Red has one choice, taken automatically: noble.")
+    assert g.said("removes a nobleman I from the game") and g.state.next_start_player is None
     g.auto_until("place")
     assert g.state.start_player == BLUE and g.state.round == 2
     g2 = two()

@@ -1,0 +1,242 @@
+"""Replies as people write them, read as they meant them or refused — never guessed.
+
+The corpus (``corpus/phrasings.txt``) has two parts: "moves", each with the one action it
+must read as, and "not moves", each refused as unreadable, as illegal, or (``never``) in every
+position of the corpus. Nothing outside "moves" is ever applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.core.protocol import ActionSyntaxError, IllegalActionError
+from tests.engine.lancaster.helpers import BLUE, RED, YELLOW, Game, R
+
+CORPUS = Path(__file__).with_name("corpus") / "phrasings.txt"
+NEUTRAL = ("strength_1_power", "noblemen_knights", "extensions_power")
+
+
+def _placed(players: int = 3) -> Game:
+    g = Game(players, cards=(1, 4), laws=NEUTRAL)
+    g.setup(*([1] * players))
+    return g
+
+
+def _rewards(*moves: tuple[int, str], laws: tuple[str, ...] = NEUTRAL) -> Game:
+    g = Game(3, cards=(1, 4), laws=laws)  # type: ignore[arg-type]
+    g.setup(1, 1, 1)
+    g.moves(*moves)
+    g.place_rest_in_castles()
+    g.reject_all_new_laws()
+    return g
+
+
+def setup() -> Game:
+    return Game(3, cards=(1, 4), laws=NEUTRAL)
+
+
+def place() -> Game:
+    return _placed()  # Red to place knights 1 and 2, 2 squires, conflicts 1 and 4
+
+
+def place_one() -> Game:
+    g = _placed()
+    g.moves((RED, "knight 1 to castle 2"), (BLUE, "knight 1 to castle 2"))
+    g.play(YELLOW, "knight 1 to castle 2")
+    return g  # Red has only its knight 2 at court
+
+
+def place_two() -> Game:
+    return _placed(2)
+
+
+def favor() -> Game:
+    g = _placed(4)
+    g.play(RED, "knight 1 to conflict 1")
+    return g  # 4 players: the upgrade tile is in the game; no voting markers tile
+
+
+def favor_three() -> Game:
+    g = _placed()
+    g.play(RED, "knight 1 to conflict 1")
+    return g
+
+
+def vote() -> Game:
+    g = _placed()
+    g.place_rest_in_castles()
+    return g  # Red votes first, with 1 voting marker
+
+
+def county_a() -> Game:
+    return _rewards((RED, "knight 1 to A"))  # its reward needs no choice; Red has 2 gold
+
+
+def county_b() -> Game:
+    return _rewards((RED, "knight 2 to B"))  # upgrade: knight 2 in B or knight 1 in castle 2
+
+
+def surrey() -> Game:
+    return _rewards((RED, "knight 1 to I"))
+
+
+def surrey_held() -> Game:
+    g = surrey()
+    g.edit_colour(RED, nobles=("I",))  # no nobleman I left for Red to take
+    return g
+
+
+def dorset() -> Game:
+    return _rewards(
+        (RED, "knight 2 to H"), (BLUE, "knight 1 to conflict 4"), (BLUE, "favor squires")
+    )
+
+
+def castle() -> Game:
+    g = Game(3, cards=(1, 4), laws=NEUTRAL)
+    g.setup(6, 1, 1)
+    g.place_rest_in_castles()
+    g.reject_all_new_laws()
+    g.auto_until("castle_paid")
+    return g  # Red's extension covers space 6: pay 3 squires for a new knight, or done
+
+
+def castle_five() -> Game:
+    g = Game(3, cards=(1, 4), laws=NEUTRAL)
+    g.setup(5, 1, 1)
+    g.place_rest_in_castles()
+    g.reject_all_new_laws()
+    g.auto_until("castle_paid")
+    return g  # space 5: pay 2 squires to upgrade knight 1 (castle 1) or 2 (castle 2)
+
+
+def buy_markers() -> Game:
+    return _rewards((RED, "knight 1 to A"), laws=("buy_voting_markers", *NEUTRAL[:2]))
+
+
+def law_upgrade() -> Game:
+    g = Game(3, cards=(1, 4), laws=("no_strength_2_upgrades", *NEUTRAL[:2]))
+    g.setup(5, 1, 1)
+    g.edit_colour(RED, court=(1, 1), reserve=(1, 2, 2, 3, 4))  # no strength 2 to deploy
+    g.rerun()
+    g.play(RED, "knight 1 to A")
+    g.place_rest_in_castles()
+    g.reject_all_new_laws()
+    return g  # Red may upgrade knight 1 in A or in castle 1, or not
+
+
+def law_swap() -> Game:
+    g = Game(3, cards=(1, 4), laws=("swap_3_for_4", *NEUTRAL[:2]))
+    g.setup(1, 1, 1)
+    g.edit_colour(RED, court=(1, 3), reserve=(1, 1, 2, 2, 4))
+    g.rerun()
+    g.play(RED, "knight 3 to D")
+    g.place_rest_in_castles()
+    g.reject_all_new_laws()
+    return g  # Red's 3 is deployed and its 4 in the reserve
+
+
+def ransom() -> Game:
+    g = Game(3, cards=(1, 4), laws=NEUTRAL)
+    g.setup(1, 1, 1)
+    g.moves((RED, "knight 1 to conflict 4"), (RED, "favor gold"))
+    g.place_rest_in_castles()
+    g.reject_all_new_laws()
+    g.auto_until("place")  # France wins conflict 4: it slides to the lower row
+    g.auto_until("ransom")  # and wins again
+    return g
+
+
+POSITIONS: dict[str, Callable[[], Game]] = {
+    f.__name__: f
+    for f in (
+        setup,
+        place,
+        place_one,
+        place_two,
+        favor,
+        favor_three,
+        vote,
+        county_a,
+        county_b,
+        surrey,
+        surrey_held,
+        dorset,
+        castle,
+        castle_five,
+        buy_markers,
+        law_upgrade,
+        law_swap,
+        ransom,
+    )
+}
+
+
+@cache
+def position(name: str) -> tuple[Any, int]:
+    """The state (immutable, so shared) and the seat that reads the text."""
+    g = POSITIONS[name]()
+    return g.state, min(g.to_act)
+
+
+def _cases(part: str) -> list[tuple[str, str, str]]:
+    cases: list[tuple[str, str, str]] = []
+    current = None
+    for line in CORPUS.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            current = line.strip("[]")
+            continue
+        if current == part:
+            name, text, expected = (x.strip() for x in line.split(" | "))
+            cases.append((name, text, expected))
+    return cases
+
+
+MOVES = _cases("moves")
+NOT_MOVES = _cases("not moves")
+
+
+def test_the_corpus_is_large_and_every_position_is_what_its_cases_expect() -> None:
+    assert len(MOVES) + len(NOT_MOVES) >= 150
+    assert {name for name, _, _ in MOVES + NOT_MOVES} == set(POSITIONS)
+    for name in POSITIONS:
+        state, seat = position(name)
+        assert R.legal_actions(state, seat), name
+
+
+@pytest.mark.parametrize(("name", "text", "expected"), MOVES)
+def test_a_move_reads_as_the_player_meant(name: str, text: str, expected: str) -> None:
+    state, seat = position(name)
+    action = R.parse_action(state, seat, text)
+    assert R.format_action(state, action) == expected
+    assert action in R.legal_actions(state, seat)
+
+
+@pytest.mark.parametrize(("name", "text", "expected"), NOT_MOVES)
+def test_a_reply_that_is_not_a_move_is_refused(name: str, text: str, expected: str) -> None:
+    errors = {
+        "syntax": ActionSyntaxError,
+        "illegal": IllegalActionError,
+        "never": (ActionSyntaxError, IllegalActionError),
+    }[expected]
+    state, seat = position(name)
+    with pytest.raises(errors) as refused:
+        R.parse_action(state, seat, text)
+    assert str(refused.value)
+    if isinstance(refused.value, ActionSyntaxError):
+        assert refused.value.can_type  # the refusal lists what can be typed now
+
+
+@pytest.mark.parametrize("text", sorted({t for _, t, e in NOT_MOVES if e == "never"}))
+def test_a_sentence_that_is_not_a_move_is_refused_in_every_position(text: str) -> None:
+    for name in POSITIONS:
+        state, seat = position(name)
+        with pytest.raises((ActionSyntaxError, IllegalActionError)):
+            R.parse_action(state, seat, text)
