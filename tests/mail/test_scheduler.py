@@ -1,16 +1,30 @@
-"""The background runner: relay and IMAP poll jobs, configured so that late runs happen."""
+"""The background runner: relay and IMAP poll jobs, run by a real APScheduler on real time.
+
+A run that overruns its interval is never doubled, a run that comes late is made rather
+than skipped, and runs missed in a row (a paused or busy process) are made once.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
+import threading
 import time
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
+import pytest
+from aiosmtpd.controller import Controller
+from apscheduler.events import EVENT_JOB_EXECUTED, EVENT_JOB_MISSED, JobExecutionEvent
 from apscheduler.jobstores.memory import MemoryJobStore
+from apscheduler.schedulers.background import BackgroundScheduler
 from imapclient import IMAPClient
 
 from pbem.mail.inbound import Inbound
 from pbem.scheduler import build_scheduler, poll_imap
 from tests.mail.conftest import MailWorld, reply_to, with_mail
-from tests.mail.servers import Dovecot, SmtpTestServer
+from tests.mail.servers import Dovecot, SmtpTestServer, free_port
 
 
 def _wait_for(condition, timeout: float = 10.0) -> bool:  # type: ignore[no-untyped-def]
@@ -22,7 +36,7 @@ def _wait_for(condition, timeout: float = 10.0) -> bool:  # type: ignore[no-unty
     return False
 
 
-def test_jobs_are_in_memory_never_skipped_when_late_and_never_doubled(world: MailWorld) -> None:
+def test_jobs_are_in_memory_and_the_imap_poll_only_when_configured(world: MailWorld) -> None:
     settings = with_mail(world.settings, imap_url="imap://u:p@127.0.0.1:1/INBOX")
     scheduler = build_scheduler(settings, world.service)
     jobs = {job.id: job for job in scheduler.get_jobs()}
@@ -35,6 +49,126 @@ def test_jobs_are_in_memory_never_skipped_when_late_and_never_doubled(world: Mai
     assert "mail-imap" not in {
         j.id for j in build_scheduler(world.settings, world.service).get_jobs()
     }
+
+
+class _Runs:
+    """What the scheduler did with the relay job: each run's start and end (real time), and
+    the time each executed run was due."""
+
+    def __init__(self, scheduler: BackgroundScheduler) -> None:
+        self.lock = threading.Lock()
+        self.spans: list[tuple[float, float]] = []
+        self.due: list[datetime] = []
+        self.missed: list[datetime] = []
+        job = scheduler.get_job("mail-relay")
+        relay: Callable[[], None] = job.func
+
+        def timed() -> None:  # the relay's own run, timed
+            started = time.monotonic()
+            try:
+                relay()
+            finally:
+                with self.lock:
+                    self.spans.append((started, time.monotonic()))
+
+        job.modify(func=timed)
+        scheduler.add_listener(self._event, EVENT_JOB_EXECUTED | EVENT_JOB_MISSED)
+
+    def _event(self, event: JobExecutionEvent) -> None:
+        if event.job_id == "mail-relay":
+            with self.lock:
+                (self.due if event.code == EVENT_JOB_EXECUTED else self.missed).append(
+                    event.scheduled_run_time
+                )
+
+
+@pytest.fixture
+def started() -> Iterator[list[BackgroundScheduler]]:
+    """Schedulers a test starts; each is shut down at its end, whatever happened."""
+    schedulers: list[BackgroundScheduler] = []
+    yield schedulers
+    for scheduler in schedulers:
+        scheduler.shutdown(wait=True)
+
+
+def _paused(world: MailWorld, started: list[BackgroundScheduler], interval: int) -> Any:
+    scheduler = build_scheduler(with_mail(world.settings, relay_interval=interval), world.service)
+    scheduler.start(paused=True)  # started, but processing no job: a process held up
+    started.append(scheduler)
+    return scheduler, _Runs(scheduler)
+
+
+def test_a_run_due_while_the_scheduler_was_held_up_is_made_late_not_skipped(
+    world: MailWorld, started: list[BackgroundScheduler]
+) -> None:
+    scheduler, runs = _paused(world, started, interval=60)
+    time.sleep(2.5)  # the first relay run (due at start) is now 2.5 s late
+    scheduler.resume()
+    assert _wait_for(lambda: runs.due or runs.missed)
+    time.sleep(0.3)
+    assert runs.missed == []
+    assert len(runs.due) == 1 and len(runs.spans) == 1
+
+
+def test_runs_missed_in_a_row_are_made_once(
+    world: MailWorld, started: list[BackgroundScheduler]
+) -> None:
+    scheduler, runs = _paused(world, started, interval=1)
+    time.sleep(3.6)  # four runs fall due meanwhile, one a second
+    resumed = datetime.now(UTC)
+    scheduler.resume()
+    assert _wait_for(lambda: len(runs.due) >= 1)
+    time.sleep(1.5)  # the next regular runs come
+    late = [due for due in runs.due if due < resumed]
+    # Coalesced: of the runs missed while held up only the last one is made.
+    assert len(late) == 1, runs.due
+    assert late[0] > resumed - timedelta(seconds=1)
+    assert runs.missed == []
+
+
+class _SlowSmtp:
+    """A real SMTP server that takes ``delay`` seconds to accept each mail."""
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+        self.recipients: list[str] = []
+        self.port = free_port()
+        self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        await asyncio.sleep(self.delay)
+        self.recipients.extend(envelope.rcpt_tos)
+        return "250 2.0.0 Ok: queued"
+
+
+def test_a_run_overrunning_its_interval_is_never_doubled(
+    world: MailWorld, started: list[BackgroundScheduler]
+) -> None:
+    smtp = _SlowSmtp(delay=0.8)
+    smtp.controller.start()
+    try:
+        world.new_game()
+        world.new_game()  # four mails: one relay run takes over 3 s, its interval is 1 s
+        settings = with_mail(world.settings, smtp_url=f"smtp://127.0.0.1:{smtp.port}")
+        scheduler = build_scheduler(with_mail(settings, relay_interval=1), world.service)
+        scheduler.start(paused=True)
+        started.append(scheduler)
+        runs = _Runs(scheduler)
+        scheduler.resume()
+        assert _wait_for(lambda: len(smtp.recipients) == 4)
+        time.sleep(2.5)  # the runs after the long one
+        scheduler.shutdown(wait=True)
+        started.remove(scheduler)
+    finally:
+        smtp.controller.stop()
+    spans = sorted(runs.spans)
+    assert spans[0][1] - spans[0][0] > 3  # the first run overran its interval three times
+    # No run began before the previous one ended, and the job went on after the long run.
+    assert all(later[0] >= earlier[1] for earlier, later in itertools.pairwise(spans))
+    assert len(spans) >= 2
+    assert sorted(smtp.recipients) == sorted(
+        ["alice@example.com", "bob@example.com"] * 2
+    )  # each mail sent once
 
 
 def test_the_running_scheduler_sends_the_outbox(
