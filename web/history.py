@@ -44,11 +44,11 @@ def history_page(game_id: str) -> Any:
     since = pc.since_last_move(lines, seat) if seat is not None else None
     extra: dict[str, Any] = {"view": "public"} if public else {}
 
+    base = url_for("pages.history.history_page", game_id=game_id, **extra)
+    joiner = "&" if "?" in base else "?"
+
     def link(version: int) -> str:
-        return (
-            url_for("pages.history.history_page", game_id=game_id, at=version, **extra)
-            + f"#v{version}"
-        )
+        return f"{base}{joiner}at={version}#v{version}"
 
     current = next((line for line in lines if line.version == at), None)
     return render_template(

@@ -1,0 +1,225 @@
+"""The HTML pages through Flask's test client: credentials become a session cookie, moves
+from the page's form, errors above the board with the form kept, /new's errors by the
+field, and no page served to one seat holding another seat's hidden values (Lancaster).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from pbem.db import Database
+from pbem.games import GameService
+from pbem.migrate import upgrade
+from tests.service.conftest import REGISTRY, make_settings
+from web import create_app
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
+    var: Path = tmp_path_factory.mktemp("pages")
+    url = f"sqlite:///{var / 'pbem.db'}"
+    db = Database(url)
+    upgrade(db)
+    yield create_app(service=GameService(db, make_settings(url, var), registry=REGISTRY))
+    db.dispose()
+
+
+def _service(app: Flask) -> GameService:
+    svc: GameService = app.extensions["pbem"]
+    return svc
+
+
+def _game(app: Flask, game: str, players: int, **config: Any) -> Any:
+    return _service(app).create_game(
+        game, config, [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan", "Eve")[:players]]
+    )
+
+
+def _seat_client(app: Flask, game_id: str, token: str) -> FlaskClient:
+    client = app.test_client()
+    opened = client.get(f"/games/{game_id}?token={token}")
+    assert opened.status_code == 303 and opened.headers["Location"] == f"/games/{game_id}"
+    return client
+
+
+def test_a_token_becomes_a_cookie_and_the_page_moves_to_the_clean_url(app: Flask) -> None:
+    created = _game(app, "lancelot", 2)
+    client = app.test_client()
+    opened = client.get(f"/games/{created.id}?token={created.seats[1].token}")
+    assert opened.status_code == 303
+    assert opened.headers["Location"] == f"/games/{created.id}"
+    cookie = opened.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    page = client.get(f"/games/{created.id}").get_data(as_text=True)
+    assert "You are <strong>Bob" in page
+    assert created.seats[1].token not in page  # the credential never comes back in the page
+    # A wrong token opens nothing and sets nothing.
+    stranger = app.test_client()
+    refused = stranger.get(f"/games/{created.id}?token=nope")
+    assert refused.status_code == 403 and "This page cannot be shown" in refused.text
+    assert "You are watching" in stranger.get(f"/games/{created.id}").text
+
+
+def test_a_clicked_square_plays_and_an_error_keeps_the_typed_text(app: Flask) -> None:
+    created = _game(app, "lancelot", 2)
+    ann = _seat_client(app, created.id, created.seats[0].token)
+    page = ann.get(f"/games/{created.id}").text
+    assert page.count('class="sq"') == 64 and "<title>Your turn" in page
+    played = ann.post(f"/games/{created.id}", data={"choice": "G7", "expected_version": "2"})
+    assert played.status_code == 303
+    assert _service(app).raw_events(created.id)[-1].data["canonical"] == "G7"
+    bob = _seat_client(app, created.id, created.seats[1].token)
+    wrong = bob.post(
+        f"/games/{created.id}", data={"action": "G7 please maybe", "expected_version": "3"}
+    )
+    text = wrong.get_data(as_text=True)
+    assert wrong.status_code in (400, 409, 422)
+    error = text.index('id="error"')
+    assert error < text.index('class="lboard"')  # above the board
+    assert 'value="G7 please maybe"' in text  # nothing lost from the form
+    assert _service(app).load(created.id).version == 3
+
+
+def test_new_game_errors_are_shown_by_their_fields_and_nothing_is_created(app: Flask) -> None:
+    client = app.test_client()
+    before = len(_service(app).list_games())
+    answer = client.post(
+        "/new",
+        data={"game": "lancaster", "name0": "Ann", "email0": "ann@@x", "email1": "b@example.org"},
+    )
+    text = answer.get_data(as_text=True)
+    assert answer.status_code == 400
+    assert 'id="email0-error"' in text and 'id="name1-error"' in text
+    assert 'value="ann@@x"' in text  # the form comes back as typed
+    assert len(_service(app).list_games()) == before
+    made = client.post(
+        "/new", data={"game": "lancelot", "name0": "Ann", "name1": "Bob", "excalibur": "1"}
+    )
+    assert made.status_code == 200 and made.headers["Cache-Control"] == "no-store"
+    links = re.findall(r'href="(http://[^"]+/games/(\w+)\?token=[^"]+)"', made.text)
+    assert len(links) == 2
+    game_id = links[0][1]
+    assert _service(app).load(game_id).view(None)["variants"]["excalibur"] is True
+
+
+def test_the_index_links_games_with_who_is_to_act(app: Flask) -> None:
+    created = _game(app, "lancelot", 2)
+    text = app.test_client().get("/").get_data(as_text=True)
+    assert f'href="/games/{created.id}"' in text
+    assert "to act: Ann" in text
+
+
+# -- hidden information -------------------------------------------------------------------
+
+_CARD = re.compile(r'id="player-(\d+)".*?(?=id="player-|</section>)', re.S)
+
+
+def _cards(html: str) -> dict[int, str]:
+    return {int(m.group(1)): m.group(0) for m in _CARD.finditer(html)}
+
+
+def _resource(card: str, name: str) -> str:
+    found = re.search(rf'data-resource="{name}">(.*?)</dd>', card, re.S)
+    assert found, name
+    return re.sub(r"<[^>]+>", "", found.group(1)).strip()
+
+
+def _secrets(loaded: Any, seat: int) -> dict[int, dict[str, Any]]:
+    """What each other seat holds that ``seat`` may not see, from the rules' own views: the
+    values in the other seat's view that ``seat``'s view leaves out."""
+    mine = loaded.view(seat)["players"]
+    out = {}
+    for other in range(len(mine)):
+        if other == seat:
+            continue
+        theirs = loaded.view(other)["players"][other]
+        out[other] = {
+            key: theirs[key] if mine[other][key] is None else None
+            for key in ("gold", "squires", "vote")
+        }
+    return out
+
+
+def _check_page(html: str, secrets: dict[int, dict[str, Any]], log: dict[int, int]) -> int:
+    """No other seat's gold, squires or unrevealed vote in a page; ``log``: each seat's
+    latest secret action's version."""
+    cards = _cards(html)
+    checked = 0
+    for other, hidden in secrets.items():
+        card = cards[other]
+        for name in ("gold", "squires"):
+            if hidden[name] is not None:
+                assert _resource(card, name) == "hidden", (other, name)
+                checked += 1
+        if hidden["vote"] is not None:
+            vote = re.search(r"<dt>Vote</dt><dd>(.*?)</dd>", card, re.S)
+            assert vote and vote.group(1).strip() == "voted (secret)", card
+            # ...nor in its log line: the vote shows as "acted" until the reveal.
+            line = re.search(rf'<li id="v{log[other]}".*?</li>', html, re.S)
+            assert line and "acted" in line.group(0) and "vote" not in line.group(0)
+            checked += 1
+    return checked
+
+
+def _latest_secret_actions(svc: GameService, gid: str) -> dict[int, int]:
+    latest: dict[int, int] = {}
+    for e in svc.raw_events(gid):
+        if e.type == "ActionApplied" and e.data["secret"]:
+            latest[e.data["seat"]] = e.version
+    return latest
+
+
+def test_no_page_served_to_a_seat_holds_another_seats_hidden_values(app: Flask) -> None:
+    svc = _service(app)
+    created = _game(app, "lancaster", 3)
+    gid = created.id
+    clients = [_seat_client(app, gid, s.token) for s in created.seats]
+    rnd = random.Random(20261123)
+    checked = 0
+    versions_seen = 0
+    while True:
+        loaded = svc.load(gid)
+        if loaded.finished:
+            break
+        log = _latest_secret_actions(svc, gid)
+        for seat, client in enumerate(clients):
+            secrets = _secrets(loaded, seat)
+            page = client.get(f"/games/{gid}")
+            assert page.status_code == 200
+            checked += _check_page(page.text, secrets, log)
+        versions_seen += 1
+        seat = rnd.choice(sorted(loaded.to_act))
+        move = rnd.choice(loaded.legal(seat))
+        answer = clients[seat].post(
+            f"/games/{gid}", data={"choice": move, "expected_version": str(loaded.version)}
+        )
+        assert answer.status_code == 303, answer.text[:2000]
+    head = svc.load(gid)
+    assert versions_seen > 60 and checked > 1000
+    # Every version of the history, and the audit page, from the head: as each seat sees it.
+    log = _latest_secret_actions(svc, gid)
+    for version in range(2, head.version + 1):
+        at = svc.load(gid, at=version)
+        for seat, client in enumerate(clients):
+            page = client.get(f"/games/{gid}/history?at={version}").text
+            secrets = _secrets(at, seat)
+            # The board is the one of that version; the log is today's (a vote revealed since
+            # is public now), so its lines were checked against the secrets of their time.
+            for other in secrets:
+                secrets[other]["vote"] = None
+            checked += _check_page(page, secrets, log)
+    for seat, client in enumerate(clients):
+        audit = client.get(f"/games/{gid}/audit").text
+        assert "Verified" in audit
+        # The audit page shows others' secret votes only once they are revealed.
+        for e in svc.events(gid, 0, seat):
+            if e["data"].get("hidden"):
+                assert "secret until revealed" in audit
