@@ -264,6 +264,11 @@ class Lancelot:
     def render_text(self, v: Mapping[str, Any]) -> str:
         return vw.render_text(v)
 
+    def seat_label(self, s: LancelotState, seat: Seat) -> str:
+        """How every text names ``seat``: its knights' colour ("Red"), as in the view's
+        ``players[seat]["label"]``."""
+        return st.colour(seat)
+
     def is_secret(self, s: LancelotState, seat: Seat, action: Action) -> bool:
         return False  # Lancelot hides nothing
 

@@ -233,6 +233,8 @@ def test_the_view_names_every_seat_by_its_colour_and_board_letter() -> None:
         {"seat": 3, "label": "Green", "symbol": "G"},
         {"seat": 4, "label": "Purple", "symbol": "P"},
     ]
+    state = new_game(5)
+    assert [R.seat_label(state, s) for s in range(5)] == [p["label"] for p in v["players"]]
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])
