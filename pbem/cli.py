@@ -221,8 +221,10 @@ def act(obj: Context, game_id: str, seat: int, text: str, expected_version: int 
         result = obj.service.submit(
             game_id, seat, text.replace("\\n", "\n"), expected_version=version, channel="cli"
         )
+    names = (result.loaded or obj.service.load(game_id)).names
     for a in result.applied:
-        click.echo(f"v{a.version}: seat {a.seat} played {a.canonical}")
+        # The seat number too: it is what an operator types to act for the seat.
+        click.echo(f"v{a.version}: {names.of(a.seat)} (seat {a.seat}) played {a.canonical}")
     if result.finished:
         click.echo("the game is over")
     if result.error is not None:
@@ -240,7 +242,10 @@ def log(obj: Context, game_id: str, seat: int | None, full: bool) -> None:
 
     with _errors():
         if full:
-            events = visible_events(obj.service.raw_events(game_id), None, everything=True)
+            names = obj.service.load(game_id).names
+            events = visible_events(
+                obj.service.raw_events(game_id), None, everything=True, names=names
+            )
         else:
             events = obj.service.events(game_id, 0, seat)
     lines = [summary_line(e) for e in events]

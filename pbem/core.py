@@ -31,7 +31,11 @@ from pbem.settings import Settings
 from pbem.store import StoredEvent
 from pbem.views import describe
 
-StalePolicy = Literal["strict", "own_moves_ok"]
+#: How a submission made on an older version is judged (see ``ServiceCore._check_version``):
+#: ``strict`` (the JSON API) refuses it; ``own_moves_ok`` accepts it when only this seat
+#: acted since; ``same_decision`` (replies by mail, seat-page forms) also accepts it when
+#: nothing that bears on this seat's decision changed since.
+StalePolicy = Literal["strict", "own_moves_ok", "same_decision"]
 
 
 @dataclass
@@ -110,9 +114,11 @@ class ServiceCore:
         head = txn.game.version
         if expected == head:
             return
-        if expected < head and policy == "own_moves_ok":
-            since = store.read(txn.session, txn.game.id, after=max(expected, 0))
+        if 1 <= expected < head and policy != "strict":
+            since = store.read(txn.session, txn.game.id, after=expected)
             if all(e.type == ev.ACTION_APPLIED and e.data["seat"] == seat for e in since):
+                return
+            if policy == "same_decision" and self._same_decision(txn, seat, expected, since):
                 return
         if expected > head:
             message = f"Version {expected} does not exist yet: the game is at version {head}."
@@ -122,6 +128,35 @@ class ServiceCore:
                 f"{head}. Nothing was applied: look at the game again and resubmit."
             )
         raise StaleVersion(message, head, describe(txn.loaded(), seat))
+
+    def _same_decision(
+        self, txn: Txn, seat: int, expected: int, since: Sequence[StoredEvent]
+    ) -> bool:
+        """True when nothing ``seat`` can see that bears on its decision changed after
+        version ``expected`` (docs/mail.md, "Replies to an older mail").
+
+        Every event since must be an action of this seat (it knows its own moves) or a
+        secret, reversible action of another seat: the seat sees of it only that the other
+        acted (e.g. "Bob (Blue) has voted"), and the position it decides on is the same. A
+        reveal, a draw, any public move, an undo or a resignation changes what the seat
+        decides on. And the seat must have exactly the legal actions it had when it last
+        saw the game (or when it last acted, for its own moves since).
+        """
+        baseline = expected
+        for e in since:
+            if e.type != ev.ACTION_APPLIED:
+                return False
+            if e.data["seat"] == seat:
+                baseline = e.version
+            elif not e.data["secret"] or e.data["irreversible"]:
+                return False
+        if baseline == txn.game.version:
+            return True  # only its own moves after the others' (the rules decide)
+        rules = txn.rules
+        before = self._state_at(txn.session, txn.game, rules, baseline)
+        return seat in rules.to_act(txn.state) and rules.legal_actions(
+            before, seat
+        ) == rules.legal_actions(txn.state, seat)
 
     def _can_type(self, txn: Txn, seat: int) -> list[str]:
         return self._can_type_at(txn.rules, txn.state, seat)
@@ -160,6 +195,7 @@ class ServiceCore:
             if e.type == ev.GAME_FINISHED:
                 game.finished = True
                 game.outcome = ev.canonical_json(e.data["outcome"])
+                game.to_act = "[]"  # ended by resignation too: nobody is asked to move
         session.add(game)
         if lapse and any(e.type != ev.UNDO_REQUESTED for e in stored):
             lapse_open_requests(session, game.id)

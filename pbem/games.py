@@ -199,8 +199,9 @@ class GameService(UndoOps):
     ) -> list[dict[str, Any]]:
         """The log after version ``after`` as ``viewer_seat`` may see it."""
         with self.db.read() as session:
-            game_or_404(session, game_id)
-            return visible_events(store.read(session, game_id), viewer_seat, after)
+            game = game_or_404(session, game_id)
+            names = self._loaded(session, game, None).names
+            return visible_events(store.read(session, game_id), viewer_seat, after, names=names)
 
     def raw_events(self, game_id: str) -> list[StoredEvent]:
         """Every event in full (operators: export, audit). Never send this to a player."""

@@ -10,6 +10,7 @@ from sqlmodel import Session
 
 from engine.core import Rules
 from pbem.errors import ServiceError, error_from_json
+from pbem.naming import Names, names_for
 from pbem.store import StoredEvent
 
 
@@ -55,12 +56,21 @@ class Loaded:
 
     @property
     def to_act(self) -> frozenset[int]:
-        return self.rules.to_act(self.state)
+        # A game the service ended (every other seat resigned) asks nobody to move, though
+        # the engine's state still waits for someone.
+        return frozenset() if self.finished else self.rules.to_act(self.state)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return self.rules.view(self.state, seat)
 
+    @property
+    def names(self) -> Names:
+        """The seats as people read them ("Ann (Red)"): see ``pbem.naming``."""
+        return names_for(self.rules, self.state, [s.name for s in self.seats])
+
     def legal(self, seat: int) -> list[str]:
+        if self.finished:
+            return []
         return [
             self.rules.format_action(self.state, a)
             for a in self.rules.legal_actions(self.state, seat)
@@ -125,6 +135,10 @@ class AppendContext:
     version: int
     head_hash: str
     seats: tuple[SeatInfo, ...]
+
+    @property
+    def names(self) -> Names:
+        return names_for(self.rules, self.state_after, [s.name for s in self.seats])
 
 
 class Listener(Protocol):

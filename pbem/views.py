@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pbem import events as ev
+from pbem.naming import Names
 from pbem.store import StoredEvent
 
 if TYPE_CHECKING:
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 def describe(loaded: Loaded, seat: int | None) -> dict[str, Any]:
     """The game as ``seat`` may see it (None: a spectator), at the loaded version."""
     view = loaded.rules.view(loaded.state, seat)
+    names = loaded.names
     return {
         "id": loaded.game_id,
         "game": loaded.game,
@@ -28,17 +30,41 @@ def describe(loaded: Loaded, seat: int | None) -> dict[str, Any]:
         "head_hash": loaded.head_hash,
         "latest": loaded.at_head,
         "seat": seat,
-        "players": [{"seat": s.seat, "name": s.name, "resigned": s.resigned} for s in loaded.seats],
+        "players": [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "label": names.label(s.seat),
+                # how people read the seat everywhere: "Ann (Red)"
+                "display": names.of(s.seat),
+                "resigned": s.resigned,
+            }
+            for s in loaded.seats
+        ],
         "to_act": sorted(loaded.to_act),
         "view": view,
         "legal": loaded.legal(seat) if seat is not None else [],
         "finished": loaded.finished,
         "outcome": loaded.outcome,
+        "result": result_text(loaded.outcome, names) if loaded.outcome else None,
     }
 
 
+def board_for_people(
+    rules: Any, state: Any, seat: int | None, names: Names, *, finished: bool = False
+) -> str:
+    """The engine's text board of ``seat``'s view, players named for people. A game the
+    service ended (a resignation) asks nobody to move, whatever the engine's prompt said."""
+    view = rules.view(state, seat)
+    if finished and not view.get("finished") and "prompt" in view:
+        view = {**view, "prompt": "The game is over.", "can_type": []}
+    return names.text(rules.render_text(view))
+
+
 def _revealed_after(events: Sequence[StoredEvent]) -> dict[int, bool]:
-    """For each ActionApplied version: has a later, effective irreversible step happened?"""
+    """For each ActionApplied version: is it revealed — by its own irreversible transition
+    (the last secret vote reveals itself with the others), a later effective irreversible
+    step, or the end of the game?"""
     retracted: set[int] = set()
     for e in events:
         if e.type == ev.ACTIONS_RETRACTED:
@@ -49,35 +75,49 @@ def _revealed_after(events: Sequence[StoredEvent]) -> dict[int, bool]:
         if e.type == ev.GAME_FINISHED:
             seen_reveal = True
         if e.type == ev.ACTION_APPLIED:
+            if e.data["irreversible"] and e.version not in retracted:
+                seen_reveal = True
             # A retracted secret stays secret: it never took effect, nothing revealed it.
             revealed[e.version] = seen_reveal and (
                 e.version not in retracted or events[-1].type == ev.GAME_FINISHED
             )
-            if e.data["irreversible"] and e.version not in retracted:
-                seen_reveal = True
     return revealed
 
 
 def visible_events(
-    events: Sequence[StoredEvent], viewer: int | None, after: int = 0, *, everything: bool = False
+    events: Sequence[StoredEvent],
+    viewer: int | None,
+    after: int = 0,
+    *,
+    everything: bool = False,
+    names: Names | None = None,
 ) -> list[dict[str, Any]]:
     """The log as ``viewer`` (a seat, or None for a spectator) may see it; ``everything``
-    for operators (the CLI's ``log --full``): nothing hidden."""
+    for operators (the CLI's ``log --full``): nothing hidden. With ``names``, each event
+    gets ``text`` (one line for people, seats named "Ann (Red)") and an action's ``log``
+    lines name the players (the engine's own lines stay in ``engine_log``)."""
     revealed = _revealed_after(events)
     out = []
     for e in events:
         if e.version <= after:
             continue
-        out.append(
-            {
-                "version": e.version,
-                "type": e.type,
-                "recorded_at": e.recorded_at,
-                "prev_hash": e.prev_hash,
-                "hash": e.hash,
-                "data": dict(e.data) if everything else _visible_data(e, viewer, revealed),
-            }
-        )
+        data = dict(e.data) if everything else _visible_data(e, viewer, revealed)
+        item = {
+            "version": e.version,
+            "type": e.type,
+            "recorded_at": e.recorded_at,
+            "prev_hash": e.prev_hash,
+            "hash": e.hash,
+            "data": data,
+        }
+        if names is not None:
+            if e.type == ev.ACTION_APPLIED and data.get("log") is not None:
+                data["engine_log"] = list(data["log"])
+                data["log"] = names.lines(data["log"])
+                if data.get("hidden"):
+                    data["summary"] = f"{names.of(data['seat'])} acted"
+            item["text"] = event_text(e.type, data, names)
+        out.append(item)
     return out
 
 
@@ -100,6 +140,9 @@ def _visible_data(e: StoredEvent, viewer: int | None, revealed: dict[int, bool])
                 "seat": data["seat"],
                 "hidden": True,
                 "summary": f"seat {data['seat']} acted",
+                # The engine's log is public by contract (e.g. "Red has voted."): it says
+                # that the seat acted, never what it chose.
+                "log": list(data["log"]),
                 "channel": data["channel"],
                 "received_at": data["received_at"],
             }
@@ -110,32 +153,76 @@ def _visible_data(e: StoredEvent, viewer: int | None, revealed: dict[int, bool])
     return data
 
 
-def summary_line(e: dict[str, Any]) -> str:
-    """One line of a visible event, for the CLI and plain-text mails."""
-    d = e["data"]
-    kind = e["type"]
+def result_text(outcome: dict[str, Any], names: Names) -> str:
+    """A finished game's result for people: who resigned, the scores, the winners."""
+    lines = []
+    resigned = outcome.get("resigned") or []
+    if resigned:
+        lines.append(f"{names.many(resigned)} resigned.")
+    scores = outcome.get("scores") or []
+    winners = outcome.get("winners") or []
+    if scores:
+        lines.append("Final scores:")
+        for seat, score in enumerate(scores):
+            mark = "  (winner)" if seat in winners else ""
+            lines.append(f"  {names.of(seat)}: {score}{mark}")
+    elif resigned:
+        # decision (issue silent): a game ended by resignation has no final scoring; the
+        # points as they stood are on the board shown with this text.
+        lines.append("The game ended before its final scoring: the board shows where it stood.")
+    if winners:
+        verb = "wins" if len(winners) == 1 else "share the win"
+        lines.append(f"{names.many(winners)} {verb}.")
+    return "\n".join(lines)
+
+
+def event_text(kind: str, d: dict[str, Any], names: Names | None = None) -> str:
+    """One event as people read it (seats named when ``names`` is given)."""
+
+    def who(seat: int) -> str:
+        return names.of(seat) if names is not None else f"seat {seat}"
+
     if kind == ev.ACTION_APPLIED:
+        log = " ".join(d.get("log") or ())
         if d.get("hidden"):
-            text = d["summary"]
+            text = f"{who(d['seat'])} acted in secret"
+        elif d.get("channel") == "auto":
+            text = f"{who(d['seat'])} (resigned, played automatically): {d['canonical']}"
         else:
-            text = f"seat {d['seat']}: {d['canonical']}"
-            if d["log"]:
-                text += " — " + " ".join(d["log"])
-        return f"{e['version']:>5}  {text}  [{d['channel']}]"
+            text = f"{who(d['seat'])}: {d['canonical']}"
+        return f"{text} — {log}" if log else text
     if kind == ev.GAME_CREATED:
-        names = ", ".join(f"{s['seat']}: {s['name']}" for s in d["seats"])
-        return f"{e['version']:>5}  created {d['game']} (rules {d['rules_version']}) — {names}"
+        if names is not None:
+            seats = ", ".join(names.of(s["seat"]) for s in d["seats"])
+        else:
+            seats = ", ".join(f"{s['seat']}: {s['name']}" for s in d["seats"])
+        return f"created {d['game']} (rules {d['rules_version']}) — {seats}"
     if kind == ev.GAME_STARTED:
-        return f"{e['version']:>5}  started; to act: {d['to_act']}"
+        to_act = names.many(d["to_act"]) if names is not None else str(d["to_act"])
+        return f"started; to act: {to_act}"
     if kind == ev.UNDO_REQUESTED:
-        return f"{e['version']:>5}  seat {d['seat']} asks to go back to version {d['to_version']}"
+        return f"{who(d['seat'])} asks to go back to version {d['to_version']}"
     if kind == ev.UNDO_DECIDED:
         verdict = "accepts" if d["accept"] else "declines"
-        return f"{e['version']:>5}  seat {d['seat']} {verdict} undo request {d['request']}"
+        return f"{who(d['seat'])} {verdict} undo request {d['request']}"
     if kind == ev.ACTIONS_RETRACTED:
-        return f"{e['version']:>5}  back to version {d['to_version']} (retracted {d['versions']})"
+        return f"back to version {d['to_version']} (retracted {d['versions']})"
     if kind == ev.PLAYER_RESIGNED:
-        return f"{e['version']:>5}  seat {d['seat']} resigned"
+        return f"{who(d['seat'])} resigned"
     if kind == ev.GAME_FINISHED:
-        return f"{e['version']:>5}  finished ({d['reason']}): winners {d['outcome'].get('winners')}"
-    return f"{e['version']:>5}  {kind}"
+        winners = d["outcome"].get("winners") or []
+        named = names.many(winners) if names is not None else str(winners)
+        if d["reason"] == "resignation":
+            gone = d["outcome"].get("resigned") or []
+            left = names.many(gone) if names is not None else str(gone)
+            return f"finished: {left} resigned; winner {named}"
+        return f"finished ({d['reason']}): winner {named}"
+    return kind
+
+
+def summary_line(e: dict[str, Any], names: Names | None = None) -> str:
+    """One line of a visible event, for the CLI and plain-text mails."""
+    text = e.get("text") or event_text(e["type"], e["data"], names)
+    if e["type"] == ev.ACTION_APPLIED:
+        text += f"  [{e['data']['channel']}]"
+    return f"{e['version']:>5}  {text}"

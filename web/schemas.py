@@ -88,6 +88,10 @@ class AtQuery(Strict):
 class PlayerOut(Schema):
     seat = fields.Integer()
     name = fields.String()
+    label = fields.String(
+        allow_none=True, metadata={"description": "the seat's label on the board, e.g. Red"}
+    )
+    display = fields.String(metadata={"description": "how people read the seat: Ann (Red)"})
     resigned = fields.Boolean()
 
 
@@ -106,6 +110,9 @@ class GameOut(Schema):
     legal = fields.List(fields.String(), metadata={"description": "what you can play now"})
     finished = fields.Boolean()
     outcome = fields.Dict(allow_none=True)
+    result = fields.String(
+        allow_none=True, metadata={"description": "the outcome for people, players named"}
+    )
 
 
 class AppliedOut(Schema):
@@ -154,6 +161,7 @@ class EventOut(Schema):
     prev_hash = fields.String()
     hash = fields.String()
     data = fields.Dict()
+    text = fields.String(metadata={"description": "the event in one line, players named"})
 
 
 class EventsOut(Schema):

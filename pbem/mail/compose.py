@@ -33,10 +33,11 @@ from pbem.mail.address import PAGE, BadToken, make_token, peek, reply_address, v
 from pbem.mail.headers import new_message
 from pbem.mail.models import AddressFailure, OutboxMail, SeatReplyKey
 from pbem.mail.reading import REPLY_MARKER
+from pbem.naming import Names
 from pbem.results import SeatInfo
 from pbem.settings import Settings
 from pbem.store import StoredEvent
-from pbem.views import summary_line, visible_events
+from pbem.views import board_for_people, summary_line, visible_events
 
 TEMPLATES = Path(__file__).parent / "templates"
 #: At most this many "since your last move" lines and "you can type" examples per mail.
@@ -109,6 +110,11 @@ def seat_for_link(session: Session, settings: Settings, game_id: str, link: str)
     return signed.seat
 
 
+def rules_link(settings: Settings, rules: Rules) -> str:
+    """The game's rules and notation page (web/rules.py serves ``/rules/<game>``)."""
+    return f"{settings.base_url.rstrip('/')}/rules/{rules.name}"
+
+
 def receipt(version: int, head_hash: str) -> str:
     return f"Version {version}, head {head_hash} (keep this mail: it is your receipt)."
 
@@ -167,9 +173,13 @@ def can_type(rules: Rules, state: Any, seat: int) -> str:
     return ", ".join(examples) + more
 
 
-def since_text(events: Sequence[StoredEvent], seat: int | None, after: int, heading: str) -> str:
+def since_text(
+    events: Sequence[StoredEvent], seat: int | None, after: int, heading: str, names: Names
+) -> str:
     """What ``seat`` may see of the log after version ``after``, one line per event."""
-    visible = [e for e in visible_events(events, seat, after) if e["type"] != ev.GAME_STARTED]
+    visible = [
+        e for e in visible_events(events, seat, after, names=names) if e["type"] != ev.GAME_STARTED
+    ]
     if not visible:
         return ""
     lines = [summary_line(e) for e in visible]
@@ -187,18 +197,20 @@ def last_own_action(events: Sequence[StoredEvent], seat: int) -> int:
     return 0
 
 
-def board_text(rules: Rules, state: Any, seat: int | None) -> str:
-    return rules.render_text(rules.view(state, seat)).rstrip()
+def board_text(
+    rules: Rules, state: Any, seat: int | None, names: Names, *, finished: bool = False
+) -> str:
+    return board_for_people(rules, state, seat, names, finished=finished).rstrip()
 
 
 def bounce_notices(
-    seats: Sequence[SeatInfo], failing: dict[str, AddressFailure], viewer: int
+    seats: Sequence[SeatInfo], failing: dict[str, AddressFailure], viewer: int, names: Names
 ) -> str:
     lines = []
     for s in seats:
         if s.email and s.email.lower() in failing and s.seat != viewer:
             lines.append(
-                f"Note: mail to {s.name} (seat {s.seat}) is bouncing; they may not see this game's "
+                f"Note: mail to {names.of(s.seat)} is bouncing; they may not see this game's "
                 "mails. Tell them if you can."
             )
         elif s.email and s.email.lower() in failing:

@@ -327,6 +327,7 @@ class Inbound:
                 quoted=replies.quote(incoming.commands),
                 fresh="",
                 can_type="",
+                rules="",
                 receipt="",
             )
             outcome.reply = (kind, incoming.sender, incoming.sender_name, text)
@@ -386,7 +387,7 @@ class Inbound:
                         channel="email",
                         channel_ref=key,
                         idempotency_key=f"mail:{key}:{index}"[:200],
-                        stale_policy="own_moves_ok",
+                        stale_policy="same_decision",
                     )
                     done.extend(a.canonical for a in result.applied if a.line)
                     expected = result.version
@@ -455,7 +456,14 @@ class Inbound:
     ) -> _Outcome:
         loaded = self.service.load(route.game_id)
         text = replies.error_text(
-            loaded, route.seat, route.seen, problem, can_type, error, incoming.commands
+            self.settings,
+            loaded,
+            route.seat,
+            route.seen,
+            problem,
+            can_type,
+            error,
+            incoming.commands,
         )
         return _Outcome(
             "refused",

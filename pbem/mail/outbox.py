@@ -19,6 +19,7 @@ after ``max_attempts`` failures, or at once for a permanent refusal, the row is 
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import socket
@@ -38,9 +39,12 @@ from pbem.mail import compose as c
 from pbem.mail.models import DEAD, PENDING, SENDING, SENT, AddressFailure, Lease, OutboxMail
 from pbem.mail.smtp import SendError, Transport
 from pbem.models import Game
+from pbem.naming import Names
 from pbem.results import AppendContext, SeatInfo
 from pbem.settings import Settings
 from pbem.store import StoredEvent
+from pbem.undo import open_request
+from pbem.views import result_text
 
 log = logging.getLogger(__name__)
 
@@ -86,19 +90,23 @@ def plan_mails(ctx: AppendContext, settings: Settings, now: datetime) -> list[Ou
     position_changed = bool(types & {ev.GAME_CREATED, ev.ACTIONS_RETRACTED})
     failing = c.failing_addresses(ctx.session, [s.email or "" for s in ctx.seats])
     subject = c.subject_for(rules, ctx.game_id)
+    names = ctx.names
+    pending = _pending_undo(ctx, undo_request, finished is not None)
     mails = []
     for seat in ctx.seats:
         if not seat.email:
             continue
-        common = {
+        common: dict[str, object] = {
             "marker": c.MARKER,
             "title": f"{rules.name.title()}, game {ctx.game_id}",
-            "name": seat.name,
-            "seat": seat.seat,
+            "name": names.of(seat.seat),
             "link": c.seat_link(ctx.session, settings, ctx.game_id, seat.seat),
+            "rules_link": c.rules_link(settings, rules),
             "receipt": c.receipt(ctx.version, ctx.head_hash),
-            "board": c.board_text(rules, ctx.state_after, seat.seat),
-            "notices": _notices(ctx.seats, failing, seat.seat, undo_request),
+            "board": c.board_text(
+                rules, ctx.state_after, seat.seat, names, finished=finished is not None
+            ),
+            "notices": _notices(ctx.seats, failing, seat.seat, pending, names),
         }
         kind: str | None
         if finished is not None:
@@ -117,6 +125,7 @@ def plan_mails(ctx: AppendContext, settings: Settings, now: datetime) -> list[Ou
                     seat.seat,
                     c.last_own_action(history, seat.seat),
                     "Since your last move:",
+                    names,
                 ),
                 can_type=c.can_type(rules, ctx.state_after, seat.seat),
                 deadline="none set",
@@ -126,14 +135,11 @@ def plan_mails(ctx: AppendContext, settings: Settings, now: datetime) -> list[Ou
             text = _notice(ctx, history, before, seat, common, "an undo request.", "")
         elif seat.seat in actors and settings.mail.confirmations:
             kind = "applied"
-            waiting = ", ".join(
-                f"{s.name} (seat {s.seat})" for s in ctx.seats if s.seat in to_act_after
-            )
             text = c.render(
                 "applied",
                 **common,
-                since=c.since_text(history, seat.seat, before, "Applied:"),
-                waiting=waiting or "no one",
+                since=c.since_text(history, seat.seat, before, "Applied:", names),
+                waiting=names.many(to_act_after),
             )
         elif types & {ev.ACTIONS_RETRACTED, ev.PLAYER_RESIGNED, ev.GAME_CREATED}:
             kind = "start" if ev.GAME_CREATED in types else "notice"
@@ -167,18 +173,58 @@ def plan_mails(ctx: AppendContext, settings: Settings, now: datetime) -> list[Ou
     return mails
 
 
+@dataclass(frozen=True)
+class _PendingUndo:
+    """An undo request waiting for answers, as the mails of this append describe it."""
+
+    request: int
+    seat: int
+    to_version: int
+    answered: frozenset[int]
+
+
+def _pending_undo(
+    ctx: AppendContext, undo_request: StoredEvent | None, finished: bool
+) -> _PendingUndo | None:
+    """The undo request still open after this append: the one just made, or an earlier one
+    (every mail says so while it waits). The append lapsed any other (``pbem.core``)."""
+    if finished:
+        return None
+    if undo_request is not None:
+        d = undo_request.data
+        return _PendingUndo(undo_request.version, d["seat"], d["to_version"], frozenset())
+    row = open_request(ctx.session, ctx.game_id)
+    if row is None:
+        return None
+    answered = frozenset(json.loads(row.accepted_by))
+    return _PendingUndo(row.request, row.seat, row.to_version, answered)
+
+
 def _notices(
     seats: tuple[SeatInfo, ...],
     failing: dict[str, AddressFailure],
     viewer: int,
-    undo_request: StoredEvent | None,
+    pending: _PendingUndo | None,
+    names: Names,
 ) -> str:
-    lines = [c.bounce_notices(seats, failing, viewer)]
-    if undo_request is not None and undo_request.data["seat"] != viewer:
-        d = undo_request.data
+    lines = [c.bounce_notices(seats, failing, viewer, names)]
+    if pending is not None and pending.seat != viewer:
+        if viewer in pending.answered:
+            lines.append(
+                f"{names.of(pending.seat)} asks to take the game back to version "
+                f"{pending.to_version}; you accepted, the others have yet to answer."
+            )
+        else:
+            lines.append(
+                f"{names.of(pending.seat)} asks to take the game back to version "
+                f"{pending.to_version} (undo request {pending.request}): reply 'accept' to "
+                "agree or 'decline' to refuse, on a line of its own. Any move in the game "
+                "lets the request lapse."
+            )
+    elif pending is not None:
         lines.append(
-            f"Seat {d['seat']} asks to take back the game to version {d['to_version']}: reply "
-            "'accept' or 'decline'."
+            f"Your undo request {pending.request} (back to version {pending.to_version}) is "
+            "waiting for the others' answers."
         )
     text = "\n".join(line for line in lines if line)
     return f"\n{text}\n" if text else ""
@@ -197,7 +243,7 @@ def _notice(
         "notice",
         **common,
         headline=headline,
-        since=c.since_text(history, seat.seat, before, "What happened:"),
+        since=c.since_text(history, seat.seat, before, "What happened:", ctx.names),
         asked=asked + "\n" if asked else "",
     )
 
@@ -209,23 +255,19 @@ def _end_text(
     finished: StoredEvent,
     common: dict[str, object],
 ) -> str:
-    outcome = finished.data["outcome"]
-    scores = outcome.get("scores") or []
-    winners = set(outcome.get("winners") or [])
-    lines = []
-    for s in ctx.seats:
-        score = f": {scores[s.seat]}" if s.seat < len(scores) else ""
-        mark = "  (winner)" if s.seat in winners else ""
-        lines.append(f"  {s.name} (seat {s.seat}){score}{mark}")
-    reason = "Someone resigned. " if finished.data["reason"] == "resignation" else ""
+    result = result_text(finished.data["outcome"], ctx.names)
     game = ctx.session.get(Game, ctx.game_id)
     commitment = game.seed_commitment if game is not None else "(unknown)"
     return c.render(
         "end",
         **common,
-        result=f"{reason}Final scores:\n" + "\n".join(lines),
+        result=result,
         since=c.since_text(
-            history, seat.seat, c.last_own_action(history, seat.seat), "The last moves:"
+            history,
+            seat.seat,
+            c.last_own_action(history, seat.seat),
+            "The last moves:",
+            ctx.names,
         ),
         seed=finished.data["seed"],
         commitment=commitment,

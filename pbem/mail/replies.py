@@ -29,6 +29,7 @@ def quote(lines: Sequence[str]) -> str:
 
 
 def error_text(
+    settings: Settings,
     loaded: Loaded,
     seat: int,
     seen: int | None,
@@ -38,12 +39,13 @@ def error_text(
     commands: Sequence[str],
 ) -> str:
     rules = loaded.rules
+    names = loaded.names
     fresh = ""
     if isinstance(error, StaleVersion):
         fresh = (
             f"The game has moved on since the mail you answered (you saw version {seen}; it "
             f"is now at version {loaded.version}). The position now:\n\n"
-            + c.board_text(rules, loaded.state, seat)
+            + c.board_text(rules, loaded.state, seat, names, finished=loaded.finished)
             + "\n"
         )
     examples = ", ".join(can_type) if can_type else c.can_type(rules, loaded.state, seat)
@@ -51,10 +53,11 @@ def error_text(
         "error",
         marker=c.MARKER,
         title=f"{rules.name.title()}, game {loaded.game_id}",
-        problem=problem,
+        problem=names.text(problem),
         quoted="" if "\n> " in problem else quote(commands),
         fresh=fresh,
         can_type=f"What you can type now, for example: {examples}\n",
+        rules=f"Rules and how to write each move: {c.rules_link(settings, rules)}",
         receipt=c.receipt(loaded.version, loaded.head_hash),
     )
 
@@ -75,6 +78,7 @@ def info_mail(
         "marker": c.MARKER,
         "title": f"{rules.name.title()}, game {loaded.game_id}",
         "link": c.seat_link(session, settings, loaded.game_id, seat),
+        "rules_link": c.rules_link(settings, rules),
         "receipt": c.receipt(loaded.version, loaded.head_hash),
         "can_type": c.can_type(rules, loaded.state, seat),
     }
@@ -87,7 +91,7 @@ def info_mail(
             headline="the position.",
             notices="",
             since="",
-            board=c.board_text(rules, loaded.state, seat),
+            board=c.board_text(rules, loaded.state, seat, loaded.names, finished=loaded.finished),
             asked=f"You can type, for example: {common['can_type']}\n",
         )
     return c.outbox_mail(

@@ -13,7 +13,7 @@ from sqlmodel import col, select
 from pbem.cli import main
 from pbem.db import Database
 from pbem.mail.models import DEAD, OutboxMail
-from tests.mail.conftest import reply_to
+from tests.mail.helpers import reply_to
 
 
 @pytest.fixture
@@ -54,7 +54,7 @@ def test_mail_in_applies_a_reply_once(run, database_url: str) -> None:  # type: 
     again = run("mail-in", input=raw)
     assert again.exit_code == 0 and "(duplicate)" in again.output
     log = run("log", game_id).output
-    assert log.count("seat 0: E5") == 1 and "[email]" in log
+    assert log.count("Ann (Red): E5 — Ann (Red) placed a knight on E5.  [email]") == 1
 
 
 def test_relay_writes_eml_files_and_status_counts(  # type: ignore[no-untyped-def]

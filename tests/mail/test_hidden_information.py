@@ -24,8 +24,8 @@ from pbem.mail.inbound import Inbound
 from pbem.mail.models import OutboxMail
 from pbem.mail.outbox import OutboxListener
 from pbem.models import Game
-from tests.mail.conftest import MailWorld, reply_to
-from tests.service.conftest import REGISTRY
+from tests.mail.helpers import MailWorld, reply_to
+from tests.service.helpers import REGISTRY
 
 
 def _readable(mail: OutboxMail) -> str:
@@ -45,8 +45,10 @@ def _hidden_from(service: GameService, gid: str, seat: int) -> set[str]:
     return gems | stakes
 
 
-def _latest(mails: list[OutboxMail], seat: int) -> OutboxMail:
-    return [m for m in mails if m.seat == seat and m.message and b"Reply-To:" in m.message][-1]
+def _latest(mails: list[OutboxMail], seat: int, back: int = 0) -> OutboxMail:
+    """The seat's latest mail that can be answered (``back``: that many mails before it)."""
+    answerable = [m for m in mails if m.seat == seat and m.message and b"Reply-To:" in m.message]
+    return answerable[max(0, len(answerable) - 1 - back)]
 
 
 def test_no_mail_to_a_seat_holds_another_seats_hidden_values(
@@ -74,7 +76,8 @@ def test_no_mail_to_a_seat_holds_another_seats_hidden_values(
         assert game is not None
         seed = game.seed
     rnd = random.Random(20250602)
-    mails_seen = stale_refusals = secrets_hidden = 0
+    old_mails = random.Random(7)  # which older mail is answered (its own stream)
+    mails_seen = stale_refusals = stale_applied = secrets_hidden = 0
     seen_ids: set[int] = set()
     outcomes: list[str] = []
 
@@ -116,9 +119,13 @@ def test_no_mail_to_a_seat_holds_another_seats_hidden_values(
         # Mostly draw (gems to hide) and stake (secrets to keep until the reveal).
         move = legal[0] if legal[0] == "draw" and rnd.random() < 0.8 else rnd.choice(legal)
         body = f"{move}\nshow" if rnd.random() < 0.25 else move
-        result = inbound.receive(reply_to(_latest(world.outbox(gid), seat), body), "webhook")
+        # Mostly the latest mail; sometimes an older one, as a player answering an old mail.
+        answered = _latest(world.outbox(gid), seat, back=old_mails.choice((0, 0, 0, 1, 2)))
+        result = inbound.receive(reply_to(answered, body), "webhook")
+        if result.outcome == "applied" and (answered.version or 0) < loaded.version:
+            stale_applied += 1  # only others' secret stakes (or its own moves) came since
         if result.outcome == "refused":
-            # Another seat acted since the mail answered: the error mail (checked below)
+            # The position changed since the mail answered: the error mail (checked below)
             # shows the fresh position, and answering it applies.
             stale_refusals += 1
             check_new_mails(False)
@@ -134,5 +141,6 @@ def test_no_mail_to_a_seat_holds_another_seats_hidden_values(
     retractions = [e for e in service.raw_events(gid) if e.type == "ActionsRetracted"]
     assert len(retractions) >= 2 and "refused" in outcomes
     assert stale_refusals > 0  # the error reply with the fresh position was checked too
+    assert stale_applied > 0  # a stake answering a mail older than others' stakes applied
     ends = [m for m in world.outbox(gid) if m.kind == "end"]
     assert len(ends) == 3 and all(seed in _readable(m) for m in ends)

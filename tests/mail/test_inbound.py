@@ -15,7 +15,7 @@ from pbem.games import Created
 from pbem.mail.compose import rotate_key
 from pbem.mail.inbound import Inbound, TooLarge
 from pbem.mail.models import AddressFailure, InboundMail
-from tests.mail.conftest import MailWorld, reply_to, with_mail
+from tests.mail.helpers import MailWorld, reply_to, with_mail
 
 
 def _inbound(world: MailWorld) -> Inbound:
@@ -116,7 +116,7 @@ def test_a_reply_to_an_outdated_mail_is_refused_with_the_fresh_position(
     text = _body(error.message)
     assert "> G7" in text
     assert "moved on" in text and f"you saw version {game.version}" in text
-    assert "   6 . . 1 . . . . .  6" in text  # Bob's knight on F6, in the fresh board
+    assert "   6 . . B . . . . .  6" in text  # Bob's knight on F6, in the fresh board
     # Answering the error mail answers the fresh position: it applies.
     assert inbound.receive(reply_to(error, "G7"), "webhook").outcome == "applied"
 
@@ -212,7 +212,7 @@ def test_a_bounce_marks_the_address_failing_and_the_others_are_told(world: MailW
     assert len(world.outbox(game.id)) == 2  # no answer to a bounce
     _inbound(world).receive(reply_to(_turn_mail(world, game, 0), "E5"), "webhook")
     confirmation = _body(world.outbox(game.id)[2].message)
-    assert "mail to Bob (seat 1) is bouncing" in confirmation
+    assert "mail to Bob (Blue) is bouncing" in confirmation
 
 
 def test_one_error_reply_per_sender_kind_and_day(world: MailWorld) -> None:

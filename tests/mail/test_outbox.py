@@ -17,7 +17,7 @@ from pbem.mail.models import DEAD, PENDING, SENT, AddressFailure
 from pbem.mail.outbox import OutboxListener, Relay, RelayResult, requeue_dead
 from pbem.mail.smtp import transport_for
 from pbem.results import AppendContext
-from tests.mail.conftest import MailWorld, with_mail
+from tests.mail.helpers import MailWorld, with_mail
 from tests.mail.servers import SmtpTestServer
 
 
@@ -51,7 +51,7 @@ def test_a_new_game_mails_the_first_seat_its_turn_and_the_other_the_start(
     signed = verify(world.settings.secret_key, token, 0)
     assert (signed.game_id, signed.seat, signed.version_seen) == (game.id, 0, game.version)
     body = turn.get_content()
-    assert "your turn, Alice (seat 0)" in body
+    assert "your turn, Alice (Red)" in body
     assert "You can type, for example: D4, D5" in body
     assert f"https://pbem.test/games/{game.id}" in body
     assert game.head_hash in body
@@ -69,7 +69,8 @@ def test_a_move_confirms_to_the_mover_and_hands_the_turn_to_the_next_seat(
         ("turn", 1, result.version),
     ]
     body = _parse(mails[1].message).get_content()
-    assert "seat 0: E5" in body and "your turn, Bob (seat 1)" in body
+    assert "Alice (Red): E5 — Alice (Red) placed a knight on E5." in body
+    assert "your turn, Bob (Blue)." in body
 
 
 def test_no_confirmation_when_confirmations_are_off(world: MailWorld) -> None:
@@ -195,4 +196,4 @@ def test_a_refused_recipient_is_dead_at_once_and_shown_as_bouncing(
     assert failing == {"alice@example.com", "bob@example.com"}
     world.service.submit(game.id, 0, "E5", expected_version=game.version, channel="web")
     body = _parse(world.outbox(game.id)[-1].message).get_content()
-    assert "mail to Alice (seat 0) is bouncing" in body
+    assert "mail to Alice (Red) is bouncing" in body

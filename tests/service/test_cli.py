@@ -48,20 +48,20 @@ def test_a_game_from_the_command_line(run, database_url: str) -> None:  # type: 
     gid, tokens = _new_game(run)
     assert len(tokens) == 2
     assert gid in run("games").output
-    assert run("act", gid, "0", "E5").output.strip() == "v3: seat 0 played E5"
+    assert run("act", gid, "0", "E5").output.strip() == "v3: Ann (Red) (seat 0) played E5"
     refused = run("act", gid, "0", "F5")
     assert refused.exit_code == 1 and "not your turn" in refused.output
     assert run("act", gid, "1", "zz").exit_code == 1
     stale = run("act", gid, "1", "F6", "--expected-version", "2")
     assert stale.exit_code == 1 and "moved on" in stale.output
-    assert "v4: seat 1 played F6" in run("act", gid, "1", "F6").output
+    assert "v4: Bob (Blue) (seat 1) played F6" in run("act", gid, "1", "F6").output
     shown = run("show", gid, "--seat", "0")
     assert "version 4" in shown.output and "you can play:" in shown.output
     past = json.loads(run("show", gid, "--at", "3", "--json").output)
     assert past["version"] == 3 and past["latest"] is False
     log = run("log", gid).output.splitlines()
     assert [line.split()[0] for line in log] == ["1", "2", "3", "4"]
-    assert "seat 0: E5" in log[2]
+    assert "Ann (Red): E5 — Ann (Red) placed a knight on E5." in log[2]
     verified = run("replay", gid, "--verify")
     assert verified.exit_code == 0, verified.output
     assert re.search(r"final state hash [0-9a-f]{64}", verified.output)
@@ -140,7 +140,7 @@ def test_serve_answers_http(tmp_path: Path) -> None:
                 time.sleep(0.2)
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        server.communicate(timeout=10)  # also closes its output pipe
 
 
 def test_a_database_without_tables_or_server_is_explained(tmp_path: Path) -> None:

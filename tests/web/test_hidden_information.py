@@ -17,7 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from pbem.games import GameService
-from tests.web.conftest import bearer, new_game
+from tests.web.helpers import bearer, new_game
 
 
 def _hidden_from(service: GameService, gid: str, seat: int | None) -> set[str]:
@@ -124,13 +124,25 @@ def test_a_secret_stake_shows_only_as_seat_acted_until_the_reveal(
     assert stake["data"] == {
         "seat": 0,
         "hidden": True,
-        "summary": "seat 0 acted",
+        "summary": "P0 acted",
+        "log": ["P0 committed."],
+        "engine_log": ["Seat 0 committed."],
         "channel": "api",
         "received_at": stake["data"]["received_at"],
     }
+    assert stake["text"] == "P0 acted in secret — P0 committed."
     seen_by_0 = client.get(f"/api/v1/games/{gid}/events?after=4", headers=bearer(t0)).json
     assert seen_by_0["events"][0]["data"]["canonical"] == f"stake {gem}"
     post(t1, "pass", 5)  # the last stake: the reveal
     revealed = client.get(f"/api/v1/games/{gid}/events?after=4", headers=bearer(t1)).json
     assert revealed["events"][0]["data"]["canonical"] == f"stake {gem}"
     assert json.dumps(revealed).count(gem) >= 1
+    # The last stake reveals itself at once, to the seat that staked first as to everyone.
+    for token in (t0, None):
+        seen = client.get(
+            f"/api/v1/games/{gid}/events?after=5", headers=bearer(token) if token else {}
+        ).json
+        last = seen["events"][0]
+        assert (last["version"], last["data"]["canonical"]) == (6, "pass"), last
+        assert f"Stakes revealed: P0: {gem}, P1: pass." in last["data"]["log"]
+        assert last["data"]["engine_log"][-1] == f"Stakes revealed: seat 0: {gem}, seat 1: pass."

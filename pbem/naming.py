@@ -1,0 +1,144 @@
+"""How a player is named to people: the player's name with the label the game's board gives
+the seat — "Ann (Red)" in Lancaster, the colour of Lancelot's board — in every mail, page,
+log line, board text and result. Never a bare seat number.
+
+The labels come from the engine, never from the state: each entry of the public view's
+``players`` may carry ``label`` (or ``colour``, or ``symbol``); Lancaster's 2-player game
+adds ``allies`` (``colour`` and ``of``: the seat that plays it), named "Yellow (Ann's ally)".
+A game whose view gives no label names its seats by the players' names alone.
+
+The engine's own lines (log, prompts, the text board) name seats by label, as a whole word:
+``Names.text`` rewrites them for people in one pass (so a name that is itself a colour is
+never rewritten twice). Decision (issue silent): lines that show what can be typed are left
+as the engine wrote them, since a command names a colour, not a person ("noble start player
+Yellow" must stay typable).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+#: The lines of a text board that list commands (kept as the engine wrote them).
+_COMMAND_LINE = re.compile(r"^\s*(You can type|You can play|Type )", re.IGNORECASE)
+#: "seat 2" / "Seat 2" in a line of a game whose view gives no labels (or in older logs).
+_SEAT_NUMBER = r"[Ss]eat (\d+)"
+
+
+def _label_of(entry: Mapping[str, Any]) -> str | None:
+    for key in ("label", "colour", "symbol"):
+        value = entry.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
+@dataclass(frozen=True)
+class Names:
+    """The names of a game's seats, for people."""
+
+    #: each seat's player, by seat
+    people: tuple[str, ...]
+    #: each seat's label on the board (a colour), or None when the game gives none
+    labels: tuple[str | None, ...] = ()
+    #: (label, seat that plays it) of colours played as allies (Lancaster, 2 players)
+    allies: tuple[tuple[str, int], ...] = ()
+    _pattern: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
+    _replacements: dict[str, str] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any] | None, people: Sequence[str]) -> Names:
+        """The names from a view (any seat's or the public one: labels are public)."""
+        labels: list[str | None] = [None] * len(people)
+        allies: list[tuple[str, int]] = []
+        if view is not None:
+            players = view.get("players")
+            if isinstance(players, list):
+                for i, entry in enumerate(players):
+                    if isinstance(entry, Mapping):
+                        seat = entry.get("seat", i)
+                        if isinstance(seat, int) and 0 <= seat < len(people):
+                            labels[seat] = _label_of(entry)
+            for entry in view.get("allies") or ():
+                if isinstance(entry, Mapping):
+                    label, owner = _label_of(entry), entry.get("of")
+                    if label and isinstance(owner, int) and 0 <= owner < len(people):
+                        allies.append((label, owner))
+        return cls(tuple(people), tuple(labels), tuple(allies))
+
+    # -- one seat ---------------------------------------------------------------------------
+
+    def label(self, seat: int) -> str | None:
+        return self.labels[seat] if 0 <= seat < len(self.labels) else None
+
+    def of(self, seat: int) -> str:
+        """ "Ann (Red)"; "Ann" when the game gives the seat no label."""
+        if not 0 <= seat < len(self.people):
+            return f"seat {seat}"  # not a seat of this game: nobody to name
+        label = self.label(seat)
+        return f"{self.people[seat]} ({label})" if label else self.people[seat]
+
+    def ally(self, label: str, owner: int) -> str:
+        """ "Yellow (Ann's ally)"."""
+        return f"{label} ({self.people[owner]}'s ally)"
+
+    def many(self, seats: Iterable[int], empty: str = "no one") -> str:
+        """ "Ann (Red), Bob (Blue) and Cat (Yellow)"."""
+        named = [self.of(s) for s in sorted(seats)]
+        if not named:
+            return empty
+        if len(named) == 1:
+            return named[0]
+        return ", ".join(named[:-1]) + " and " + named[-1]
+
+    # -- the engine's lines -----------------------------------------------------------------
+
+    def _compiled(self) -> tuple[re.Pattern[str], dict[str, str]]:
+        if self._pattern is not None:
+            return self._pattern, self._replacements
+        replacements: dict[str, str] = {}
+        for label, owner in self.allies:
+            owner_label = self.label(owner)
+            if owner_label:
+                replacements[f"{label} ({owner_label}'s ally)"] = self.ally(label, owner)
+            replacements[label] = self.ally(label, owner)
+        for seat, own in enumerate(self.labels):
+            if own:
+                replacements[f"{own} (you)"] = f"{self.people[seat]} ({own}, you)"
+                replacements[own] = self.of(seat)
+        # Longest first, so that "Yellow (Red's ally)" wins over "Yellow" and "Red".
+        keys = sorted(replacements, key=len, reverse=True)
+        words = [rf"(?<![\w]){re.escape(k)}(?![\w])" for k in keys]
+        pattern = re.compile("|".join([*words, rf"\b{_SEAT_NUMBER}\b"]))
+        object.__setattr__(self, "_pattern", pattern)
+        object.__setattr__(self, "_replacements", replacements)
+        return pattern, replacements
+
+    def text(self, text: str) -> str:
+        """An engine's line (or lines) with each seat's label replaced by its player's
+        name and label; lines listing commands are left as they are."""
+        pattern, replacements = self._compiled()
+
+        def named(match: re.Match[str]) -> str:
+            number = match.group(1)  # the only group: a "seat N" of the fallback
+            if number is not None:
+                seat = int(number)
+                return self.of(seat) if seat < len(self.people) else match.group(0)
+            return replacements.get(match.group(0), match.group(0))
+
+        return "\n".join(
+            line if _COMMAND_LINE.match(line) else pattern.sub(named, line)
+            for line in text.split("\n")
+        )
+
+    def lines(self, lines: Iterable[str]) -> list[str]:
+        return [self.text(line) for line in lines]
+
+
+def names_for(rules: Any, state: Any, people: Sequence[str]) -> Names:
+    """The seats' names in a game (``rules.view(state, None)`` gives the labels)."""
+    return Names.from_view(rules.view(state, None), people)
