@@ -8,7 +8,7 @@ from pathlib import Path
 from pbem.mail.outbox import Relay
 from pbem.mail.smtp import FileTransport, eml_name
 from pbem.scheduler import mail_dir
-from tests.mail.conftest import MailWorld, with_mail
+from tests.mail.helpers import MailWorld, with_mail
 from web import create_app
 
 

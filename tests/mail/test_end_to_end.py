@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from pbem.mail.models import SENT
 from pbem.mail.outbox import Relay
 from pbem.mail.smtp import transport_for
-from tests.mail.conftest import MailWorld, reply_to
+from tests.mail.helpers import MailWorld, reply_to
 from tests.mail.servers import SmtpTestServer
 from web import create_app
 
@@ -129,7 +129,7 @@ def test_the_webhook_needs_its_secret_and_a_message(world: MailWorld) -> None:
 
 
 def test_the_webhook_is_closed_without_a_secret(world: MailWorld) -> None:
-    from tests.mail.conftest import with_mail
+    from tests.mail.helpers import with_mail
 
     settings = with_mail(world.settings, inbound_secret="")
     client = create_app(settings, world.service).test_client()
@@ -138,7 +138,7 @@ def test_the_webhook_is_closed_without_a_secret(world: MailWorld) -> None:
 
 
 def test_a_held_reply_is_applied_by_the_button_behind_the_link(world: MailWorld) -> None:
-    from tests.mail.conftest import with_mail
+    from tests.mail.helpers import with_mail
 
     settings = with_mail(world.settings, from_mismatch="hold")
     client = create_app(settings, world.service).test_client()

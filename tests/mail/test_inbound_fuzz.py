@@ -12,7 +12,7 @@ from sqlmodel import select
 
 from pbem.mail.inbound import Inbound
 from pbem.mail.models import InboundMail, OutboxMail
-from tests.mail.conftest import MailWorld, reply_to
+from tests.mail.helpers import MailWorld, reply_to
 
 # Words that would (legitimately) change the game or add a mail of their own.
 ACTING = {"resign", "help", "show"}

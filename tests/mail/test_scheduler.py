@@ -23,7 +23,7 @@ from imapclient import IMAPClient
 
 from pbem.mail.inbound import Inbound
 from pbem.scheduler import build_scheduler, poll_imap
-from tests.mail.conftest import MailWorld, reply_to, with_mail
+from tests.mail.helpers import MailWorld, reply_to, with_mail
 from tests.mail.servers import Dovecot, SmtpTestServer, free_port
 
 

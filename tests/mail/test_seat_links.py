@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from pbem.mail.address import find_token
 from pbem.mail.compose import rotate_key
 from pbem.mail.models import OutboxMail
-from tests.mail.conftest import MailWorld
+from tests.mail.helpers import MailWorld
 from web import create_app
 
 

@@ -6,23 +6,9 @@ from pathlib import Path
 
 import pytest
 
-import engine
-from engine.core import Rules
 from pbem.db import Database
 from pbem.games import GameService
-from pbem.settings import Settings
-from tests.service.hidden_game import HOARD
-
-REGISTRY: dict[str, Rules] = {**engine.REGISTRY, "hoard": HOARD}
-
-
-def make_settings(database_url: str, var_dir: Path, **changes: object) -> Settings:
-    return Settings(
-        database_url=database_url,
-        secret_key="test-only-secret",
-        var_dir=str(var_dir),
-        snapshot_every=5,
-    ).with_changes(**changes)
+from tests.service.helpers import REGISTRY, make_settings
 
 
 @pytest.fixture

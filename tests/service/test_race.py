@@ -17,7 +17,7 @@ import pytest
 from pbem.db import Database
 from pbem.errors import ServiceError
 from pbem.games import GameService
-from tests.service.conftest import REGISTRY, make_settings
+from tests.service.helpers import REGISTRY, make_settings
 
 PROCESSES = 20
 

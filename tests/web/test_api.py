@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from pbem.cli import main
 from pbem.games import GameService
 from pbem.replay import verify
-from tests.web.conftest import bearer, new_game
+from tests.web.helpers import bearer, new_game
 
 
 def act(client: FlaskClient, gid: str, token: str, text: str, version: int, **extra: Any) -> Any:

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pbem.games import GameService
-from tests.web.conftest import bearer, new_game
+from tests.web.helpers import bearer, new_game
 
 LEGAL = "<a legal move>"  # replaced by one of the seat's legal moves, if it has any
 JSON_LEAVES = (

@@ -18,7 +18,7 @@ from flask.testing import FlaskClient
 from pbem.db import Database
 from pbem.games import GameService
 from pbem.migrate import upgrade
-from tests.service.conftest import REGISTRY, make_settings
+from tests.service.helpers import REGISTRY, make_settings
 from web import create_app
 
 
