@@ -35,7 +35,10 @@ def audit_page(game_id: str) -> Any:
     except (ev.EventDataError, ValueError, KeyError) as e:
         events = []
         unreadable = f"The stored events cannot be read: {e}"
-    names = _names(events)
+    try:
+        names = pc.seat_names(svc.load(game_id))
+    except (ServiceError, ValueError, KeyError):
+        names = _names(events)  # the log cannot even be folded: its own names
     lines = pc.log_lines(events, names)
     created = next((e for e in events if e["type"] == ev.GAME_CREATED), None)
     finished = next((e for e in events if e["type"] == ev.GAME_FINISHED), None)

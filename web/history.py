@@ -48,7 +48,7 @@ def history_page(game_id: str) -> Any:
     joiner = "&" if "?" in base else "?"
 
     def link(version: int) -> str:
-        return f"{base}{joiner}at={version}#v{version}"
+        return f"{base}{joiner}at={version}"
 
     current = next((line for line in lines if line.version == at), None)
     return render_template(

@@ -29,6 +29,10 @@
     var delay = parseInt(main.getAttribute("data-poll-ms") || "3000", 10);
     window.setInterval(check, delay);
   }
+  // 3. The history's log box shows the current step's line (the page itself stays put).
+  var box = document.querySelector(".logbox");
+  var line = box && box.querySelector("li.current");
+  if (line) { box.scrollTop = line.offsetTop - box.offsetTop - box.clientHeight / 3; }
   var slider = document.getElementById("at-slider");
   if (slider) {
     slider.addEventListener("change", function () { slider.form.submit(); });

@@ -1,0 +1,106 @@
+"""Browser tests: the pages in a real Chromium (Debian's ``chromium``, driven by Playwright for
+Python; never a downloaded browser), against the app served on a loopback port.
+
+Without ``/usr/bin/chromium`` or the ``playwright`` package the tests skip with the reason,
+unless ``PBEM_REQUIRE_BROWSER=1`` (as in CI), where they fail instead.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
+
+import engine
+from pbem.db import Database
+from pbem.games import GameService
+from pbem.migrate import upgrade
+from tests.service.conftest import make_settings
+from web import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+
+
+def _required() -> bool:
+    return os.environ.get("PBEM_REQUIRE_BROWSER", "") not in {"", "0", "false", "no"}
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    reason = None
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        reason = "the browser tests need the playwright package (pip install -e '.[dev]')"
+    if reason is None and not Path(CHROMIUM).exists():
+        reason = (
+            f"the browser tests need Debian's chromium at {CHROMIUM} (apt-get install chromium)"
+        )
+    if reason is not None:
+        if _required():
+            pytest.fail(reason + " (PBEM_REQUIRE_BROWSER=1, so this is a failure)")
+        pytest.skip(reason)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM)
+        yield chromium
+        chromium.close()
+
+
+@dataclass
+class Site:
+    url: str
+    service: GameService
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """The app on a free loopback port, on its own SQLite database, with the real games."""
+    var = tmp_path_factory.mktemp("browser")
+    url = f"sqlite:///{var / 'pbem.db'}"
+    db = Database(url)
+    upgrade(db)
+    # The port first: links the pages print are made from the configured base URL.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings = make_settings(url, var, base_url=f"http://127.0.0.1:{port}")
+    service = GameService(db, settings, registry=engine.REGISTRY)
+    app = create_app(service=service)
+    app.config["PBEM_PAGE_POLL_MS"] = 200  # pages notice a move within a fifth of a second
+    server = make_server("127.0.0.1", port, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield Site(f"http://127.0.0.1:{server.server_port}", service)
+    server.shutdown()
+    thread.join(5)
+    db.dispose()
+
+
+def run_axe(page: Any) -> list[dict[str, Any]]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => await axe.run(document)")
+    return [
+        {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"][:5]]}
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def screenshot(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
+
+
+def no_horizontal_scroll(page: Any) -> bool:
+    width: int = page.evaluate("document.documentElement.scrollWidth")
+    return width <= page.viewport_size["width"]

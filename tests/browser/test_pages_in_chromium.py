@@ -1,0 +1,233 @@
+"""The pages as players use them, in Chromium: create a game on /new, play a whole Lancelot game
+by clicking squares and a Lancaster round by clicking choices (each page refreshing itself
+when another seat moves), step the history viewer through a finished game against the API,
+and see the audit page name the first bad version of an altered log. axe-core checks the
+pages; screenshots go to docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from typing import Any
+
+from tests.browser.conftest import Site, no_horizontal_scroll, run_axe, screenshot
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def _version(page: Any) -> str:
+    return str(page.evaluate("document.querySelector('main').dataset.version || 'over'"))
+
+
+def _wait_moved(page: Any, version: str) -> None:
+    """The page reloads itself (it polls) once the game is past ``version``."""
+    page.wait_for_function(
+        f"(document.querySelector('main').dataset.version || 'over') !== '{version}'",
+        timeout=10_000,
+    )
+    page.wait_for_load_state()
+
+
+def _open(browser: Any, link: str, viewport: dict[str, int] = DESKTOP) -> Any:
+    page = browser.new_context(viewport=viewport).new_page()
+    page.goto(link)
+    assert "?" not in page.url  # the credential was exchanged for a cookie
+    return page
+
+
+def _your_turn(pages: list[Any]) -> list[Any]:
+    return [p for p in pages if p.title().startswith("Your turn")]
+
+
+def test_a_lancelot_game_created_on_new_and_played_to_the_end_by_clicking(
+    browser: Any, site: Site
+) -> None:
+    organiser = browser.new_context(viewport=DESKTOP).new_page()
+    organiser.goto(site.url + "/new")
+    organiser.check("input[value=lancelot]")
+    organiser.fill("#name0", "Ann")
+    organiser.fill("#name1", "Bob")
+    organiser.fill("#email1", "not an address")
+    organiser.click("text=Create the game")
+    assert organiser.locator("#email1-error").is_visible()  # the error by its field
+    assert organiser.input_value("#name1") == "Bob"
+    organiser.fill("#email1", "")
+    organiser.click("text=Create the game")
+    links = organiser.locator(".seat-links a").evaluate_all("els => els.map(e => e.href)")
+    assert len(links) == 2
+    pages = [_open(browser, link) for link in links]
+    rnd = random.Random(7)
+    moves = 0
+    while not all("The game is over" in p.inner_text("main") for p in pages):
+        (mover,) = _your_turn(pages)
+        other = pages[1 - pages.index(mover)]
+        before = _version(other)
+        squares = mover.locator("button.sq")
+        if squares.count():
+            squares.nth(rnd.randrange(squares.count())).click()
+        else:
+            mover.locator("button[name=choice]").first.click()
+        mover.wait_for_load_state()
+        _wait_moved(other, before)  # the other page refreshed by itself
+        moves += 1
+        if moves == 6:
+            screenshot(mover, "seat-lancelot-desktop.png")
+            assert not run_axe(mover), run_axe(mover)
+        assert moves < 200
+    final = site.service.load(pages[0].url.rsplit("/", 1)[1])
+    assert final.finished and final.version > moves
+    phone = _open(browser, links[0], PHONE)
+    assert no_horizontal_scroll(phone)
+    assert "The game is over" in phone.inner_text("main")
+
+
+def test_a_lancelot_page_fits_a_phone_and_plays_there(browser: Any, site: Site) -> None:
+    created = site.service.create_game("lancelot", {}, [{"name": "Ann"}, {"name": "Bob"}])
+    for seat, square in ((0, "G7"), (1, "H7"), (0, "G8")):
+        version = site.service.load(created.id).version
+        site.service.submit(created.id, seat, square, expected_version=version, channel="api")
+    page = _open(browser, f"{site.url}/games/{created.id}?token={created.seats[1].token}", PHONE)
+    assert page.title().startswith("Your turn")
+    assert no_horizontal_scroll(page)
+    screenshot(page, "seat-lancelot-390.png")
+    page.locator("button.sq[data-square='H8']").click()
+    assert site.service.raw_events(created.id)[-1].data["canonical"] == "H8"
+
+
+def _open_all_choices(page: Any) -> None:
+    page.evaluate("document.querySelectorAll('.choices details').forEach(d => d.open = true)")
+
+
+def test_a_lancaster_round_played_by_clicking_choices(browser: Any, site: Site) -> None:
+    created = site.service.create_game(
+        "lancaster", {}, [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}]
+    )
+    gid = created.id
+    pages = [_open(browser, f"{site.url}/games/{gid}?token={s.token}") for s in created.seats]
+    rnd = random.Random(11)
+    clicked_path = False
+    shots = False
+    moves = 0
+    while site.service.load(gid).view(None)["round"] == 1:
+        movers = _your_turn(pages)
+        assert movers, [p.title() for p in pages]
+        mover = rnd.choice(movers)
+        others = [p for p in pages if p is not mover]
+        before = [_version(p) for p in others]
+        summaries = mover.locator(".choices details > summary")
+        if not clicked_path and summaries.count():
+            # A placement by its decisions: which knight, where, how many squires.
+            mover.locator(".choices fieldset details > summary").first.click()
+            inner = mover.locator(".choices details[open] details > summary")
+            if inner.count():
+                inner.first.click()
+            buttons = mover.locator(".choices details[open] button[name=choice]:visible")
+            if not shots:
+                screenshot(mover, "seat-lancaster-desktop.png")
+                assert not run_axe(mover), run_axe(mover)
+                mover.set_viewport_size(PHONE)
+                assert no_horizontal_scroll(mover)
+                screenshot(mover, "seat-lancaster-390.png")
+                mover.set_viewport_size(DESKTOP)
+                shots = True
+            buttons.first.click()
+            clicked_path = True
+        else:
+            _open_all_choices(mover)
+            buttons = mover.locator("button[name=choice]")
+            buttons.nth(rnd.randrange(buttons.count())).click()
+        mover.wait_for_load_state()
+        assert not mover.locator("#error").count(), mover.inner_text("#error")
+        for page, version in zip(others, before, strict=True):
+            _wait_moved(page, version)  # every other page refreshed by itself
+        moves += 1
+        assert moves < 120
+    assert clicked_path and shots and moves > 10
+
+
+def _board_in_page(page: Any) -> dict[str, Any]:
+    cells = page.locator(".lboard g[data-square]").evaluate_all(
+        "els => els.map(e => [e.dataset.square, "
+        "e.dataset.seat === undefined ? 'X' : +e.dataset.seat])"
+    )
+    return dict(cells)
+
+
+def test_the_history_viewer_shows_every_version_as_the_api_does(browser: Any, site: Site) -> None:
+    svc = site.service
+    created = svc.create_game(
+        "lancelot", {"variants": {"excalibur": True}}, [{"name": "Ann"}, {"name": "Bob"}]
+    )
+    gid = created.id
+    rnd = random.Random(3)
+    while not (loaded := svc.load(gid)).finished:
+        seat = min(loaded.to_act)
+        svc.submit(
+            gid,
+            seat,
+            rnd.choice(loaded.legal(seat)),
+            expected_version=loaded.version,
+            channel="api",
+        )
+    head = svc.load(gid).version
+    token = created.seats[1].token
+    page = _open(browser, f"{site.url}/games/{gid}?token={token}")
+    page.goto(f"{site.url}/games/{gid}/history?at=1")
+    api = page.context.request
+    for version in range(1, head + 1):
+        assert f"Version {version} of {head}" in page.inner_text(".status")
+        state = api.get(
+            f"{site.url}/api/v1/games/{gid}/state?at={version}",
+            headers={"Authorization": f"Bearer {token}"},
+        ).json()
+        assert _board_in_page(page) == state["view"]["board"], version
+        assert page.locator(f"li#v{version}.current").count() == 1
+        if version == head // 2:
+            screenshot(page, "history.png")
+            assert not run_axe(page), run_axe(page)
+        if version < head:
+            page.click("text=Next ▶")
+    # The slider and "since your last move" go where they say.
+    page.fill("#at-slider", "5")
+    page.click("form.stepper button")
+    assert "Version 5 of" in page.inner_text(".status")
+    page.click("text=Since your last move")
+    bobs_last = max(
+        e.version for e in svc.raw_events(gid) if e.type == "ActionApplied" and e.data["seat"] == 1
+    )
+    assert f"Version {bobs_last + 1} of {head}" in page.inner_text(".status")
+
+
+def test_the_audit_page_names_the_first_bad_version_of_an_altered_log(
+    browser: Any, site: Site
+) -> None:
+    svc = site.service
+    created = svc.create_game("lancelot", {}, [{"name": "Ann"}, {"name": "Bob"}])
+    gid = created.id
+    for n in range(8):
+        loaded = svc.load(gid)
+        seat = min(loaded.to_act)
+        svc.submit(
+            gid, seat, loaded.legal(seat)[n * 3], expected_version=loaded.version, channel="web"
+        )
+    page = _open(browser, f"{site.url}/games/{gid}?token={created.seats[0].token}")
+    page.goto(f"{site.url}/games/{gid}/audit")
+    assert "Verified" in page.inner_text("#chain-result")
+    screenshot(page, "audit.png")
+    assert not run_axe(page), run_axe(page)
+    # Someone with the database changes what seat 1 typed at version 6.
+    database = site.service.settings.database_url.removeprefix("sqlite:///")
+    with sqlite3.connect(database) as db:
+        (data,) = db.execute(
+            "SELECT data FROM events WHERE game_id = ? AND version = 6", (gid,)
+        ).fetchone()
+        db.execute(
+            "UPDATE events SET data = ? WHERE game_id = ? AND version = 6",
+            (data.replace('"channel":"web"', '"channel":"cli"'), gid),
+        )
+    page.reload()
+    result = page.inner_text("#chain-result")
+    assert "first bad version 6" in result, result
+    assert page.locator("tr#v6.bad").count() == 1
