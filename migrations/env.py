@@ -9,18 +9,13 @@ Run through ``pbem db upgrade`` (which passes its own connection in
 from __future__ import annotations
 
 from alembic import context
-from sqlmodel import SQLModel
 
-import pbem.models  # noqa: F401  (registers the tables on SQLModel.metadata)
 from pbem.db import Database
-from pbem.mail import models as _mail_models  # noqa: F401  (mail tables, 0002_mail)
+from pbem.migrate import table_models
 from pbem.settings import load_settings
 
-# Each feature's models register here too (one import line each), so that autogenerate and
-# the "models match migrations" test see every table.
-
 config = context.config
-target_metadata = SQLModel.metadata
+target_metadata = table_models()
 
 
 def _render_as_batch(connection: object) -> bool:

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from sqlalchemy import MetaData
+from sqlmodel import SQLModel
 
+import pbem
 from pbem.db import Database
 from pbem.resources import migrations_directory
 
@@ -32,3 +38,11 @@ def current_revisions(db: Database) -> set[str]:
 
 def head_revisions() -> set[str]:
     return set(ScriptDirectory.from_config(alembic_config()).get_heads())
+
+
+def table_models() -> MetaData:
+    """The tables of every model in pbem (what autogenerate compares the schema with): each
+    module is imported, so a model is found wherever it is defined."""
+    for module in pkgutil.walk_packages(pbem.__path__, "pbem."):
+        importlib.import_module(module.name)
+    return SQLModel.metadata

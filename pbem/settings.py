@@ -30,11 +30,9 @@ from pbem.resources import default_config
 #: ``config/default.toml``, shipped with the package (a file in a checkout and in a wheel).
 DEFAULT_CONFIG = default_config()
 ENV_PREFIX = "PBEM_"
-# Environment variables that start with PBEM_ but are not settings.
-NOT_SETTINGS = frozenset({"PBEM_CONFIG", "PBEM_TEST_POSTGRES_URL", "PBEM_REQUIRE_POSTGRES"})
 
 
-#: Short names for the mail settings, as deployment guides and the mail issue spell them.
+#: Short names for the mail settings, as deployment guides spell them.
 ENV_ALIASES = {
     "PBEM_SMTP_URL": "PBEM_MAIL_SMTP_URL",
     "PBEM_IMAP_URL": "PBEM_MAIL_IMAP_URL",
@@ -204,7 +202,7 @@ def _apply_env(settings: Any, env: Mapping[str, str], prefix: str = ENV_PREFIX) 
         name = prefix + f.name.upper()
         if dataclasses.is_dataclass(hint):
             changes[f.name] = _apply_env(getattr(settings, f.name), env, name + "_")
-        elif name in env and name not in NOT_SETTINGS:
+        elif name in env:
             changes[f.name] = _coerce(hint, env[name], name)
     return dataclasses.replace(settings, **changes)
 
