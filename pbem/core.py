@@ -17,7 +17,7 @@ from sqlalchemy import Table, update
 from sqlmodel import Session, col, select
 
 import engine
-from engine.core import Rules
+from engine.core import Rules, action_from_json
 from pbem import events as ev
 from pbem import store
 from pbem.cache import StateCache
@@ -132,31 +132,33 @@ class ServiceCore:
     def _same_decision(
         self, txn: Txn, seat: int, expected: int, since: Sequence[StoredEvent]
     ) -> bool:
-        """True when nothing ``seat`` can see that bears on its decision changed after
-        version ``expected`` (docs/mail.md, "Replies to an older mail").
+        """True when the decision ``seat`` made on version ``expected`` is still the one it
+        faces (docs/mail.md, "Replies to an older mail").
 
-        Every event since must be an action of this seat (it knows its own moves) or a
-        secret, reversible action of another seat: the seat sees of it only that the other
-        acted (e.g. "Bob (Blue) has voted"), and the position it decides on is the same. A
-        reveal, a draw, any public move, an undo or a resignation changes what the seat
-        decides on. And the seat must have exactly the legal actions it had when it last
-        saw the game (or when it last acted, for its own moves since).
+        Every event since must be an action: the seat's own (it knows its own moves), or
+        another seat's that was reversible (no draw, no reveal) and made while this seat
+        owed its decision before and after it — a simultaneous decision, such as a secret
+        vote or a choice every seat makes at once, which the rules let each seat take
+        without seeing the others'. And the seat's legal actions at the head are exactly
+        those it had when it last saw the game (or last acted). Anything else — a public
+        move made in turn (a county taken), a reveal (a law decided), an undo, a
+        resignation — changes what it decides on, and the reply is refused.
         """
-        baseline = expected
+        rules = txn.rules
+        state = self._state_at(txn.session, txn.game, rules, expected)
+        baseline = state
         for e in since:
             if e.type != ev.ACTION_APPLIED:
                 return False
-            if e.data["seat"] == seat:
-                baseline = e.version
-            elif not e.data["secret"] or e.data["irreversible"]:
+            actor = e.data["seat"]
+            if actor != seat and (e.data["irreversible"] or seat not in rules.to_act(state)):
                 return False
-        if baseline == txn.game.version:
-            return True  # only its own moves after the others' (the rules decide)
-        rules = txn.rules
-        before = self._state_at(txn.session, txn.game, rules, baseline)
-        return seat in rules.to_act(txn.state) and rules.legal_actions(
-            before, seat
-        ) == rules.legal_actions(txn.state, seat)
+            state = rules.apply(state, actor, action_from_json(e.data["action"])).state
+            if actor == seat:
+                baseline = state
+            elif seat not in rules.to_act(state):
+                return False
+        return rules.legal_actions(baseline, seat) == rules.legal_actions(txn.state, seat)
 
     def _can_type(self, txn: Txn, seat: int) -> list[str]:
         return self._can_type_at(txn.rules, txn.state, seat)

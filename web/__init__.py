@@ -35,6 +35,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     from web.devmail import devmail
     from web.inbound import inbound
     from web.pages import pages
+    from web.rules import rules_pages
 
     api = PbemApi(app)
     api.spec.components.security_scheme(
@@ -43,6 +44,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     api.register_blueprint(blp)
     app.register_blueprint(pages)
     app.register_blueprint(inbound)  # POST /inbound/email (mail)
+    app.register_blueprint(rules_pages)  # /rules/<game>: the documents mails link to
     if settings.dev_pages:
         app.register_blueprint(devmail)  # /dev/mail (mail, development only)
     register_error_handlers(app)

@@ -120,7 +120,12 @@ def receipt(version: int, head_hash: str) -> str:
 
 
 def subject_for(rules: Rules, game_id: str) -> str:
-    return f"[pbem] {rules.name.title()} game {game_id}"
+    return subject_of(rules.name, game_id)
+
+
+def subject_of(game: str, game_id: str) -> str:
+    """The one subject of every mail of a game (error replies too), so clients thread it."""
+    return f"[pbem] {game.title()} game {game_id}"
 
 
 def key_version(session: Session, game_id: str, seat: int) -> int:

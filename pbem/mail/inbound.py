@@ -33,7 +33,8 @@ from sqlmodel import Session, col, select
 from pbem import store
 from pbem.clock import Clock, SystemClock, format_time
 from pbem.db import Database
-from pbem.errors import Conflict, ServiceError
+from pbem.errors import Conflict, ServiceError, StaleVersion
+from pbem.events import GAME_STARTED
 from pbem.games import GameService
 from pbem.mail import compose as c
 from pbem.mail import replies
@@ -44,6 +45,7 @@ from pbem.mail.reading import Incoming, Kind, read_message
 from pbem.models import Seat
 from pbem.settings import Settings
 from pbem.undo import open_request
+from pbem.views import summary_line
 
 log = logging.getLogger(__name__)
 
@@ -437,6 +439,13 @@ class Inbound:
         message = re.sub(r"\s*\(line \d+\)\.?", "", error.message)
         message = re.sub(r"^Line \d+ \(.*?\) was not applied: ", "", message)
         message = message[:1].upper() + message[1:]
+        if isinstance(error, StaleVersion) and route.seen is not None:
+            # In a mail, say what changed rather than the API's "look again and resubmit".
+            message = (
+                f"The position changed after the mail you answered (version {route.seen}), in "
+                "a way that bears on this move, so it was not applied. Reply to this mail to "
+                "play on the position below."
+            )
         problem = f"{intro}This line was not applied:\n\n> {line}\n\n{message}"
         outcome = self._error(
             route, incoming, error.code, problem, getattr(error, "can_type", ()), error
@@ -455,6 +464,13 @@ class Inbound:
         error: ServiceError | None,
     ) -> _Outcome:
         loaded = self.service.load(route.game_id)
+        since: list[str] = []
+        if isinstance(error, StaleVersion) and route.seen is not None:
+            since = [
+                summary_line(e)
+                for e in self.service.events(route.game_id, route.seen, route.seat)
+                if e["type"] != GAME_STARTED
+            ]
         text = replies.error_text(
             self.settings,
             loaded,
@@ -464,6 +480,7 @@ class Inbound:
             can_type,
             error,
             incoming.commands,
+            since,
         )
         return _Outcome(
             "refused",

@@ -16,6 +16,7 @@ from pbem.mail import compose as c
 from pbem.mail.headers import msgid
 from pbem.mail.models import ErrorReplySent, OutboxMail
 from pbem.mail.reading import Incoming
+from pbem.models import Game
 from pbem.results import Loaded
 from pbem.settings import Settings
 
@@ -37,14 +38,23 @@ def error_text(
     can_type: Sequence[str],
     error: ServiceError | None,
     commands: Sequence[str],
+    since: Sequence[str] = (),
 ) -> str:
+    """``since``: what the seat may see of the log after the version it answered."""
     rules = loaded.rules
     names = loaded.names
     fresh = ""
     if isinstance(error, StaleVersion):
+        happened = (
+            "What happened since (version {seen} to {now}):\n{lines}\n\n".format(
+                seen=seen, now=loaded.version, lines="\n".join(since[-c.MAX_SINCE :])
+            )
+            if since
+            else ""
+        )
         fresh = (
-            f"The game has moved on since the mail you answered (you saw version {seen}; it "
-            f"is now at version {loaded.version}). The position now:\n\n"
+            happened
+            + "The position now:\n\n"
             + c.board_text(rules, loaded.state, seat, names, finished=loaded.finished)
             + "\n"
         )
@@ -110,6 +120,13 @@ def info_mail(
     )
 
 
+def _subject(session: Session, game_id: str | None) -> str:
+    game = session.get(Game, game_id) if game_id else None
+    if game is None:
+        return "[pbem] your mail"
+    return c.subject_of(game.game, game.id)
+
+
 def rate_limit_allows(session: Session, sender: str, kind: str, now: datetime) -> bool:
     """True (and remembered) for the first error reply of this kind to this sender today."""
     day = now.strftime("%Y-%m-%d")
@@ -166,7 +183,7 @@ def reply_mail(
             seat=seat,
             to_name=to_name,
             to_address=to_address,
-            subject=f"[pbem] game {game_id}" if game_id else "[pbem] your mail",
+            subject=_subject(session, game_id),
             text=text,
             now=now,
             version=version,

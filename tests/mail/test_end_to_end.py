@@ -90,7 +90,8 @@ def test_a_whole_game_by_email_through_the_webhook(
             assert refused["outcome"] == "refused"
             relay.run_once()
             error = _parse(inbox.mails(addresses[0], "error")[-1]).get_content()
-            assert "moved on" in error and "The position now:" in error
+            assert "The position changed after the mail you answered" in error
+            assert "What happened since (version" in error and "The position now:" in error
             checked_stale = True
     else:
         raise AssertionError("the game did not finish in 200 turns")

@@ -115,7 +115,9 @@ def test_a_reply_to_an_outdated_mail_is_refused_with_the_fresh_position(
     assert (error.kind, error.recipient) == ("error", "alice@example.com")
     text = _body(error.message)
     assert "> G7" in text
-    assert "moved on" in text and f"you saw version {game.version}" in text
+    assert f"The position changed after the mail you answered (version {game.version})" in text
+    assert f"What happened since (version {game.version} to {game.version + 2}):" in text
+    assert "Bob (Blue): F6 — Bob (Blue) placed a knight on F6." in text
     assert "   6 . . B . . . . .  6" in text  # Bob's knight on F6, in the fresh board
     # Answering the error mail answers the fresh position: it applies.
     assert inbound.receive(reply_to(error, "G7"), "webhook").outcome == "applied"
