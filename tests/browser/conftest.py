@@ -22,7 +22,7 @@ import engine
 from pbem.db import Database
 from pbem.games import GameService
 from pbem.migrate import upgrade
-from tests.service.conftest import make_settings
+from tests.service.helpers import make_settings
 from web import create_app
 
 CHROMIUM = "/usr/bin/chromium"

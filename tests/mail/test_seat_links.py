@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from email import message_from_bytes, policy
 from email.message import EmailMessage
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from flask.testing import FlaskClient
@@ -38,8 +39,18 @@ def _latest(world: MailWorld, game_id: str, seat: int) -> OutboxMail:
     return [m for m in world.outbox(game_id) if m.seat == seat][-1]
 
 
+class _HttpsClient(FlaskClient):
+    """The base URL is https, so the page's session cookie is Secure: browse over https."""
+
+    def open(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("base_url", "https://localhost")
+        return super().open(*args, **kwargs)
+
+
 def _client(world: MailWorld) -> FlaskClient:
-    return create_app(world.settings, world.service).test_client()
+    app = create_app(world.settings, world.service)
+    app.test_client_class = _HttpsClient
+    return app.test_client()
 
 
 def test_the_link_in_a_turn_mail_opens_the_seat_page_and_plays(world: MailWorld) -> None:
@@ -52,7 +63,7 @@ def test_the_link_in_a_turn_mail_opens_the_seat_page_and_plays(world: MailWorld)
     opened = client.get(_path(link), headers={"Host": "attacker.example"})
     assert opened.status_code == 303
     assert opened.headers["Location"] == f"/games/{game.id}"
-    page = client.get(f"/games/{game.id}")
+    page = client.get(_path(link), follow_redirects=True)  # on our own host this time
     text = page.get_data(as_text=True)
     assert page.status_code == 200
     assert "You are <strong>Alice" in text and "Your turn" in text and 'value="D4"' in text
@@ -67,7 +78,7 @@ def test_the_link_in_a_turn_mail_opens_the_seat_page_and_plays(world: MailWorld)
         "E5",
         "web",
     )
-    bob = create_app(world.settings, world.service).test_client()
+    bob = _client(world)
     page = bob.get(_path(_link(_latest(world, game.id, 1))), follow_redirects=True)
     text = page.get_data(as_text=True)
     assert "You are <strong>Bob" in text and "Alice" in text and ": E5" in text
