@@ -98,7 +98,8 @@ def default_configs(rules: Rules) -> list[Config]:
 
 
 BENCH_CONFIGS: dict[str, Callable[[Rules], list[Config]]] = {
-    # Lancaster's targets are for 5 players; every count is cheap to show.
+    # Lancaster's targets are for 5 players with every Henry V module (the last contract
+    # config); every count and module set is cheap to show.
     "lancaster": lambda rules: [dict(c) for c in rules.contract_configs()],
 }
 
@@ -151,7 +152,9 @@ def measure(rules: Rules, config: Config, batches: int, games: int) -> dict[str,
 
 
 def label(config: Config) -> str:
-    variants = [k for k, on in sorted(config.get("variants", {}).items()) if on]
+    # Lancaster's Henry V modules are "expansions"; Lancelot's options are "variants".
+    options = {**config.get("variants", {}), **config.get("expansions", {})}
+    variants = [k for k, on in sorted(options.items()) if on]
     return "+".join(variants) or "-"
 
 

@@ -165,6 +165,23 @@ class Data:
     nobles_per_county: tuple[tuple[int, int], ...]  # (players, tiles per county)
     removed_conflicts: tuple[tuple[int, tuple[int, ...]], ...]  # (players, card numbers)
     removed_favors: tuple[tuple[int, tuple[int, ...]], ...]  # (players, tile numbers)
+    # -- Henry V, The King's Resentment (lancaster-data.md) --
+    dishonor_markers: int = 38
+    dishonor_spaces: int = 8  # spaces of the dishonor track
+    dishonor_per_space: tuple[tuple[int, int], ...] = ((2, 2), (3, 3), (4, 4), (5, 4))
+    #: printed penalties (larger, smaller) of the track spaces, left to right
+    dishonor_penalties: tuple[tuple[int, int], ...] = (
+        (1, 0),
+        (2, 1),
+        (3, 1),
+        (4, 2),
+        (5, 2),
+        (6, 3),
+        (7, 3),
+        (8, 4),
+    )
+    tower_capacity: int = 7  # total strength the tower holds
+    tower_neutral: tuple[tuple[int, int], ...] = ((2, 4), (3, 3), (4, 2), (5, 0))
     overridden: frozenset[str] = field(default_factory=frozenset)
 
     def county(self, letter: str) -> County:
@@ -468,18 +485,36 @@ _PROVENANCE: dict[str, str] = {
 }
 
 
-def provenance(data: Data) -> dict[str, str]:
-    """Every data path with its provenance; values the config replaced say ``config``."""
+#: Provenance of the Henry V values, by module (lancaster-data.md, "Henry V").
+MODULE_PROVENANCE: dict[str, dict[str, str]] = {
+    "resentment": {
+        "resentment.markers": SEED,
+        "resentment.spaces": PUBLIC,  # 8 spaces: lancaster-data.md
+        "resentment.per_space": SEED,
+        # lancaster-data.md: provisional; the seed's example shows a space with 6/3
+        "resentment.penalties": PROVISIONAL,
+        "resentment.tower_capacity": SEED,
+        "resentment.tower_neutral": SEED,
+    },
+}
+
+
+def provenance(data: Data, modules: frozenset[str] = frozenset()) -> dict[str, str]:
+    """Every data path with its provenance (the base game's, and the Henry V modules' in
+    ``modules``); values the config replaced say ``config``."""
     result = dict(_PROVENANCE)
+    for module in sorted(modules):
+        result.update(MODULE_PROVENANCE.get(module, {}))
     for path in data.overridden:
         result[path] = CONFIG
     return result
 
 
-def provisional_values(data: Data) -> list[tuple[str, str]]:
-    """(path, value as text) of every value still provisional in ``data``."""
+def provisional_values(data: Data, modules: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
+    """(path, value as text) of every value still provisional in ``data`` (with the Henry V
+    modules in ``modules``)."""
     out: list[tuple[str, str]] = []
-    for path, prov in provenance(data).items():
+    for path, prov in provenance(data, modules).items():
         if prov == PROVISIONAL:
             out.append((path, _value_text(data, path)))
     return out
@@ -501,6 +536,16 @@ def _value_text(data: Data, path: str) -> str:
     if parts[0] == "conflicts":
         card = data.card(int(parts[1]))
         return f"France {card.france}, power points {'/'.join(map(str, card.points))}"
+    if parts[0] == "resentment":
+        value = {
+            "markers": data.dishonor_markers,
+            "spaces": data.dishonor_spaces,
+            "per_space": dict(data.dishonor_per_space),
+            "penalties": "; ".join(f"{a}/{b}" for a, b in data.dishonor_penalties),
+            "tower_capacity": data.tower_capacity,
+            "tower_neutral": dict(data.tower_neutral),
+        }[parts[1]]
+        return str(value)
     if parts[0] == "laws":
         law = data.law(parts[1])
         if parts[2] == "card":

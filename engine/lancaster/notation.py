@@ -67,11 +67,11 @@ def format_action(state: State, action: Action) -> str:
     verb = action[0]
     if verb == "place":
         _, ally, strength, target, squires = action
+        from engine.lancaster.targets import TARGETS
+
         who = "ally knight" if ally else "knight"
-        if target[0] == "county":
-            sq = f" with {plural(squires, 'squire')}" if squires else ""
-            return f"{who} {strength} to {target[1]}{sq}"
-        return f"{who} {strength} to {target[0]} {target[1]}"
+        sq = f" with {plural(squires, 'squire')}" if squires else ""
+        return f"{who} {strength} to {TARGETS[target[0]].words(target[1])}{sq}"
     if verb == "favor":
         _, tile, detail = action
         reward = state.data.favor(tile).reward

@@ -34,6 +34,7 @@ _TOP_KEYS = (
     "nobles_per_county",
     "removed_conflicts",
     "removed_favors",
+    "resentment",
 )
 _PLAYER_COUNTS = ("2", "3", "4", "5")
 MAX_STRENGTH = 9
@@ -236,6 +237,7 @@ def apply_overrides(overrides: Any) -> tuple[Data, dict[str, Any]]:
         norm["nobles_per_county"] = out
 
     data = _removals(top, data, norm, touched)
+    data = _resentment(top, data, norm, touched)
     _check_rounds(data)
     return replace(data, overridden=frozenset(touched)), norm
 
@@ -338,6 +340,63 @@ def _removals(top: Mapping[str, Any], data: Data, norm: dict[str, Any], touched:
         else:
             data = replace(data, removed_favors=merged)
         norm[key] = out
+    return data
+
+
+def _resentment(
+    top: Mapping[str, Any], data: Data, norm: dict[str, Any], touched: set[str]
+) -> Data:
+    """The King's Resentment: dishonor markers, track, penalties and the tower."""
+    if "resentment" not in top:
+        return data
+    keys = ("markers", "spaces", "per_space", "penalties", "tower_capacity", "tower_neutral")
+    m = _mapping(top["resentment"], "resentment", keys)
+    out: dict[str, Any] = {}
+    if "markers" in m:
+        out["markers"] = _int(m["markers"], "resentment.markers", 0, 200)
+        data = replace(data, dishonor_markers=out["markers"])
+    if "spaces" in m:
+        out["spaces"] = _int(m["spaces"], "resentment.spaces", 1, 20)
+        data = replace(data, dishonor_spaces=out["spaces"])
+    for key, high in (("per_space", 20), ("tower_neutral", 9)):
+        if key not in m:
+            continue
+        pm = _mapping(m[key], f"resentment.{key}", _PLAYER_COUNTS)
+        values = {c: _int(v, f"resentment.{key}.{c}", 0, high) for c, v in sorted(pm.items())}
+        current = data.dishonor_per_space if key == "per_space" else data.tower_neutral
+        table = dict(current)
+        table.update({int(c): v for c, v in values.items()})
+        merged = tuple(sorted(table.items()))
+        if key == "per_space":
+            data = replace(data, dishonor_per_space=merged)
+        else:
+            data = replace(data, tower_neutral=merged)
+        out[key] = values
+    if "tower_capacity" in m:
+        out["tower_capacity"] = _int(m["tower_capacity"], "resentment.tower_capacity", 1, 40)
+        data = replace(data, tower_capacity=out["tower_capacity"])
+    if "penalties" in m:
+        path = "resentment.penalties"
+        if not isinstance(m["penalties"], list | tuple):
+            raise _fail(path, "must be a list of [larger, smaller] pairs, one per track space")
+        pairs = []
+        for i, pair in enumerate(m["penalties"]):
+            if not isinstance(pair, list | tuple) or len(pair) != 2:
+                raise _fail(f"{path}.{i}", f"must be [larger, smaller], not {pair!r}")
+            pairs.append((_int(pair[0], f"{path}.{i}", 0, 50), _int(pair[1], f"{path}.{i}", 0, 50)))
+        data = replace(data, dishonor_penalties=tuple(pairs))
+        out["penalties"] = [list(p) for p in pairs]
+    if len(data.dishonor_penalties) != data.dishonor_spaces:
+        raise _fail(
+            "resentment.penalties",
+            f"gives {len(data.dishonor_penalties)} track spaces, the track has "
+            f"{data.dishonor_spaces}",
+        )
+    neutral = [k for _, k in data.tower_neutral if k > data.tower_capacity]
+    if neutral:
+        raise _fail("resentment.tower_neutral", "a neutral knight must fit in the tower")
+    touched.update(f"resentment.{k}" for k in out)
+    norm["resentment"] = out
     return data
 
 

@@ -37,7 +37,7 @@ from engine.lancaster.state import COLOUR_NAMES, Frame, State
 
 SQUIRES = counted("squires", word("squire"), word("squires"))
 IGNORED_IN_PLACEMENT = keyword(
-    "_", None, "place", "put", "send", "move", "knight", "goes", *PREPOSITIONS
+    "_", None, "place", "put", "send", "move", "knight", "goes", "drop", *PREPOSITIONS
 )
 
 
@@ -49,6 +49,9 @@ def _target(r: Reading, i: int) -> int:
         j += 1
     if j >= len(w):
         return 0
+    if w[j] == "tower":
+        r.set("target", ("tower", None))  # The King's Resentment
+        return j + 1 - i
     kinds = {"castle": "castle", "space": "castle", "conflict": "conflict", "card": "conflict"}
     kinds["battle"] = "conflict"
     if w[j] not in kinds:

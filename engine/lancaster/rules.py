@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import combinations
 from typing import Any
 
-from engine.core.protocol import Action, Outcome, Seat, Transition
+from engine.core.protocol import Action, ConfigError, Outcome, Seat, Transition
 from engine.lancaster import flow, notation, setup, state, text, view
 from engine.lancaster.data import provisional_values
 from engine.lancaster.overrides import apply_overrides
@@ -58,7 +59,14 @@ class LancasterRules:
         return state.load(data)
 
     def contract_configs(self) -> tuple[dict[str, Any], ...]:
-        return tuple({"players": n} for n in setup.PLAYER_COUNTS)
+        """The base game and every combination of the Henry V modules this version plays,
+        for 2 to 5 players."""
+        combos = module_combinations()
+        return tuple(
+            {"players": n, **({"expansions": dict.fromkeys(c, True)} if c else {})}
+            for c in combos
+            for n in setup.PLAYER_COUNTS
+        )
 
     def is_secret(self, state: State, seat: Seat, action: Action) -> bool:
         return bool(action) and action[0] == "vote"  # secret until all have voted
@@ -70,8 +78,23 @@ class LancasterRules:
 
     def provisional_values(self, config: Mapping[str, Any]) -> list[tuple[str, str]]:
         """(path, value) of every component value still provisional under ``config``."""
-        data, _ = apply_overrides(self.validate_config(config)["data"])
-        return provisional_values(data)
+        config = self.validate_config(config)
+        data, _ = apply_overrides(config["data"])
+        return provisional_values(data, frozenset(config["expansions"]))
+
+
+def module_combinations() -> list[tuple[str, ...]]:
+    """Every valid set of Henry V modules this version plays, the base game (none) first."""
+    available = setup.AVAILABLE_MODULES
+    combos: list[tuple[str, ...]] = [()]
+    for size in range(1, len(available) + 1):
+        for combo in combinations(available, size):
+            try:
+                setup.validate_config({"players": 3, "expansions": dict.fromkeys(combo, True)})
+            except ConfigError:
+                continue
+            combos.append(combo)
+    return combos
 
 
 LANCASTER = LancasterRules()

@@ -9,15 +9,15 @@ from typing import Any
 from engine.core import rng
 from engine.core.protocol import ConfigError
 from engine.lancaster.data import COUNTY_LETTERS
+from engine.lancaster.henry_v import KINGS_COURT, LAWS_OF_THE_KING, MODULES, RESENTMENT, resentment
 from engine.lancaster.overrides import apply_overrides
 from engine.lancaster.phases.rounds import round_frames
 from engine.lancaster.state import Colour, Conflict, State
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 CONFIG_KEYS = ("players", "data", "expansions")
-#: expansions the engine knows; Henry V's modules ("kings_court", "kings_resentment",
-#: "laws_of_the_king") will be accepted here when that issue lands.
-KNOWN_EXPANSIONS: tuple[str, ...] = ()
+#: the Henry V modules this version plays (the others are refused by ``validate_config``)
+AVAILABLE_MODULES: tuple[str, ...] = (RESENTMENT,)
 
 
 def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -32,17 +32,40 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     players = config.get("players")
     if isinstance(players, bool) or players not in PLAYER_COUNTS:
         raise ConfigError(f'Lancaster is for 2 to 5 players; "players" was {players!r}.')
-    expansions = config.get("expansions", {})
-    if not isinstance(expansions, Mapping):
-        raise ConfigError('"expansions" must be a mapping; use {} for the base game.')
-    if expansions:
-        names = ", ".join(sorted(str(k) for k in expansions))
-        raise ConfigError(
-            f"Expansions ({names}) are not available yet: this version plays the base game "
-            'only, so "expansions" must be {} (Henry V comes in a later version).'
-        )
+    expansions = _expansions(config.get("expansions", {}))
     _, data = apply_overrides(config.get("data", {}))
-    return {"players": players, "data": data, "expansions": {}}
+    return {"players": players, "data": data, "expansions": expansions}
+
+
+def _expansions(value: Any) -> dict[str, bool]:
+    """The Henry V modules: each of At the King's Court and The King's Resentment alone or
+    together; Laws of the King only with both (001). Normalised to the modules switched on."""
+    if not isinstance(value, Mapping):
+        raise ConfigError(
+            '"expansions" must be a mapping such as {"resentment": true}; use {} for the base game.'
+        )
+    unknown = sorted(str(k) for k in value if k not in MODULES)
+    if unknown:
+        raise ConfigError(
+            f"Unknown expansion(s) {', '.join(unknown)}; Lancaster knows {', '.join(MODULES)} "
+            "(Henry V – The Power of the King)."
+        )
+    for key, on in value.items():
+        if not isinstance(on, bool):
+            raise ConfigError(f'Expansion "{key}" must be true or false, not {on!r}.')
+    chosen = {k: True for k in MODULES if value.get(k)}
+    if LAWS_OF_THE_KING in chosen and not (KINGS_COURT in chosen and RESENTMENT in chosen):
+        raise ConfigError(
+            "Laws of the King can be played only with both At the King's Court and The King's "
+            'Resentment: add "kings_court": true and "resentment": true.'
+        )
+    missing = sorted(k for k in chosen if k not in AVAILABLE_MODULES)
+    if missing:
+        raise ConfigError(
+            f"The Henry V module(s) {', '.join(missing)} are not available in this version; "
+            f"available: {', '.join(AVAILABLE_MODULES)}."
+        )
+    return chosen
 
 
 def initial_state(config: Mapping[str, Any], seed: int) -> State:
@@ -121,4 +144,6 @@ def initial_state(config: Mapping[str, Any], seed: int) -> State:
         agenda=(),
         rng=r,
     )
+    if resentment.active(state):
+        state = replace(state, **resentment.setup_values(data, n))
     return replace(state, agenda=(("setup",), *round_frames(state)))

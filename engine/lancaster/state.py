@@ -40,6 +40,7 @@ class Colour:
     gold: int = 0
     squires: int = 0
     voting_markers: int = 0
+    dishonor: int = 0  # The King's Resentment: markers behind the screen
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +112,15 @@ class State:
     results: tuple[VoteResult, ...]  # this round's revealed votes
     agenda: tuple[Frame, ...]
     rng: int
+    # -- The King's Resentment (empty without it) --
+    tower: tuple[tuple[int, int], ...] = ()  # (colour, strength) from the bottom; -1: neutral
+    dishonor_track: tuple[int, ...] = ()  # markers left on each track space, left to right
+    dishonor_box: int = 0  # markers in the supply box
+
+    @property
+    def expansions(self) -> frozenset[str]:
+        """The Henry V modules in play (config ``expansions``)."""
+        return frozenset(k for k, v in dict(self.config.get("expansions", {})).items() if v)
 
     # -- colours and seats --
 
@@ -232,6 +242,7 @@ def dump(state: State) -> dict[str, Any]:
                 "gold": c.gold,
                 "squires": c.squires,
                 "voting_markers": c.voting_markers,
+                "dishonor": c.dishonor,
             }
             for c in state.colours
         ],
@@ -260,6 +271,9 @@ def dump(state: State) -> dict[str, Any]:
         ],
         "agenda": [_lists(f) for f in state.agenda],
         "rng": state.rng,
+        "tower": [list(k) for k in state.tower],
+        "dishonor_track": list(state.dishonor_track),
+        "dishonor_box": state.dishonor_box,
     }
 
 
@@ -285,6 +299,7 @@ def load(d: Mapping[str, Any]) -> State:
             gold=c["gold"],
             squires=c["squires"],
             voting_markers=c["voting_markers"],
+            dishonor=c.get("dishonor", 0),
         )
         for c in d["colours"]
     )
@@ -319,4 +334,7 @@ def load(d: Mapping[str, Any]) -> State:
         ),
         agenda=tuple(_tuples(f) for f in d["agenda"]),
         rng=int(d["rng"]),
+        tower=tuple((int(c), int(k)) for c, k in d.get("tower", ())),
+        dishonor_track=tuple(int(n) for n in d.get("dishonor_track", ())),
+        dishonor_box=int(d.get("dishonor_box", 0)),
     )

@@ -61,9 +61,10 @@ def render_text(view: Mapping[str, Any]) -> str:
     for p in players:
         nobles = "".join(p["noblemen"]) or "-"
         you = " (you)" if view.get("you") == p["seat"] else ""
+        dishonor = f", dishonor {_n(p['dishonor'])}" if "dishonor" in p else ""
         lines.append(
             f"  {p['colour']}{you}: {p['power']} power points, gold {_n(p['gold'])}, "
-            f"squires {_n(p['squires'])}, voting markers {p['voting_markers']}, "
+            f"squires {_n(p['squires'])}, voting markers {p['voting_markers']}{dishonor}, "
             f"noblemen {nobles}"
         )
         lines.append(f"    knights: {_knights(p['knights'])}")
@@ -90,6 +91,22 @@ def render_text(view: Mapping[str, Any]) -> str:
             f"  {c['letter']} {c['name']} (min {c['minimum']}; {c['reward']}{start}; "
             f"noblemen left {c['noblemen_left']}): {who}"
         )
+    resentment = view.get("resentment")
+    if resentment:
+        tower = ", ".join(
+            f"{k['colour'] or 'neutral'} {k['strength']}" for k in resentment["tower"]
+        )
+        track = " ".join(
+            f"[{t['markers']}: -{t['penalties'][0]}/-{t['penalties'][1]}]"
+            for t in resentment["track"]
+        )
+        lines.append("")
+        lines.append("THE KING'S RESENTMENT")
+        lines.append(
+            f"  Tower ({resentment['tower_strength']} of {resentment['tower_capacity']}): "
+            f"{tower or 'empty'}"
+        )
+        lines.append(f"  Dishonor track: {track}; supply box {resentment['supply_box']}")
     lines.append("")
     lines.append("CONFLICTS")
     for row in ("upper", "lower"):
@@ -112,9 +129,10 @@ def render_text(view: Mapping[str, Any]) -> str:
         lines.append("")
         lines.append("FINAL SCORES")
         for p, score, b in zip(players, outcome["scores"], outcome["breakdown"], strict=True):
+            dishonor = f", dishonor {b['dishonor']}" if "dishonor" in b else ""
             lines.append(
                 f"  {p['colour']}: {score} (game {b['during_game']}, knighthood "
-                f"{b['knighthood']}, castle {b['castle']}, noblemen {b['noblemen']})"
+                f"{b['knighthood']}, castle {b['castle']}, noblemen {b['noblemen']}{dishonor})"
             )
         winners = ", ".join(players[w]["colour"] for w in outcome["winners"])
         lines.append(f"  Winner: {winners}")

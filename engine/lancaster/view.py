@@ -7,19 +7,40 @@ information is decided (decision: rules/README.md, Lancaster 11):
 - the order of the law and conflict draw piles is never shown, only their sizes;
 - the generator state and the seed are never in a view.
 
-Henry V's hidden resources (seals, dishonor) join ``HIDDEN`` and the player entries.
+Hidden resources are declared once, in ``HIDDEN`` (the base game's and each module's).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from engine.lancaster import flow
+from engine.lancaster.henry_v import RESENTMENT, resentment
 from engine.lancaster.notation import can_type, format_action
 from engine.lancaster.pieces import board_knights
 from engine.lancaster.state import Conflict, State
 
-HIDDEN = ("gold", "squires")
+
+@dataclass(frozen=True)
+class Resource:
+    """A resource behind the player's screen: only its owner sees it, except in the 2-player
+    game and once the game is over (decisions 11 and 12; 001 for seals and dishonor)."""
+
+    key: str
+    module: str | None = None  # a Henry V module, or None for the base game
+
+
+#: Every hidden resource, the base game's and each Henry V module's: one place decides them.
+HIDDEN: tuple[Resource, ...] = (
+    Resource("gold"),
+    Resource("squires"),
+    Resource("dishonor", RESENTMENT),
+)
+
+
+def hidden_resources(state: State) -> tuple[str, ...]:
+    return tuple(r.key for r in HIDDEN if r.module is None or r.module in state.expansions)
 
 
 def _knights(state: State, colour: int) -> dict[str, Any]:
@@ -83,8 +104,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
                 "seat": s,
                 "colour": state.colour_name(s),
                 "power": col.power,
-                "gold": col.gold if shown else None,
-                "squires": col.squires if shown else None,
+                **{key: getattr(col, key) if shown else None for key in hidden_resources(state)},
                 "voting_markers": col.voting_markers,
                 "noblemen": list(col.nobles),
                 "extensions": list(col.extensions),
@@ -166,6 +186,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "finished": state.finished,
         "outcome": None,
     }
+    if resentment.active(state):
+        result["resentment"] = _resentment(state)
     if seat is not None and seat in to_act:
         legal = flow.legal_actions(state, seat)
         result["options"] = [format_action(state, a) for a in legal[:60]]
@@ -176,6 +198,27 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
 
         result["outcome"] = final_scoring(state).to_json()
     return result
+
+
+def _resentment(state: State) -> dict[str, Any]:
+    """The tower and the dishonor track are on the table: public."""
+    return {
+        "tower": [
+            {
+                "colour": None if c == resentment.NEUTRAL else state.colour_name(c),
+                "seat": None if c == resentment.NEUTRAL else state.controller(c),
+                "strength": k,
+            }
+            for c, k in state.tower
+        ],
+        "tower_strength": resentment.tower_strength(state),
+        "tower_capacity": state.data.tower_capacity,
+        "track": [
+            {"markers": n, "penalties": list(state.data.dishonor_penalties[i])}
+            for i, n in enumerate(state.dishonor_track)
+        ],
+        "supply_box": state.dishonor_box,
+    }
 
 
 def _county(state: State, i: int) -> dict[str, Any]:

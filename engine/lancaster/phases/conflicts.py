@@ -4,20 +4,25 @@ right (decisions: rules/README.md, Lancaster 1 and 8).
 Action of a ransom (frame ``("ransom", slot, seat)``): ``("ransom", strengths)`` — the
 knights (by strength) bought back at 1 gold per strength point; ``()`` ransoms none.
 
-Henry V hooks in here: archers rank on their own, Tudor knights follow their knight, and each
-lost battle hands out dishonor (an extra step after ``_score``).
+After each battle is scored, the hooks of ``AFTER_BATTLE`` run (dishonor for a lost battle).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import product
 
 from engine.core.protocol import Action
 from engine.lancaster.frames import Ctx, Handler, pop, replace_head
+from engine.lancaster.henry_v import resentment
 from engine.lancaster.pieces import gain, name, plural, remove, to_court, to_reserve
 from engine.lancaster.state import Conflict, Frame, Space, State
 
 RANK_WORDS = ("1st", "2nd", "3rd")
+
+#: What happens after a battle is scored, before its knights move: (state, card, England
+#: won, ctx) -> state. The King's Resentment hands out dishonor here (decision 14).
+AFTER_BATTLE: tuple[Callable[[State, Conflict, bool, Ctx], State], ...] = (resentment.after_battle,)
 
 
 def ranking(card: Conflict) -> list[int]:
@@ -67,6 +72,8 @@ class ResolveConflict(Handler):
             f"{winner} wins."
         )
         state = _score(state, card, england, ctx)
+        for hook in AFTER_BATTLE:
+            state = hook(state, card, england, ctx)
         if england:
             for sp in card.spaces:
                 state = to_court(state, sp.colour, *sp.knights)

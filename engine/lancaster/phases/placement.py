@@ -7,8 +7,8 @@ Actions:
 - ``("favor", tile, detail)``: the king's favor tile taken, with its choice (a knight to
   upgrade, a nobleman letter) or None.
 
-Henry V hooks in here: the tower (an extra target) joins ``TARGETS``; the lord (an extra
-actor at court) adds its own options to a turn in ``options`` and ``can_place``.
+Where a knight may go is the registry ``targets.TARGETS`` (the tower of The King's
+Resentment is one of its entries).
 """
 
 from __future__ import annotations
@@ -16,64 +16,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.core.protocol import Action, IllegalActionError
-from engine.lancaster.data import COUNTY_LETTERS
 from engine.lancaster.frames import Ctx, Handler, replace_head
-from engine.lancaster.pieces import (
-    apply_reward,
-    enter_conflict,
-    enterable_cards,
-    name,
-    occupant_text,
-    plural,
-    remove,
-    reward_details,
-    to_court,
-)
-from engine.lancaster.state import Frame, Occupant, State
-
-Target = tuple[tuple[str, object], int, int]  # (target, least squires, most squires)
-
-
-def _counties(state: State, seat: int, colour: int, strength: int) -> list[Target]:
-    out: list[Target] = []
-    # decision 12: no squires for ally knights
-    max_sq = 0 if state.is_ally(colour) else state.colours[colour].squires
-    for i, county in enumerate(state.data.counties):
-        if strength < county.minimum:
-            continue  # Lancaster: the knight alone must meet the minimum (decision 3)
-        occ = state.counties[i]
-        if occ is None:
-            out.append((("county", county.letter), 0, max_sq))
-            continue
-        if state.controller(occ.colour) == seat:
-            continue  # you can never expel your own knight (or your ally's, decision 12)
-        need = max(0, occ.total + 1 - strength)  # your total must exceed theirs (decision 3)
-        out.append((("county", county.letter), need, max_sq))
-    return out
-
-
-def _castle(state: State, seat: int, colour: int, strength: int) -> list[Target]:
-    col = state.colours[colour]
-    return [
-        (("castle", n), 0, 0)
-        for n in range(1, 7)
-        if n not in col.extensions and col.castle[n - 1] is None
-    ]
-
-
-def _conflicts(state: State, seat: int, colour: int, strength: int) -> list[Target]:
-    return [(("conflict", n), 0, 0) for n in enterable_cards(state, colour)]
-
-
-#: Where a knight may go, by kind of target. Henry V adds the tower here (and the lord, an
-#: extra actor at court, adds its own options to a turn in ``options``).
-TARGETS = (_counties, _castle, _conflicts)
+from engine.lancaster.pieces import apply_reward, name, remove, reward_details
+from engine.lancaster.state import Frame, State
+from engine.lancaster.targets import TARGETS, Target, targets
 
 
 def _targets(state: State, seat: int, colour: int, strength: int) -> list[Target]:
-    """Every target a knight of ``strength`` may go to, with its squire bounds (only
-    counties take squires; an empty range means the squires the player holds are too few)."""
-    return [t for kind in TARGETS for t in kind(state, seat, colour, strength)]
+    return targets(state, seat, colour, strength)
 
 
 def options(state: State, seat: int) -> list[Action]:
@@ -168,62 +118,12 @@ class Place(Handler):
             )
         if isinstance(squires, bool) or not isinstance(squires, int) or squires < 0:
             raise IllegalActionError("The number of squires must be 0 or more.")
-        kind = target[0] if isinstance(target, tuple) and len(target) == 2 else None
-        if kind == "county" and target[1] in COUNTY_LETTERS:
-            self._check_county(state, seat, colour, strength, target[1], squires)
-            return
-        if squires:
+        kind = TARGETS.get(target[0]) if isinstance(target, tuple) and len(target) == 2 else None
+        if kind is None:
+            raise IllegalActionError("A knight goes to a county, a castle space or a conflict.")
+        if squires and kind.kind != "county":
             raise IllegalActionError("Squires go only with a knight placed in a county.")
-        if kind == "castle" and target[1] in range(1, 7):
-            col = state.colours[colour]
-            if target[1] in col.extensions:
-                raise IllegalActionError(
-                    f"Castle space {target[1]} is covered by an extension tile; "
-                    "no knight can be placed there."
-                )
-            if col.castle[target[1] - 1] is not None:
-                raise IllegalActionError(f"Castle space {target[1]} already holds a knight.")
-            return
-        if kind == "conflict":
-            if state.find_card(target[1]) is None:
-                cards = ", ".join(str(c.card) for _, _, c in state.conflicts())
-                raise IllegalActionError(
-                    f"Conflict {target[1]} is not on the board (conflicts: {cards})."
-                )
-            if target[1] not in enterable_cards(state, colour):
-                raise IllegalActionError(
-                    f"Conflict {target[1]} has no empty space, and you have no knight there "
-                    "to stack on (Lancaster: one space per player per conflict)."
-                )
-            return
-        raise IllegalActionError("A knight goes to a county, a castle space or a conflict.")
-
-    def _check_county(
-        self, state: State, seat: int, colour: int, strength: int, letter: str, squires: int
-    ) -> None:
-        county = state.data.county(letter)
-        if strength < county.minimum:
-            raise IllegalActionError(
-                f"{county.name} ({letter}) needs a knight of strength {county.minimum} or more; "
-                "squires do not count toward the minimum."
-            )
-        if state.is_ally(colour) and squires:
-            raise IllegalActionError("Ally knights are placed without squires.")
-        have = state.colours[colour].squires
-        if squires > have:
-            raise IllegalActionError(f"You have only {plural(have, 'squire')}.")
-        occ = state.counties[COUNTY_LETTERS.index(letter)]
-        if occ is None:
-            return
-        if state.controller(occ.colour) == seat:
-            raise IllegalActionError(
-                f"{letter} holds your own knight (or your ally's): you can never expel it."
-            )
-        if strength + squires <= occ.total:
-            raise IllegalActionError(
-                f"To expel {occupant_text(state, occ)} from {letter} (total {occ.total}) your "
-                f"knight and squires must exceed it; you offer {strength + squires}."
-            )
+        kind.check(state, seat, colour, strength, target[1], squires)
 
     def resolve(self, state: State, frame: Frame, seat: int, action: Action, ctx: Ctx) -> State:
         _, ally, strength, target, squires = action
@@ -231,44 +131,14 @@ class Place(Handler):
         assert colour is not None
         col = state.colours[colour]
         state = state.with_colour(colour, court=remove(col.court, strength))
-        who = name(state, colour)
-        follow: list[Frame] = []
+        placed = TARGETS[target[0]].resolve(state, seat, colour, strength, target[1], squires, ctx)
         passed = passed_seats(frame)
-        if target[0] == "county":
-            i = COUNTY_LETTERS.index(target[1])
-            sq = f" with {plural(squires, 'squire')}" if squires else ""
-            ctx.say(f"{who} places knight {strength} in {target[1]}{sq}.")
-            occ = state.counties[i]
-            if occ is not None:
-                # Lancaster: the expelled knight goes back to its owner's court, its squires
-                # to the supply (decision 3); it is placed again later this phase (decision 2).
-                state = to_court(state, occ.colour, occ.strength)
-                ctx.say(f"{occupant_text(state, occ)} is expelled back to court.")
-                # decision 2: a player who passed places again once an expelled knight of
-                # theirs is back at their court
-                owner = state.controller(occ.colour)
-                passed = tuple(p for p in passed if p != owner)
-            counties = list(state.counties)
-            counties[i] = Occupant(colour, strength, squires)
-            state = state.with_colour(colour, squires=state.colours[colour].squires - squires)
-            state = replace(state, counties=tuple(counties))
-        elif target[0] == "castle":
-            castle = list(col.castle)
-            castle[target[1] - 1] = strength
-            state = state.with_colour(colour, castle=tuple(castle))
-            ctx.say(f"{who} places knight {strength} on castle space {target[1]}.")
-        else:
-            found = state.find_card(target[1])
-            assert found is not None
-            stacked = any(sp.colour == colour for sp in found[2].spaces)
-            state = enter_conflict(state, colour, strength, target[1])
-            how = "stacks" if stacked else "places"
-            ctx.say(f"{who} {how} knight {strength} at conflict {target[1]}.")
-            if state.favors:
-                # Lancaster: the first 6 knights at conflicts each take a king's favor
-                # (decision 4); a tile is taken while any is face up.
-                follow.append(("favor", colour))
-        return replace_head(state, *follow, ("place", (seat + 1) % state.players, passed))
+        if placed.returned_to is not None:
+            # decision 2: a player who passed places again once an expelled knight of theirs
+            # is back at their court
+            passed = tuple(p for p in passed if p != placed.returned_to)
+        nxt = ("place", (seat + 1) % state.players, passed)
+        return replace_head(placed.state, *placed.follow, nxt)
 
     def auto(self, state: State, frame: Frame, seat: int) -> Action:
         from engine.lancaster.auto import place

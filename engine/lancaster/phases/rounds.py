@@ -11,11 +11,14 @@ from dataclasses import replace
 
 from engine.core.protocol import Action, IllegalActionError
 from engine.lancaster.frames import Ctx, Handler, pop, replace_head
+from engine.lancaster.henry_v import resentment
 from engine.lancaster.pieces import name
 from engine.lancaster.state import Conflict, Frame, State
 
 
 def round_frames(state: State) -> tuple[Frame, ...]:
+    # The King's Resentment: the tower is cleared before the counties are scored (001).
+    before_counties: tuple[Frame, ...] = (("tower_clear",),) if resentment.active(state) else ()
     return (
         ("place", state.start_player),
         ("vote", 0),
@@ -25,6 +28,7 @@ def round_frames(state: State) -> tuple[Frame, ...]:
         ("law", 0),
         ("law", 1),
         ("law", 2),
+        *before_counties,
         *(("county", i) for i in range(9)),
         *(("castle", seat) for seat in state.seat_order()),
         ("conflict", "lower", 0),

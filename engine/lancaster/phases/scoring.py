@@ -1,14 +1,16 @@
 """Final scoring after the last round (decision: rules/README.md, Lancaster 10).
 
-``SCORINGS`` lists the parts of the final scoring; Henry V appends its own (seals, dishonor)
-with the same signature.
+``SCORINGS`` lists the terms of the final scoring, the base game's and each Henry V
+module's; a term counts only with its module.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from engine.core.protocol import Outcome
+from engine.lancaster.henry_v import RESENTMENT, resentment
 from engine.lancaster.state import State
 
 
@@ -58,20 +60,36 @@ def noblemen(state: State) -> dict[str, list[int]]:
     return {"noblemen": [n * (n - 1) // 2 for n in count], "noblemen_count": count}
 
 
-SCORINGS: tuple[Callable[[State], dict[str, list[int]]], ...] = (knighthood, castle, noblemen)
-POINT_KEYS = ("knighthood", "castle", "noblemen")
+@dataclass(frozen=True)
+class ScoringTerm:
+    """One part of the final scoring: ``score`` returns per-seat lists, among them the
+    points under ``key`` (added to the total) and any figures shown beside them."""
+
+    key: str
+    score: Callable[[State], dict[str, list[int]]]
+    module: str | None = None  # a Henry V module, or None for the base game
+
+
+#: Every term of the final scoring, in the order the breakdown shows them.
+SCORINGS: tuple[ScoringTerm, ...] = (
+    ScoringTerm("knighthood", knighthood),
+    ScoringTerm("castle", castle),
+    ScoringTerm("noblemen", noblemen),
+    ScoringTerm("dishonor", resentment.dishonor_scoring, RESENTMENT),
+)
 
 
 def final_scoring(state: State) -> Outcome:
     parts: dict[str, list[int]] = {}
-    for scoring in SCORINGS:
-        parts.update(scoring(state))
+    terms = [t for t in SCORINGS if t.module is None or t.module in state.expansions]
+    for term in terms:
+        parts.update(term.score(state))
     breakdown = []
     totals = []
     for seat in range(state.players):
         during = state.colours[seat].power
         entry = {"during_game": during, **{k: v[seat] for k, v in parts.items()}}
-        entry["total"] = during + sum(parts[k][seat] for k in POINT_KEYS)
+        entry["total"] = during + sum(parts[t.key][seat] for t in terms)
         breakdown.append(entry)
         totals.append(entry["total"])
     best = max(totals)

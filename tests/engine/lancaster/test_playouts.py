@@ -1,5 +1,5 @@
-"""Seeded random playouts: 500 full games over every player count, with the invariants of
-the issue checked after every action."""
+"""Seeded random playouts: 500 full games over every player count for the base game and 500
+with each set of Henry V modules, with the invariants checked after every action."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ def check_invariants(s: State) -> None:
     for colour, c in enumerate(s.colours):
         # Each colour has exactly its 7 knights across court, board, castle and reserve.
         pieces = list(c.court) + list(c.reserve) + [k for k in c.castle if k is not None]
+        pieces += [k for owner, k in s.tower if owner == colour]
         pieces += [o.strength for o in s.counties if o is not None and o.colour == colour]
         for _, _, card in s.conflicts():
             pieces += [k for sp in card.spaces if sp.colour == colour for k in sp.knights]
@@ -45,15 +46,46 @@ def check_invariants(s: State) -> None:
         assert len(colours) == len(set(colours))
         assert all(sp.knights for sp in card.spaces) or s.agenda[0][0] in ("ransom", "captured")
     assert set(s.favors) <= set(s.favors_in_game)
+    if "resentment" in s.expansions:
+        check_resentment(s)
 
 
+def check_resentment(s: State) -> None:
+    """The King's Resentment: the tower within its capacity, the neutral knight at its
+    bottom, no negative dishonor; every marker is on the track, in the box or with a player
+    (more only once both ran out: markers are then recorded without limit)."""
+    data = s.data
+    assert sum(k for _, k in s.tower) <= data.tower_capacity
+    neutral = dict(data.tower_neutral)[s.players]
+    assert [k for c, k in s.tower if c < 0] == ([neutral] if neutral else [])
+    per_space = dict(data.dishonor_per_space)[s.players]
+    assert all(0 <= n <= per_space for n in s.dishonor_track) and s.dishonor_box >= 0
+    held = [c.dishonor for c in s.colours]
+    assert min(held) >= 0
+    assert all(c.dishonor == 0 for i, c in enumerate(s.colours) if s.is_ally(i))
+    total = sum(held) + sum(s.dishonor_track) + s.dishonor_box
+    assert total >= data.dishonor_markers
+    # The track empties left to right.
+    track = list(s.dishonor_track)
+    assert track == sorted(track), track
+    # The tower holds players' knights only during placement and parliament.
+    if s.agenda and s.agenda[0][0] in ("county", "castle", "castle_paid", "conflict", "ransom"):
+        assert all(c < 0 for c, _ in s.tower)
+
+
+@pytest.mark.parametrize("modules", [(), ("resentment",)])
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_random_games_keep_every_invariant_and_end_after_round_5(players: int) -> None:
+def test_random_games_keep_every_invariant_and_end_after_round_5(
+    players: int, modules: tuple[str, ...]
+) -> None:
     finished = 0
+    config: dict[str, object] = {"players": players}
+    if modules:
+        config["expansions"] = dict.fromkeys(modules, True)
     for seed in range(GAMES_PER_COUNT):
         state = contract.random_game(
             R,
-            {"players": players},
+            config,
             1000 * players + seed,
             max_steps=5000,
             on_step=lambda _before, _seat, _action, after: check_invariants(after),
@@ -65,9 +97,10 @@ def test_random_games_keep_every_invariant_and_end_after_round_5(players: int) -
     assert finished == GAMES_PER_COUNT
 
 
-def test_deadline_defaults_alone_play_a_whole_game_legally() -> None:
-    for players in (2, 3, 4, 5):
-        state = R.initial_state({"players": players}, players)
+@pytest.mark.parametrize("config", R.contract_configs())
+def test_deadline_defaults_alone_play_a_whole_game_legally(config: dict[str, object]) -> None:
+    for players in (int(str(config["players"])),):
+        state = R.initial_state(config, players)
         while R.to_act(state):
             seat = min(R.to_act(state))
             action = R.auto_action(state, seat)

@@ -83,14 +83,29 @@ def test_every_player_chooses_a_first_extension_tile_at_once_before_round_1() ->
     assert "knight 1 to castle 1" in g.legal(RED)
 
 
-def test_config_rejects_expansions_until_henry_v_with_a_clear_message() -> None:
-    with pytest.raises(ConfigError, match="expansions"):
-        R.validate_config({"players": 3, "expansions": {"kings_court": True}})
+def test_config_takes_the_henry_v_modules_and_refuses_what_this_version_cannot_play() -> None:
     assert R.validate_config({"players": 3, "expansions": {}}) == {
         "players": 3,
         "data": {},
         "expansions": {},
     }
+    assert R.validate_config(
+        {"players": 3, "expansions": {"resentment": True, "kings_court": False}}
+    ) == {"players": 3, "data": {}, "expansions": {"resentment": True}}
+    with pytest.raises(ConfigError, match="not available in this version"):
+        R.validate_config({"players": 3, "expansions": {"kings_court": True}})
+    with pytest.raises(ConfigError, match="only with both At the King's Court and The King's"):
+        R.validate_config({"players": 3, "expansions": {"laws_of_the_king": True}})
+    with pytest.raises(ConfigError, match="only with both"):
+        R.validate_config(
+            {"players": 3, "expansions": {"laws_of_the_king": True, "resentment": True}}
+        )
+    with pytest.raises(ConfigError, match="Unknown expansion"):
+        R.validate_config({"players": 3, "expansions": {"new_laws": True}})
+    with pytest.raises(ConfigError, match="true or false"):
+        R.validate_config({"players": 3, "expansions": {"resentment": "yes"}})
+    with pytest.raises(ConfigError, match="must be a mapping"):
+        R.validate_config({"players": 3, "expansions": ["resentment"]})
 
 
 @pytest.mark.parametrize("bad", [{"players": 1}, {"players": 6}, {"players": True}, {}])

@@ -74,9 +74,12 @@ def test_the_text_rendering_shows_the_board_and_hides_what_the_view_hides() -> N
 
 
 def _hide(state: State, seat: int, gold: int, squires: int, vote: Vote) -> State:
-    """The same state, except for values only ``seat`` may know."""
+    """The same state, except for values only ``seat`` may know (dishonor too, with The King's
+    Resentment)."""
     if not state.two_player:
         state = state.with_colour(seat, gold=gold, squires=squires)
+        if "resentment" in state.expansions:
+            state = state.with_colour(seat, dishonor=(gold + squires) % 7)
     if state.votes[seat] is not None:
         votes = list(state.votes)
         votes[seat] = vote
@@ -84,8 +87,9 @@ def _hide(state: State, seat: int, gold: int, squires: int, vote: Vote) -> State
     return state
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=16, deadline=None)
 @given(
+    modules=st.sampled_from([(), ("resentment",)]),
     players=st.sampled_from([2, 3, 4, 5]),
     seed=st.integers(0, 2**32),
     gold=st.integers(0, 25),
@@ -94,9 +98,18 @@ def _hide(state: State, seat: int, gold: int, squires: int, vote: Vote) -> State
     markers=st.integers(0, 6),
 )
 def test_hidden_values_never_change_what_another_seat_sees(
-    players: int, seed: int, gold: int, squires: int, yes: bool, markers: int
+    modules: tuple[str, ...],
+    players: int,
+    seed: int,
+    gold: int,
+    squires: int,
+    yes: bool,
+    markers: int,
 ) -> None:
-    state = R.initial_state({"players": players}, seed)
+    config: dict[str, object] = {"players": players}
+    if modules:
+        config["expansions"] = dict.fromkeys(modules, True)
+    state = R.initial_state(config, seed)
     r = rng.seed_state(seed)
     compared = 0
     while R.to_act(state):

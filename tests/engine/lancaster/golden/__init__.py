@@ -22,7 +22,16 @@ from engine.lancaster import LANCASTER as R
 PLAYERS = 3
 SEED = 20_260_413
 PATH = Path(__file__).with_name("lancaster-3p.txt")
-VIEWERS = ("0", "1", "2", "spectator")
+#: the Henry V transcript: 4 players with every module this version plays
+HENRY_V_PATH = Path(__file__).with_name("lancaster-4p-henry-v.txt")
+HENRY_V_MODULES = ("resentment",)
+
+
+def goldens() -> list[tuple[Path, int, int, tuple[str, ...]]]:
+    """(file, players, seed, Henry V modules) of every golden transcript."""
+    return [(PATH, PLAYERS, SEED, ()), (HENRY_V_PATH, 4, SEED + 4, HENRY_V_MODULES)]
+
+
 REMOVED = "<removed>"
 
 
@@ -41,8 +50,15 @@ def flatten(value: Any, prefix: str = "") -> dict[str, str]:
     return {prefix: json.dumps(value, ensure_ascii=False, sort_keys=True)}
 
 
+def _viewers(players: int) -> tuple[str, ...]:
+    return (*(str(s) for s in range(players)), "spectator")
+
+
 def _views(state: Any) -> dict[str, dict[str, str]]:
-    return {v: flatten(R.view(state, None if v == "spectator" else int(v))) for v in VIEWERS}
+    return {
+        v: flatten(R.view(state, None if v == "spectator" else int(v)))
+        for v in _viewers(state.players)
+    }
 
 
 def _delta(old: dict[str, str], new: dict[str, str]) -> dict[str, str]:
@@ -52,26 +68,33 @@ def _delta(old: dict[str, str], new: dict[str, str]) -> dict[str, str]:
 
 
 def _write_views(lines: list[str], old: dict[str, dict[str, str]], new: dict[str, Any]) -> None:
-    deltas = {v: _delta(old.get(v, {}), new[v]) for v in VIEWERS}
+    viewers = tuple(new)
+    deltas = {v: _delta(old.get(v, {}), new[v]) for v in viewers}
     common = {
         p: val
-        for p, val in deltas[VIEWERS[0]].items()
-        if all(deltas[v].get(p) == val for v in VIEWERS[1:])
+        for p, val in deltas[viewers[0]].items()
+        if all(deltas[v].get(p) == val for v in viewers[1:])
     }
     for p in sorted(common):
         lines.append(f"  all: {p} = {common[p]}")
-    for v in VIEWERS:
+    for v in viewers:
         for p in sorted(deltas[v]):
             if p not in common:
                 lines.append(f"  {v}: {p} = {deltas[v][p]}")
 
 
-def transcript() -> str:
+def transcript(players: int = PLAYERS, seed: int = SEED, modules: tuple[str, ...] = ()) -> str:
     """Play the seeded game (seats and actions drawn uniformly by our own generator) and
     write its transcript."""
-    state = R.initial_state({"players": PLAYERS}, SEED)
-    r = rng.seed_state(SEED + 1)
-    lines = [f"Lancaster, {PLAYERS} players, seed {SEED}", "", "== setup"]
+    config: dict[str, Any] = {"players": players}
+    if modules:
+        config["expansions"] = dict.fromkeys(modules, True)
+    state = R.initial_state(config, seed)
+    r = rng.seed_state(seed + 1)
+    title = f"Lancaster, {players} players, seed {seed}"
+    if modules:
+        title += f", Henry V modules: {', '.join(modules)}"
+    lines = [title, "", "== setup"]
     views = _views(state)
     _write_views(lines, {}, views)
     step = 0
@@ -106,5 +129,5 @@ def transcript() -> str:
     return "\n".join(lines) + "\n"
 
 
-def stored() -> str:
-    return PATH.read_text(encoding="utf-8")
+def stored(path: Path = PATH) -> str:
+    return path.read_text(encoding="utf-8")

@@ -4,20 +4,22 @@ from __future__ import annotations
 
 import sys
 
-from tests.engine.lancaster.golden import PATH, stored, transcript
+from tests.engine.lancaster.golden import goldens, stored, transcript
 
 
 def main(argv: list[str]) -> int:
-    fresh = transcript()
-    if "--update" in argv:
-        PATH.write_text(fresh, encoding="utf-8")
-        print(f"wrote {PATH} ({len(fresh.splitlines())} lines); review it with git diff")
-        return 0
-    if PATH.exists() and stored() == fresh:
-        print("golden transcript up to date")
-        return 0
-    print("golden transcript differs; run with --update and review the diff")
-    return 1
+    status = 0
+    for path, players, seed, modules in goldens():
+        fresh = transcript(players, seed, modules)
+        if "--update" in argv:
+            path.write_text(fresh, encoding="utf-8")
+            print(f"wrote {path} ({len(fresh.splitlines())} lines); review it with git diff")
+        elif path.exists() and stored(path) == fresh:
+            print(f"{path.name}: up to date")
+        else:
+            print(f"{path.name} differs; run with --update and review the diff")
+            status = 1
+    return status
 
 
 if __name__ == "__main__":

@@ -1,0 +1,221 @@
+"""Where a knight may be placed in phase 1: one registry of *target kinds*.
+
+A target is ``(kind, value)`` — ``("county", "D")``, ``("castle", 3)``, ``("conflict", 7)``,
+and with *The King's Resentment* ``("tower", None)``. Each kind says where a knight of a given
+strength may go (with the squires it may take), why a placement is illegal, what placing
+does, and how the notation writes it. The base game and each expansion module declare their
+kinds in ``TARGETS``; adding a place is one entry and its functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.core.protocol import IllegalActionError
+from engine.lancaster.data import COUNTY_LETTERS
+from engine.lancaster.frames import Ctx
+from engine.lancaster.henry_v import resentment
+from engine.lancaster.pieces import (
+    enter_conflict,
+    enterable_cards,
+    name,
+    occupant_text,
+    plural,
+    to_court,
+)
+from engine.lancaster.state import Frame, Occupant, State
+
+#: (target, least squires, most squires): only counties take squires
+Target = tuple[tuple[str, Any], int, int]
+
+
+@dataclass(frozen=True)
+class Placed:
+    """What placing a knight did: the new state, the frames that follow it this turn (a
+    king's favor), and the seat whose expelled knight came back to court (decision 2)."""
+
+    state: State
+    follow: tuple[Frame, ...] = ()
+    returned_to: int | None = None
+
+
+@dataclass(frozen=True)
+class TargetKind:
+    kind: str
+    #: (state, seat, colour, strength) -> the targets of this kind that knight may go to
+    options: Callable[[State, int, int, int], list[Target]]
+    #: (state, seat, colour, strength, value, squires) -> None, or IllegalActionError
+    check: Callable[[State, int, int, int, Any, int], None]
+    #: (state, seat, colour, strength, value, squires, ctx) -> Placed (the knight has left
+    #: the court already)
+    resolve: Callable[[State, int, int, int, Any, int, Ctx], Placed]
+    #: value -> the words after "to" in the notation ("D", "castle 3", "tower")
+    words: Callable[[Any], str]
+
+
+# -- counties ----------------------------------------------------------------------------------
+
+
+def _county_options(state: State, seat: int, colour: int, strength: int) -> list[Target]:
+    out: list[Target] = []
+    # decision 12: no squires for ally knights
+    max_sq = 0 if state.is_ally(colour) else state.colours[colour].squires
+    for i, county in enumerate(state.data.counties):
+        if strength < county.minimum:
+            continue  # Lancaster: the knight alone must meet the minimum (decision 3)
+        occ = state.counties[i]
+        if occ is None:
+            out.append((("county", county.letter), 0, max_sq))
+            continue
+        if state.controller(occ.colour) == seat:
+            continue  # you can never expel your own knight (or your ally's, decision 12)
+        need = max(0, occ.total + 1 - strength)  # your total must exceed theirs (decision 3)
+        out.append((("county", county.letter), need, max_sq))
+    return out
+
+
+def _county_check(
+    state: State, seat: int, colour: int, strength: int, letter: Any, squires: int
+) -> None:
+    if letter not in COUNTY_LETTERS or not isinstance(letter, str) or len(letter) != 1:
+        raise IllegalActionError("Counties are the letters A to I.")
+    county = state.data.county(letter)
+    if strength < county.minimum:
+        raise IllegalActionError(
+            f"{county.name} ({letter}) needs a knight of strength {county.minimum} or more; "
+            "squires do not count toward the minimum."
+        )
+    if state.is_ally(colour) and squires:
+        raise IllegalActionError("Ally knights are placed without squires.")
+    have = state.colours[colour].squires
+    if squires > have:
+        raise IllegalActionError(f"You have only {plural(have, 'squire')}.")
+    occ = state.counties[COUNTY_LETTERS.index(letter)]
+    if occ is None:
+        return
+    if state.controller(occ.colour) == seat:
+        raise IllegalActionError(
+            f"{letter} holds your own knight (or your ally's): you can never expel it."
+        )
+    if strength + squires <= occ.total:
+        raise IllegalActionError(
+            f"To expel {occupant_text(state, occ)} from {letter} (total {occ.total}) your "
+            f"knight and squires must exceed it; you offer {strength + squires}."
+        )
+
+
+def _county_resolve(
+    state: State, seat: int, colour: int, strength: int, letter: Any, squires: int, ctx: Ctx
+) -> Placed:
+    i = COUNTY_LETTERS.index(letter)
+    sq = f" with {plural(squires, 'squire')}" if squires else ""
+    ctx.say(f"{name(state, colour)} places knight {strength} in {letter}{sq}.")
+    occ = state.counties[i]
+    returned: int | None = None
+    if occ is not None:
+        # Lancaster: the expelled knight goes back to its owner's court, its squires to the
+        # supply (decision 3); it is placed again later this phase (decision 2).
+        state = to_court(state, occ.colour, occ.strength)
+        ctx.say(f"{occupant_text(state, occ)} is expelled back to court.")
+        returned = state.controller(occ.colour)
+    counties = list(state.counties)
+    counties[i] = Occupant(colour, strength, squires)
+    state = state.with_colour(colour, squires=state.colours[colour].squires - squires)
+    return Placed(replace(state, counties=tuple(counties)), returned_to=returned)
+
+
+# -- castle spaces -----------------------------------------------------------------------------
+
+
+def _castle_options(state: State, seat: int, colour: int, strength: int) -> list[Target]:
+    col = state.colours[colour]
+    return [
+        (("castle", n), 0, 0)
+        for n in range(1, 7)
+        if n not in col.extensions and col.castle[n - 1] is None
+    ]
+
+
+def _castle_check(
+    state: State, seat: int, colour: int, strength: int, n: Any, squires: int
+) -> None:
+    if isinstance(n, bool) or n not in range(1, 7):
+        raise IllegalActionError("Castle spaces are numbered 1 to 6.")
+    col = state.colours[colour]
+    if n in col.extensions:
+        raise IllegalActionError(
+            f"Castle space {n} is covered by an extension tile; no knight can be placed there."
+        )
+    if col.castle[n - 1] is not None:
+        raise IllegalActionError(f"Castle space {n} already holds a knight.")
+
+
+def _castle_resolve(
+    state: State, seat: int, colour: int, strength: int, n: Any, squires: int, ctx: Ctx
+) -> Placed:
+    castle = list(state.colours[colour].castle)
+    castle[n - 1] = strength
+    ctx.say(f"{name(state, colour)} places knight {strength} on castle space {n}.")
+    return Placed(state.with_colour(colour, castle=tuple(castle)))
+
+
+# -- conflicts ---------------------------------------------------------------------------------
+
+
+def _conflict_options(state: State, seat: int, colour: int, strength: int) -> list[Target]:
+    return [(("conflict", n), 0, 0) for n in enterable_cards(state, colour)]
+
+
+def _conflict_check(
+    state: State, seat: int, colour: int, strength: int, n: Any, squires: int
+) -> None:
+    if isinstance(n, bool) or not isinstance(n, int) or state.find_card(n) is None:
+        cards = ", ".join(str(c.card) for _, _, c in state.conflicts())
+        raise IllegalActionError(f"Conflict {n} is not on the board (conflicts: {cards}).")
+    if n not in enterable_cards(state, colour):
+        raise IllegalActionError(
+            f"Conflict {n} has no empty space, and you have no knight there "
+            "to stack on (Lancaster: one space per player per conflict)."
+        )
+
+
+def _conflict_resolve(
+    state: State, seat: int, colour: int, strength: int, n: Any, squires: int, ctx: Ctx
+) -> Placed:
+    found = state.find_card(n)
+    assert found is not None
+    stacked = any(sp.colour == colour for sp in found[2].spaces)
+    state = enter_conflict(state, colour, strength, n)
+    how = "stacks" if stacked else "places"
+    ctx.say(f"{name(state, colour)} {how} knight {strength} at conflict {n}.")
+    # Lancaster: the first 6 knights at conflicts each take a king's favor (decision 4); a
+    # tile is taken while any is face up.
+    return Placed(state, follow=(("favor", colour),) if state.favors else ())
+
+
+#: Every kind of place a knight may go in phase 1, base game first, then the modules'.
+TARGETS: dict[str, TargetKind] = {
+    t.kind: t
+    for t in (
+        TargetKind("county", _county_options, _county_check, _county_resolve, str),
+        TargetKind("castle", _castle_options, _castle_check, _castle_resolve, "castle {}".format),
+        TargetKind(
+            "conflict", _conflict_options, _conflict_check, _conflict_resolve, "conflict {}".format
+        ),
+        TargetKind(
+            "tower",
+            resentment.tower_options,
+            resentment.tower_check,
+            lambda *args: Placed(resentment.tower_resolve(*args)),
+            lambda _: "tower",
+        ),
+    )
+}
+
+
+def targets(state: State, seat: int, colour: int, strength: int) -> list[Target]:
+    """Every target a knight of ``strength`` may go to, with its squire bounds (an empty range
+    means the squires the player holds are too few)."""
+    return [t for kind in TARGETS.values() for t in kind.options(state, seat, colour, strength)]
