@@ -9,13 +9,15 @@ Actions of the law choices (frame ``("law_choice", key, seat)``):
 ``("trade", n)`` spend n squires and n gold for power points; ``("upgrade", ref | None)``;
 ``("swap", bool)``; ``("extension", space | None)``.
 
-Henry V's *Laws of the King* add entries to ``LAWS`` (and their choices to ``CHOICES``).
+Every law is one entry of ``LAWS`` (a ``LawRule``); the choices' verbs are in ``VERBS``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
 from engine.core.protocol import Action
 from engine.lancaster.data import Law
@@ -85,64 +87,121 @@ def _richest(state: State) -> list[int]:
     return _most(state, lambda s: state.colours[s].gold)
 
 
-#: laws that give resources or power points: what each player gains
-GAINS: Mapping[str, Callable[[State, Law, int], Amounts]] = MappingProxyType(
+def _buy_options(verb: str) -> Callable[[State, Law, int], list[Action]]:
+    def options(st: State, law: Law, s: int) -> list[Action]:
+        return [(verb, n) for n in range(st.colours[s].gold // law.param("gold") + 1)]
+
+    return options
+
+
+def _swap_options(st: State, law: Law, s: int) -> list[Action]:
+    ok = 3 in deployed(st, s) and 4 in st.colours[s].reserve
+    return [("swap", False), ("swap", True)] if ok else [("swap", False)]
+
+
+@dataclass(frozen=True)
+class LawRule:
+    """What one law does: it gives resources (``gains``), recruits knights
+    (``new_knights``), or leaves choices (``choosers``: how many per player, in player
+    order; ``options``: the actions of one choice). ``named`` says whom the law names (in
+    the log, as the law does at the table); ``hidden_range`` marks choices whose range
+    depends on hidden gold or squires (always asked outside the 2-player game)."""
+
+    gains: Callable[[State, Law, int], Amounts] | None = None
+    new_knights: Callable[[State, Law, int], int] | None = None
+    choosers: Callable[[State, Law, int], int] | None = None
+    options: Callable[[State, Law, int], list[Action]] | None = None
+    named: tuple[str, Callable[[State], list[int]]] | None = None
+    hidden_range: bool = False
+
+
+def _counties_power(st: State, law: Law, s: int) -> Amounts:
+    return {"power": law.param("power") * (counties_held(st, s) // law.param("per"))}
+
+
+#: Every law, by key: the base game's (lancaster-data.md, "Laws"). A new law is one entry
+#: here (and its ``data.Law``); a new kind of choice adds its verb to ``VERBS``.
+LAWS: Mapping[str, LawRule] = MappingProxyType(
     {
-        "squires_for_strength_2": lambda st, law, s: {
-            "squires": law.param("squires") * deployed(st, s).count(2)
-        },
-        "counties_power": lambda st, law, s: {
-            "power": law.param("power") * (counties_held(st, s) // law.param("per"))
-        },
-        "counties_power_8": lambda st, law, s: {
-            "power": law.param("power") * (counties_held(st, s) // law.param("per"))
-        },
-        "conflicts_resources": lambda st, law, s: dict.fromkeys(
-            ("gold", "squires", "voting_markers"), conflicts_involved(st, s) // law.param("per")
+        "squires_for_strength_2": LawRule(
+            gains=lambda st, law, s: {"squires": law.param("squires") * deployed(st, s).count(2)}
         ),
-        "conflicts_power": lambda st, law, s: {
-            "power": law.param("power") * conflicts_involved(st, s)
-        },
-        "strength_1_power": lambda st, law, s: {
-            "power": law.param("power") * _all_ones_deployed(st, s)
-        },
-        "conflicts_markers": lambda st, law, s: {
-            "voting_markers": law.param("voting_markers") * conflicts_involved(st, s)
-        },
-        "extensions_power": lambda st, law, s: {
-            "power": law.param("power") * (len(st.colours[s].extensions) // law.param("per"))
-        },
-        "most_gold_squire_marker": lambda st, law, s: (
-            {"squires": 1, "voting_markers": 1} if s in _richest(st) else {}
+        "counties_power": LawRule(gains=_counties_power),
+        "counties_power_8": LawRule(gains=_counties_power),
+        "conflicts_resources": LawRule(
+            gains=lambda st, law, s: dict.fromkeys(
+                ("gold", "squires", "voting_markers"),
+                conflicts_involved(st, s) // law.param("per"),
+            )
+        ),
+        "conflicts_power": LawRule(
+            gains=lambda st, law, s: {"power": law.param("power") * conflicts_involved(st, s)}
+        ),
+        "strength_1_power": LawRule(
+            gains=lambda st, law, s: {"power": law.param("power") * _all_ones_deployed(st, s)}
+        ),
+        "conflicts_markers": LawRule(
+            gains=lambda st, law, s: {
+                "voting_markers": law.param("voting_markers") * conflicts_involved(st, s)
+            }
+        ),
+        "extensions_power": LawRule(
+            gains=lambda st, law, s: {
+                "power": law.param("power") * (len(st.colours[s].extensions) // law.param("per"))
+            }
+        ),
+        "most_gold_squire_marker": LawRule(
+            gains=lambda st, law, s: (
+                {"squires": 1, "voting_markers": 1} if s in _richest(st) else {}
+            )
+        ),
+        "most_squires_new_knight": LawRule(
+            new_knights=lambda st, law, s: int(s in _most(st, lambda t: st.colours[t].squires))
+        ),
+        "noblemen_knights": LawRule(
+            new_knights=lambda st, law, s: len(st.colours[s].nobles) // law.param("per")
+        ),
+        "buy_voting_markers": LawRule(
+            choosers=lambda st, law, s: 1, options=_buy_options("markers"), hidden_range=True
+        ),
+        "buy_power_points": LawRule(
+            choosers=lambda st, law, s: 1, options=_buy_options("power"), hidden_range=True
+        ),
+        "squire_and_gold_for_power": LawRule(
+            choosers=lambda st, law, s: 1,
+            options=lambda st, law, s: [
+                ("trade", n) for n in range(min(st.colours[s].gold, st.colours[s].squires) + 1)
+            ],
+            hidden_range=True,
+        ),
+        "most_gold_upgrades": LawRule(
+            choosers=lambda st, law, s: int(s in _richest(st)),
+            options=lambda st, law, s: [
+                ("upgrade", None),
+                *(("upgrade", r) for r in upgrade_targets(st, s, deployed_only=True)),
+            ],
+            named=("most gold", _richest),
+        ),
+        "no_strength_2_upgrades": LawRule(
+            choosers=lambda st, law, s: int(2 not in deployed(st, s)),
+            options=lambda st, law, s: [
+                ("upgrade", None),
+                *(("upgrade", r) for r in upgrade_targets(st, s)),
+            ],
+        ),
+        "conflicts_extensions": LawRule(
+            choosers=lambda st, law, s: conflicts_involved(st, s) // law.param("per"),
+            options=lambda st, law, s: [
+                ("extension", None),
+                *(("extension", n) for n in free_extension_spaces(st, s)),
+            ],
+        ),
+        "swap_3_for_4": LawRule(
+            choosers=lambda st, law, s: int(3 in deployed(st, s) and 4 in st.colours[s].reserve),
+            options=_swap_options,
         ),
     }
 )
-
-#: laws that recruit new knights: how many each player takes
-NEW_KNIGHTS: Mapping[str, Callable[[State, Law, int], int]] = MappingProxyType(
-    {
-        "most_squires_new_knight": lambda st, law, s: int(
-            s in _most(st, lambda t: st.colours[t].squires)
-        ),
-        "noblemen_knights": lambda st, law, s: len(st.colours[s].nobles) // law.param("per"),
-    }
-)
-
-#: laws that leave a choice: how many choices each player makes (in player order)
-CHOOSERS: Mapping[str, Callable[[State, Law, int], int]] = MappingProxyType(
-    {
-        "buy_voting_markers": lambda st, law, s: 1,
-        "buy_power_points": lambda st, law, s: 1,
-        "squire_and_gold_for_power": lambda st, law, s: 1,
-        "most_gold_upgrades": lambda st, law, s: int(s in _richest(st)),
-        "no_strength_2_upgrades": lambda st, law, s: int(2 not in deployed(st, s)),
-        "conflicts_extensions": lambda st, law, s: conflicts_involved(st, s) // law.param("per"),
-        "swap_3_for_4": lambda st, law, s: int(3 in deployed(st, s) and 4 in st.colours[s].reserve),
-    }
-)
-
-#: laws that name the players they favour: said in the log (such laws reveal it at the table)
-_NAMED = {"most_gold_upgrades": ("most gold", _richest)}
 
 
 def apply_law(state: State, key: str, ctx: Ctx) -> State:
@@ -150,21 +209,23 @@ def apply_law(state: State, key: str, ctx: Ctx) -> State:
     law = state.data.law(key)
     t = f'Law "{law.title}"'
     order = state.seat_order()
-    if key in _NAMED:
-        what, who = _NAMED[key]
+    rule = LAWS[key]
+    if rule.named is not None:
+        what, who = rule.named
         ctx.say(f"{t}: {what}: {', '.join(name(state, s) for s in who(state))}.")
-    if key in CHOOSERS:
-        frames = [
-            ("law_choice", key, s) for s in order for _ in range(CHOOSERS[key](state, law, s))
-        ]
+    if rule.choosers is not None:
+        choosers = rule.choosers
+        frames = [("law_choice", key, s) for s in order for _ in range(choosers(state, law, s))]
         if not frames:
             ctx.say(f"{t}: nobody has a choice to make.")
         return replace_head(state, *frames)
-    if key in GAINS:
-        amounts = {s: GAINS[key](state, law, s) for s in order}  # all from the same position
+    if rule.gains is not None:
+        gains = rule.gains
+        amounts = {s: gains(state, law, s) for s in order}  # all from the same position
         return pop(_gain_each(state, ctx, t, amounts.__getitem__))
-    if key in NEW_KNIGHTS:
-        counts = {s: NEW_KNIGHTS[key](state, law, s) for s in order}
+    if rule.new_knights is not None:
+        recruits = rule.new_knights
+        counts = {s: recruits(state, law, s) for s in order}
         for seat in order:
             for _ in range(counts[seat]):
                 state, ok = new_knight(state, seat)
@@ -177,7 +238,7 @@ def apply_law(state: State, key: str, ctx: Ctx) -> State:
         if not any(counts.values()):
             ctx.say(f"{t}: nobody recruits a knight.")
         return pop(state)
-    raise AssertionError(f"unknown law {key}")
+    raise AssertionError(f"law {key} does nothing")
 
 
 class ApplyLaw(Handler):
@@ -205,31 +266,13 @@ class LawChoice(Handler):
 
     def options(self, state: State, frame: Frame, seat: int) -> list[Action]:
         key = str(frame[1])
-        c = state.colours[seat]
-        law = state.data.law(key)
-        if key == "buy_voting_markers":
-            return [("markers", n) for n in range(c.gold // law.param("gold") + 1)]
-        if key == "buy_power_points":
-            return [("power", n) for n in range(c.gold // law.param("gold") + 1)]
-        if key == "squire_and_gold_for_power":
-            return [("trade", n) for n in range(min(c.gold, c.squires) + 1)]
-        if key == "most_gold_upgrades":
-            refs = upgrade_targets(state, seat, deployed_only=True)
-            return [("upgrade", None), *(("upgrade", r) for r in refs)]
-        if key == "no_strength_2_upgrades":
-            return [("upgrade", None), *(("upgrade", r) for r in upgrade_targets(state, seat))]
-        if key == "conflicts_extensions":
-            spaces = free_extension_spaces(state, seat)
-            return [("extension", None), *(("extension", n) for n in spaces)]
-        if key == "swap_3_for_4":
-            ok = 3 in deployed(state, seat) and 4 in c.reserve
-            return [("swap", False), ("swap", True)] if ok else [("swap", False)]
-        raise AssertionError(key)
+        options = LAWS[key].options
+        assert options is not None, key
+        return options(state, state.data.law(key), seat)
 
     def ask(self, state: State, frame: Frame, seat: int) -> bool:
-        if str(frame[1]) in ("buy_voting_markers", "buy_power_points", "squire_and_gold_for_power"):
-            # The range depends on hidden gold and squires: always ask (unless public).
-            return True if not state.two_player else super().ask(state, frame, seat)
+        if LAWS[str(frame[1])].hidden_range and not state.two_player:
+            return True  # the range depends on hidden gold and squires: always ask
         return super().ask(state, frame, seat)
 
     def illegal_reason(self, state: State, frame: Frame, seat: int, action: Action) -> str:
@@ -242,52 +285,9 @@ class LawChoice(Handler):
         return super().illegal_reason(state, frame, seat, action)
 
     def resolve(self, state: State, frame: Frame, seat: int, action: Action, ctx: Ctx) -> State:
-        key = str(frame[1])
-        law = state.data.law(key)
-        t = f'Law "{law.title}"'
-        who = name(state, seat)
-        c = state.colours[seat]
+        law = state.data.law(str(frame[1]))
         verb, value = action
-        if verb == "markers":
-            price = law.param("gold") * value
-            state = state.with_colour(
-                seat, gold=c.gold - price, voting_markers=c.voting_markers + value
-            )
-            ctx.say(f"{t}: {who} buys {plural(value, 'voting marker')} for {price} gold.")
-        elif verb == "power":
-            price = law.param("gold") * value
-            state = state.with_colour(seat, gold=c.gold - price, power=c.power + value)
-            ctx.say(f"{t}: {who} buys {plural(value, 'power point')} for {price} gold.")
-        elif verb == "trade":
-            pts = law.param("power") * value
-            state = state.with_colour(
-                seat, gold=c.gold - value, squires=c.squires - value, power=c.power + pts
-            )
-            ctx.say(
-                f"{t}: {who} spends {plural(value, 'squire')} and {value} gold "
-                f"for {plural(pts, 'power point')}."
-            )
-        elif verb == "upgrade":
-            if value is None:
-                ctx.say(f"{t}: {who} upgrades no knight.")
-            else:
-                ref = (int(value[0]), str(value[1]))
-                state = upgrade(state, seat, ref)
-                ctx.say(f"{t}: {who} upgrades the {describe_ref(ref)} to strength {ref[0] + 1}.")
-        elif verb == "extension":
-            if value is None:
-                ctx.say(f"{t}: {who} takes no extension tile.")
-            else:
-                state = state.with_colour(seat, extensions=add(c.extensions, int(value)))
-                ctx.say(f"{t}: {who} places an extension tile on castle space {value}.")
-        elif verb == "swap":
-            if value:
-                where = next(w for s, w in board_knights(state, seat) if s == 3)
-                state = upgrade(state, seat, (3, where))
-                ctx.say(f"{t}: {who} swaps the knight 3 in {where} for the knight 4.")
-            else:
-                ctx.say(f"{t}: {who} does not swap.")
-        return pop(state)
+        return pop(VERBS[verb](state, law, seat, value, ctx))
 
     def auto(self, state: State, frame: Frame, seat: int) -> Action:
         from engine.lancaster.auto import law_choice
@@ -301,3 +301,86 @@ class LawChoice(Handler):
     def waiting(self, state: State, frame: Frame) -> str:
         law = state.data.law(str(frame[1]))
         return f'Waiting for {state.colour_name(int(frame[2]))} to decide on law "{law.title}".'
+
+
+# -- what each kind of choice does ------------------------------------------------------------
+
+
+def _title(law: Law) -> str:
+    return f'Law "{law.title}"'
+
+
+def _buy_markers(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
+    c = state.colours[seat]
+    price = law.param("gold") * value
+    state = state.with_colour(seat, gold=c.gold - price, voting_markers=c.voting_markers + value)
+    who = name(state, seat)
+    ctx.say(f"{_title(law)}: {who} buys {plural(value, 'voting marker')} for {price} gold.")
+    return state
+
+
+def _buy_power(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
+    c = state.colours[seat]
+    price = law.param("gold") * value
+    state = state.with_colour(seat, gold=c.gold - price, power=c.power + value)
+    who = name(state, seat)
+    ctx.say(f"{_title(law)}: {who} buys {plural(value, 'power point')} for {price} gold.")
+    return state
+
+
+def _trade(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
+    c = state.colours[seat]
+    pts = law.param("power") * value
+    state = state.with_colour(
+        seat, gold=c.gold - value, squires=c.squires - value, power=c.power + pts
+    )
+    ctx.say(
+        f"{_title(law)}: {name(state, seat)} spends {plural(value, 'squire')} and {value} gold "
+        f"for {plural(pts, 'power point')}."
+    )
+    return state
+
+
+def _upgrade(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
+    who = name(state, seat)
+    if value is None:
+        ctx.say(f"{_title(law)}: {who} upgrades no knight.")
+        return state
+    ref = (int(value[0]), str(value[1]))
+    state = upgrade(state, seat, ref)
+    ctx.say(f"{_title(law)}: {who} upgrades the {describe_ref(ref)} to strength {ref[0] + 1}.")
+    return state
+
+
+def _extension(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
+    who = name(state, seat)
+    if value is None:
+        ctx.say(f"{_title(law)}: {who} takes no extension tile.")
+        return state
+    state = state.with_colour(seat, extensions=add(state.colours[seat].extensions, int(value)))
+    ctx.say(f"{_title(law)}: {who} places an extension tile on castle space {value}.")
+    return state
+
+
+def _swap(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
+    who = name(state, seat)
+    if not value:
+        ctx.say(f"{_title(law)}: {who} does not swap.")
+        return state
+    where = next(w for s, w in board_knights(state, seat) if s == 3)
+    state = upgrade(state, seat, (3, where))
+    ctx.say(f"{_title(law)}: {who} swaps the knight 3 in {where} for the knight 4.")
+    return state
+
+
+#: What each kind of law choice does, by its action's verb.
+VERBS: Mapping[str, Callable[[State, Law, int, Any, Ctx], State]] = MappingProxyType(
+    {
+        "markers": _buy_markers,
+        "power": _buy_power,
+        "trade": _trade,
+        "upgrade": _upgrade,
+        "extension": _extension,
+        "swap": _swap,
+    }
+)
