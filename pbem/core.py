@@ -188,6 +188,8 @@ class ServiceCore:
         game, session = txn.game, txn.session
         now = format_time(self.clock.now())
         before = game.version
+        if lapse:
+            new_events = with_lapse(session, game.id, new_events)
         stored = store.append(session, game.id, game.version, game.head_hash, new_events, now)
         game.version = stored[-1].version
         game.head_hash = stored[-1].hash
@@ -199,7 +201,7 @@ class ServiceCore:
                 game.outcome = ev.canonical_json(e.data["outcome"])
                 game.to_act = "[]"  # ended by resignation too: nobody is asked to move
         session.add(game)
-        if lapse and any(e.type != ev.UNDO_REQUESTED for e in stored):
+        if any(e.type == ev.UNDO_LAPSED for e in stored):
             lapse_open_requests(session, game.id)
         every = self.settings.snapshot_every
         if every > 0 and game.version // every > before // every:
@@ -286,6 +288,26 @@ def hash_at(session: Session, game: Game, version: int) -> str:
     if found is None:
         raise GameNotFound(f"Version {version} of game {game.id} is missing.")
     return found
+
+
+def with_lapse(
+    session: Session, game_id: str, new_events: Sequence[ev.NewEvent]
+) -> list[ev.NewEvent]:
+    """The events to append, with ``UndoLapsed`` right after the first that moves the game
+    on while an undo request is open (so the log says the request lapsed, and when)."""
+    events = list(new_events)
+    first = next((i for i, e in enumerate(events) if e.type != ev.UNDO_REQUESTED), None)
+    if first is None:
+        return events
+    row = session.exec(
+        select(UndoRequest).where(UndoRequest.game_id == game_id, UndoRequest.status == "open")
+    ).first()
+    if row is None:
+        return events
+    lapsed = ev.NewEvent(
+        ev.UNDO_LAPSED, {"request": row.request, "seat": row.seat, "to_version": row.to_version}
+    )
+    return [*events[: first + 1], lapsed, *events[first + 1 :]]
 
 
 def lapse_open_requests(session: Session, game_id: str) -> None:

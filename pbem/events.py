@@ -29,6 +29,8 @@ GAME_STARTED = "GameStarted"
 ACTION_APPLIED = "ActionApplied"
 UNDO_REQUESTED = "UndoRequested"
 UNDO_DECIDED = "UndoDecided"
+#: an open undo request that lapsed because the game moved on before everyone answered
+UNDO_LAPSED = "UndoLapsed"
 ACTIONS_RETRACTED = "ActionsRetracted"
 PLAYER_RESIGNED = "PlayerResigned"
 GAME_FINISHED = "GameFinished"
@@ -154,6 +156,13 @@ class UndoDecidedV1(_Strict):
     channel_ref = _ref()
 
 
+class UndoLapsedV1(_Strict):
+    request = _int()
+    #: the seat that made the request
+    seat = _int()
+    to_version = _int()
+
+
 class ActionsRetractedV1(_Strict):
     #: who took the actions back (the requester, for a consented undo)
     seat = _int()
@@ -184,6 +193,7 @@ SCHEMAS: dict[tuple[str, int], Schema] = {
     (ACTION_APPLIED, 1): ActionAppliedV1(),
     (UNDO_REQUESTED, 1): UndoRequestedV1(),
     (UNDO_DECIDED, 1): UndoDecidedV1(),
+    (UNDO_LAPSED, 1): UndoLapsedV1(),
     (ACTIONS_RETRACTED, 1): ActionsRetractedV1(),
     (PLAYER_RESIGNED, 1): PlayerResignedV1(),
     (GAME_FINISHED, 1): GameFinishedV1(),

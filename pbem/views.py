@@ -205,6 +205,11 @@ def event_text(kind: str, d: dict[str, Any], names: Names | None = None) -> str:
     if kind == ev.UNDO_DECIDED:
         verdict = "accepts" if d["accept"] else "declines"
         return f"{who(d['seat'])} {verdict} undo request {d['request']}"
+    if kind == ev.UNDO_LAPSED:
+        return (
+            f"{who(d['seat'])}'s undo request {d['request']} (back to version "
+            f"{d['to_version']}) lapsed: the game moved on before everyone answered"
+        )
     if kind == ev.ACTIONS_RETRACTED:
         return f"back to version {d['to_version']} (retracted {d['versions']})"
     if kind == ev.PLAYER_RESIGNED:

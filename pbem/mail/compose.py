@@ -195,10 +195,12 @@ def since_text(
 
 
 def last_own_action(events: Sequence[StoredEvent], seat: int) -> int:
-    """The version of ``seat``'s latest action of its own (0 when it has not acted)."""
+    """The version of ``seat``'s latest action of its own (0 when it has not acted): "since
+    your last move" starts after it — or at it, when that move was irreversible, since what
+    it revealed or drew (e.g. every vote, when it was the last vote) is news to the seat."""
     for e in reversed(events):
         if e.type == ev.ACTION_APPLIED and e.data["seat"] == seat and e.data["channel"] != "auto":
-            return e.version
+            return e.version - 1 if e.data["irreversible"] else e.version
     return 0
 
 

@@ -8,7 +8,7 @@ gets at most one mail:
 - the seat is (newly) to act: "your turn";
 - another seat asks to undo: the request, to answer with ``accept`` or ``decline``;
 - the seat acted: a confirmation (``mail.confirmations``);
-- undo, resignation or the start of the game: a notice.
+- undo, an undo request that lapsed, resignation or the start of the game: a notice.
 
 ``Relay.run_once`` sends what is due. Rows are claimed in a short transaction (``FOR UPDATE
 SKIP LOCKED`` on PostgreSQL, so concurrent relays take different rows; on SQLite a named
@@ -87,6 +87,7 @@ def plan_mails(ctx: AppendContext, settings: Settings, now: datetime) -> list[Ou
     }
     finished = next((e for e in new if e.type == ev.GAME_FINISHED), None)
     undo_request = next((e for e in new if e.type == ev.UNDO_REQUESTED), None)
+    lapsed = next((e for e in new if e.type == ev.UNDO_LAPSED), None)
     position_changed = bool(types & {ev.GAME_CREATED, ev.ACTIONS_RETRACTED})
     failing = c.failing_addresses(ctx.session, [s.email or "" for s in ctx.seats])
     subject = c.subject_for(rules, ctx.game_id)
@@ -141,6 +142,10 @@ def plan_mails(ctx: AppendContext, settings: Settings, now: datetime) -> list[Ou
                 since=c.since_text(history, seat.seat, before, "Applied:", names),
                 waiting=names.many(to_act_after),
             )
+        elif lapsed is not None:
+            # Every seat the request concerned (its maker and those asked) hears of it.
+            kind = "notice"
+            text = _notice(ctx, history, before, seat, common, "an undo request lapsed.", "")
         elif types & {ev.ACTIONS_RETRACTED, ev.PLAYER_RESIGNED, ev.GAME_CREATED}:
             kind = "start" if ev.GAME_CREATED in types else "notice"
             headline = "the game has started." if kind == "start" else "news of the game."

@@ -152,6 +152,45 @@ def test_own_moves_ok_accepts_a_version_behind_only_ones_own_actions(
     assert result.version == 4
 
 
+def test_same_decision_accepts_a_stake_made_before_other_seats_secret_stakes(
+    service: GameService,
+) -> None:
+    """The rule of replies by mail and seat-page forms (docs/mail.md), on Hoard's secret
+    stakes: other seats' secret, reversible stakes since the version a seat saw leave its
+    decision as it was; the reveal, or another seat's public move in turn, change it."""
+    gid = new_hoard(service, rounds=2, players=3)
+    for seat in range(3):
+        play(service, gid, seat, "keep")
+    vote = service.load(gid).version  # all three owe a stake now
+    play(service, gid, 0, "pass")  # seat 0's stake, secret and reversible
+
+    def late(seat: int, text: str, seen: int, policy: Any = "same_decision") -> Any:
+        return service.submit(
+            gid, seat, text, expected_version=seen, channel="email", stale_policy=policy
+        )
+
+    # The API stays strict; under the older own-moves rule it is stale too.
+    with pytest.raises(StaleVersion):
+        service.submit(gid, 1, "pass", expected_version=vote, channel="api")
+    with pytest.raises(StaleVersion):
+        late(1, "pass", vote, "own_moves_ok")
+    assert late(1, "pass", vote).version == vote + 2
+    # The last stake reveals them all (irreversible): a stake made on the vote's version
+    # by seat 2 still stands, since the reveal is its own.
+    revealed = late(2, "pass", vote)
+    assert revealed.version == vote + 3
+    events = service.events(gid, vote + 2, 0)
+    assert events[0]["data"]["canonical"] == "pass" and "Stakes revealed" in events[0]["text"]
+    # Round 2 (draw, in turn): seat 0 answers the vote's version: the reveal came since.
+    with pytest.raises(StaleVersion):
+        late(0, "keep", vote)
+    play(service, gid, 0, "keep")
+    # Seat 1 answers the version before seat 0's public move, when it was not to act.
+    with pytest.raises(StaleVersion):
+        late(1, "keep", revealed.version)
+    assert late(1, "keep", revealed.version + 1).version == revealed.version + 2
+
+
 def test_several_lines_apply_in_order_and_stop_at_the_first_error(
     service: GameService,
 ) -> None:
