@@ -1,0 +1,149 @@
+"""Fixtures of the service contract suite: the service, the JSON API and the mail pipeline
+built by the same bootstrap as production (``pbem.runtime.build_service``), on each database.
+
+Cost: every (game, player count, config) is played once per door in a plain run; the tests
+marked ``slow`` play more seeds and run only when asked for (``-m slow``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import socket
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import engine
+from pbem.cli import main
+from pbem.clock import ManualClock
+from pbem.db import Database
+from pbem.games import GameService
+from pbem.mail.outbox import Relay
+from pbem.mail.smtp import transport_for
+from pbem.migrate import upgrade
+from pbem.replay import verify
+from pbem.runtime import build_service
+from pbem.settings import MailSettings, Settings
+from tests.contract.players import REGISTRY, WEBHOOK_SECRET, MailDoor
+from tests.mail.servers import SmtpTestServer
+from web import create_app
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The slow contract tests (more seeds) run only when the marker expression names them
+    (``-m slow``)."""
+    if "slow" in (config.option.markexpr or ""):
+        return
+    here = Path(__file__).parent
+    slow = [i for i in items if i.get_closest_marker("slow") and here in i.path.parents]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [i for i in items if i not in slow]
+
+
+@pytest.fixture(
+    scope="module",
+    params=[
+        "sqlite",
+        pytest.param("postgres", marks=[pytest.mark.postgres, pytest.mark.slow]),
+    ],
+)
+def database_url(request: pytest.FixtureRequest) -> str:
+    """A migrated, empty database per module, as ``tests/conftest.py`` makes them; here
+    PostgreSQL plays with the slow tests only, to keep a plain run's cost to one database."""
+    url: str = request.getfixturevalue(f"{request.param}_url")
+    db = Database(url)
+    try:
+        upgrade(db)
+    finally:
+        db.dispose()
+    return url
+
+
+def contract_settings(database_url: str, var_dir: Path, smtp_url: str = "") -> Settings:
+    return Settings(
+        database_url=database_url,
+        base_url="https://pbem.test",
+        secret_key="contract-suite-secret",
+        var_dir=str(var_dir),
+        snapshot_every=16,
+        mail=dataclasses.replace(
+            MailSettings(
+                smtp_url=smtp_url,
+                from_address="games@pbem.test",
+                reply_domain="reply.pbem.test",
+                inbound_secret=WEBHOOK_SECRET,
+            ),
+        ),
+    )
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(datetime(2025, 6, 2, 9, 0, tzinfo=UTC))
+
+
+@pytest.fixture
+def service(database: Database, tmp_path: Path, clock: ManualClock) -> GameService:
+    """The service as the CLI and web build it (the outbox listener included)."""
+    settings = contract_settings(database.url, tmp_path)
+    return build_service(settings, db=database, clock=clock, registry=REGISTRY)
+
+
+@pytest.fixture(scope="module")
+def smtp_server() -> Iterator[SmtpTestServer]:
+    server = SmtpTestServer()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def one_host_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """smtplib names the client in EHLO with ``socket.getfqdn()``, a DNS lookup on every
+    connection (~0.9 s here, one per relay run): the suite asks once and keeps the answer."""
+    monkeypatch.setattr(socket, "getfqdn", _fqdn)
+
+
+@functools.cache
+def _fqdn(name: str = "") -> str:
+    return _GETFQDN(name)
+
+
+_GETFQDN = socket.getfqdn
+
+
+@pytest.fixture
+def mail_door(
+    one_host_name: None,
+    database: Database,
+    tmp_path: Path,
+    clock: ManualClock,
+    smtp_server: SmtpTestServer,
+) -> MailDoor:
+    settings = contract_settings(database.url, tmp_path, smtp_server.url)
+    service = build_service(settings, db=database, clock=clock, registry=REGISTRY)
+    relay = Relay(database, settings, transport_for(settings.mail.smtp_url, ""), clock)
+    client = create_app(settings, service).test_client()
+    return MailDoor(service, relay, client, smtp_server)
+
+
+def check_replay(service: GameService, game_id: str, tmp_path: Path) -> str:
+    """``pbem replay --verify``: the command itself for games it knows (the installed
+    registry), the function it calls for the test game; returns the final state hash."""
+    with service.db.read() as session:
+        report = verify(session, game_id, REGISTRY)
+    assert report.ok, "\n".join(f"v{p.version}: {p.message}" for p in report.problems)
+    assert report.final_state_hash
+    name = service.load(game_id).game
+    if name in engine.REGISTRY:
+        env = {"PBEM_DATABASE_URL": service.db.url, "PBEM_VAR_DIR": str(tmp_path / "cli")}
+        result = CliRunner().invoke(main, ["replay", "--verify", game_id], env=env)
+        assert result.exit_code == 0, result.output
+        assert "chain, legality and seed verified" in result.output, result.output
+        assert f"final state hash {report.final_state_hash}" in result.output
+    return report.final_state_hash
