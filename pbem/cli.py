@@ -154,8 +154,9 @@ def new_game(obj: Context, game: str, players: tuple[str, ...], config_json: str
             game, config, [_parse_player(p) for p in players], channel="cli"
         )
     click.echo(f"game {created.id} ({game}) created at version {created.version}")
+    names = obj.service.load(created.id).names
     for s in created.seats:
-        click.echo(f"  seat {s.seat} {s.name}: token {s.token}")
+        click.echo(f"  seat {s.seat} {names.of(s.seat)}: token {s.token}")
     click.echo(f"  admin token: {created.admin_token}")
     click.echo("seat pages:")
     click.echo("\n".join(_seat_links(obj.settings, created.id, created.seats)))
@@ -183,7 +184,7 @@ def games(obj: Context) -> None:
 @pass_context
 def show(obj: Context, game_id: str, seat: int | None, at: int | None, as_json: bool) -> None:
     """Show a game (the public view unless --seat)."""
-    from pbem.views import describe
+    from pbem.views import board_for_people, describe
 
     with _errors():
         loaded = obj.service.load(game_id, at=at)
@@ -194,9 +195,10 @@ def show(obj: Context, game_id: str, seat: int | None, at: int | None, as_json: 
         click.echo(json.dumps(doc, indent=2, sort_keys=True))
         return
     click.echo(f"{loaded.game} {game_id}, version {loaded.version} (head {loaded.head_hash[:16]})")
-    click.echo(loaded.rules.render_text(doc["view"]))
+    names = loaded.names
+    click.echo(board_for_people(loaded.rules, loaded.state, seat, names, finished=loaded.finished))
     if loaded.finished:
-        click.echo(f"finished: {json.dumps(loaded.outcome, sort_keys=True)}")
+        click.echo(doc["result"] or "finished")
     elif seat is not None and doc["legal"]:
         click.echo("you can play: " + ", ".join(doc["legal"][:40]))
 
