@@ -1,0 +1,41 @@
+"""Players are named one way: "Ann (Red)", and a Lancaster 2-player ally "Yellow (Ann's ally)",
+in the engines' own lines and boards (pbem.naming), from the games' real views."""
+
+from __future__ import annotations
+
+import engine
+from pbem.naming import Names, names_for
+
+
+def test_lancaster_two_players_names_the_allies_by_their_owner() -> None:
+    rules = engine.REGISTRY["lancaster"]
+    state = rules.initial_state(rules.validate_config({"players": 2}), 5)
+    names = names_for(rules, state, ["Ann", "Bob"])
+    assert (names.of(0), names.of(1)) == ("Ann (Red)", "Bob (Blue)")
+    assert names.text("Yellow (Red's ally) places knight 2 on castle space 1.") == (
+        "Yellow (Ann's ally) places knight 2 on castle space 1."
+    )
+    assert names.text("Green places knight 1.") == "Green (Bob's ally) places knight 1."
+    board = names.text(rules.render_text(rules.view(state, 0)))
+    assert "  Ann (Red, you): " in board and "  Yellow (Ann's ally): " in board
+    assert "Red's ally" not in board
+
+
+def test_lancelot_names_each_colour_and_leaves_commands_alone() -> None:
+    rules = engine.REGISTRY["lancelot"]
+    state = rules.initial_state(rules.validate_config({"players": 3}), 5)
+    names = names_for(rules, state, ["Ann", "Red", "Cy"])
+    # A player called Red plays Blue: one pass, so nothing is renamed twice.
+    assert names.text("Red captures Blue's knight; Yellow passes.") == (
+        "Ann (Red) captures Red (Blue)'s knight; Cy (Yellow) passes."
+    )
+    assert names.many([2, 0]) == "Ann (Red) and Cy (Yellow)"
+    typed = "You can type, for example: noble start player Yellow"
+    assert names.text(typed) == typed
+
+
+def test_a_game_without_labels_names_seats_by_their_players() -> None:
+    names = Names.from_view({"players": 2}, ["Ann", "Bob"])
+    assert names.of(1) == "Bob"
+    assert names.text("Seat 0 committed; seat 1 drew.") == "Ann committed; Bob drew."
+    assert names.text("seat 7 is no seat here") == "seat 7 is no seat here"
