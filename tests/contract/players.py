@@ -32,7 +32,7 @@ import pytest
 from flask.testing import FlaskClient
 
 import engine
-from engine.core import Rules, rng
+from engine.core import Action, Rules, rng
 from pbem import games as games_module
 from pbem.games import GameService, Loaded
 from pbem.mail.outbox import Relay
@@ -123,12 +123,16 @@ class Played:
 # -- through the application service -------------------------------------------------------
 
 
+def _chosen(loaded: Loaded, seat: int, choose: Chooser) -> tuple[Action, str]:
+    """One of the seat's legal moves and its text as the engine writes it (the same choice
+    as the API player's pick from its ``legal`` list; only the chosen move is formatted,
+    since a Lancelot position with Excalibur has tens of thousands)."""
+    action = choose.pick(list(loaded.rules.legal_actions(loaded.state, seat)))
+    return action, loaded.rules.format_action(loaded.state, action)
+
+
 def _typed_move(loaded: Loaded, seat: int, choose: Chooser) -> str:
-    """One of the seat's legal moves, as the engine writes it (the same choice as the API
-    player's pick from its ``legal`` list; only the chosen move is formatted, since a
-    Lancelot position with Excalibur has tens of thousands)."""
-    legal = loaded.rules.legal_actions(loaded.state, seat)
-    return loaded.rules.format_action(loaded.state, choose.pick(list(legal)))
+    return _chosen(loaded, seat, choose)[1]
 
 
 def play_by_service(
@@ -294,6 +298,18 @@ def reply_to(mail: Mail, move: str) -> bytes:
     ).encode()
 
 
+@dataclass(frozen=True)
+class Reply:
+    """One reply a player sent: to which mail, with what move, on which position."""
+
+    seat: int
+    mail: Mail
+    move: str
+    secret: bool
+    #: the game's version when the reply was posted (the mail may be older)
+    head: int
+
+
 @dataclass
 class MailDoor:
     """The email pipeline as players meet it: the relay delivers to a real SMTP server,
@@ -324,6 +340,7 @@ def play_by_email(
     seed: int,
     *,
     mailboxes: Mailboxes | None = None,
+    replies: list[Reply] | None = None,
 ) -> Played:
     seats = players(config["players"], email=True)
     created = door.service.create_game(name, config, seats, channel="api")
@@ -354,7 +371,10 @@ def play_by_email(
         latest = boxes.latest(addresses[seat], game_id)
         turn = boxes.latest(addresses[seat], game_id, "turn")
         assert latest is not None and turn is not None
-        move = _typed_move(loaded, seat, choose)
+        action, move = _chosen(loaded, seat, choose)
+        if replies is not None:
+            secret = loaded.rules.is_secret(loaded.state, seat, action)
+            replies.append(Reply(seat, latest, move, secret, loaded.version))
         answer = door.post(reply_to(latest, move))
         if answer["outcome"] != "applied":
             door.deliver()
