@@ -4,7 +4,8 @@ Deterministic, always legal, and cautious — it never spends gold or squires:
 
 - setup: the extension tile goes on castle space 1;
 - placement: the weakest knight at court (your own before your ally's) goes to the lowest
-  free space of its castle; if the castle is full, to the first empty county it may enter,
+  free space of its castle (a lord, once no knight is left to place, enters the treasury and
+  claims its gold); if the castle is full, to the first empty county it may enter,
   without squires; otherwise to the first conflict it may join; otherwise the first legal
   placement (in the order of ``legal_actions``);
 - king's favor: the lowest-numbered face-up tile, with its first choice;
@@ -26,7 +27,13 @@ from engine.lancaster.state import State
 
 
 def place(state: State, seat: int) -> Action:
-    options = sorted_options(placement_options(state, seat))
+    everything = sorted_options(placement_options(state, seat))
+    options = [a for a in everything if a[0] == "place"]
+    if not options:
+        # At the King's Court: only lords are left; the lord enters the treasury (it costs
+        # nothing) and claims its gold.
+        lords = [a for a in everything if a[0] == "lord" and a[2] == "treasury"]
+        return next((a for a in lords if a[3] == "gold"), everything[0])
 
     def pick(kind: str) -> Action | None:
         candidates = [a for a in options if a[3][0] == kind and a[4] == 0]

@@ -144,6 +144,25 @@ _PARAM = re.compile(r"\{(\w+)(?::([^/}]*)/([^}]*))?\}")
 
 
 @dataclass(frozen=True, slots=True)
+class Office:
+    """An office at the king's court: its tribute (a resource key) and its grant."""
+
+    key: str
+    title: str
+    tribute: str  # "voting_markers", "squires" or "gold"
+    seals: int
+    privilege: str | None  # "shield", "archer" or "tudor"
+    privilege_in_last_round: bool
+
+
+OFFICES = (
+    Office("chancellor", "Lord High Chancellor", "voting_markers", 2, "shield", False),
+    Office("constable", "Lord High Constable", "squires", 1, "archer", False),
+    Office("chamberlain", "Lord Great Chamberlain", "gold", 0, "tudor", True),
+)
+
+
+@dataclass(frozen=True, slots=True)
 class Data:
     start_gold: int
     start_squires: int
@@ -182,6 +201,13 @@ class Data:
     )
     tower_capacity: int = 7  # total strength the tower holds
     tower_neutral: tuple[tuple[int, int], ...] = ((2, 4), (3, 3), (4, 2), (5, 0))
+    # -- Henry V, At the King's Court (lancaster-data.md) --
+    court_start_voting_markers: int = 2  # 001: "each player receives 2 voting markers"
+    offices: tuple[Office, ...] = ()
+    seals: int = 24
+    bishops_per_players: tuple[tuple[int, int], ...] = ((2, 5), (3, 5), (4, 7), (5, 9))
+    bishops_max: int = 3  # per player
+    privileges: tuple[int, int, int] = (2, 3, 3)  # shields, archers, Tudor knights
     overridden: frozenset[str] = field(default_factory=frozenset)
 
     def county(self, letter: str) -> County:
@@ -424,6 +450,7 @@ BASE = Data(
     # 2 players: the 4-player setup (000: "2p/4p: remove 2 & 10"; decision 12)
     removed_conflicts=((2, (2, 10)), (3, (9, 10)), (4, (2, 10)), (5, (2, 3))),
     removed_favors=((2, ()), (3, (2,)), (4, ()), (5, ())),
+    offices=OFFICES,
 )
 
 #: laws taken from *The New Laws* to stand in for base laws no source gave us
@@ -487,6 +514,14 @@ _PROVENANCE: dict[str, str] = {
 
 #: Provenance of the Henry V values, by module (lancaster-data.md, "Henry V").
 MODULE_PROVENANCE: dict[str, dict[str, str]] = {
+    "kings_court": {
+        "kings_court.offices": SEED,
+        "kings_court.seals": SEED,
+        "kings_court.bishops": SEED,
+        "kings_court.bishops_max": SEED,
+        "kings_court.start_voting_markers": SEED,
+        "kings_court.privileges": SEED,
+    },
     "resentment": {
         "resentment.markers": SEED,
         "resentment.spaces": PUBLIC,  # 8 spaces: lancaster-data.md

@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 from engine.core.protocol import Action, IllegalActionError, NotYourTurnError, Transition
 from engine.lancaster.frames import Ctx, Handler, sorted_options
-from engine.lancaster.henry_v import resentment
+from engine.lancaster.henry_v import court, resentment
 from engine.lancaster.phases import conflicts, laws, parliament, placement, rewards, rounds
 from engine.lancaster.state import Frame, State
 
@@ -35,6 +35,7 @@ _ALL: tuple[Handler, ...] = (
     conflicts.Captured(),
     rounds.EndRound(),
     resentment.ClearTower(),
+    court.FillOffices(),
 )
 HANDLERS: Mapping[str, Handler] = MappingProxyType({h.kind: h for h in _ALL})
 

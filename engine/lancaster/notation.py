@@ -72,12 +72,26 @@ def format_action(state: State, action: Action) -> str:
         who = "ally knight" if ally else "knight"
         sq = f" with {plural(squires, 'squire')}" if squires else ""
         return f"{who} {strength} to {TARGETS[target[0]].words(target[1])}{sq}"
+    if verb == "lord":
+        return _format_lord(action)
+    if verb == "privilege":
+        # At the King's Court: "knight 2 to B with 1 squire and shield"
+        from engine.lancaster.targets import TARGETS
+
+        _, privilege, ally, strength, target, squires = action
+        who = "ally knight" if ally else "knight"
+        parts = [plural(squires, "squire")] if squires else []
+        parts.append(str(privilege))
+        where = TARGETS[target[0]].words(target[1])
+        return f"{who} {strength} to {where} with {' and '.join(parts)}"
     if verb == "favor":
         _, tile, detail = action
         reward = state.data.favor(tile).reward
         name = favor_names(state)[tile]
         extra = ""
-        if detail is not None:
+        if detail == "bishop":
+            extra = " bishop"  # At the King's Court: a bishop instead of the upgrade
+        elif detail is not None:
             extra = " " + (
                 describe_ref(_ref(detail)) if reward.choice() == "upgrade" else str(detail)
             )
@@ -93,6 +107,8 @@ def format_action(state: State, action: Action) -> str:
     if verb == "trade":
         return f"trade {action[1]}"
     if verb == "upgrade":
+        if action[1] == "bishop":
+            return "bishop"
         return "no upgrade" if action[1] is None else f"upgrade {describe_ref(_ref(action[1]))}"
     if verb == "swap":
         return "swap" if action[1] else "no swap"
@@ -110,6 +126,21 @@ def format_action(state: State, action: Action) -> str:
 
 def _ref(detail: Any) -> tuple[int, str]:
     return int(detail[0]), str(detail[1])
+
+
+def _format_lord(action: Action) -> str:
+    """At the King's Court: ``lord to treasury gold``, ``lord to chancellor with knight 2
+    and 1 bishop``, ``ally lord to constable``."""
+    who = "ally lord" if action[1] else "lord"
+    if action[2] == "treasury":
+        return f"{who} to treasury {str(action[3]).replace('_', ' ')}"
+    support = [f"knight {k}" for k in action[3]]
+    if action[4]:
+        support.append(plural(int(action[4]), "bishop"))
+    if len(action) > 5 and action[5]:
+        support.append("tudor")
+    backed = f" with {' and '.join(support)}" if support else ""
+    return f"{who} to {action[2]}{backed}"
 
 
 def _format_county(state: State, action: Action) -> str:

@@ -67,6 +67,18 @@ def upgrade_targets(state: State, colour: int, deployed_only: bool = False) -> l
     return sorted({ref for ref in candidates if ref[0] + 1 in reserve})
 
 
+def upgrade_choices(state: State, colour: int, deployed_only: bool = False) -> list[Any]:
+    """The knights that can be upgraded, and "bishop" when a bishop may be taken instead
+    (At the King's Court, 001: "Whenever a player may upgrade one of his knights, he may
+    take a bishop instead")."""
+    from engine.lancaster.henry_v import court  # court builds on these pieces
+
+    out: list[Any] = list(upgrade_targets(state, colour, deployed_only))
+    if court.can_take_bishop(state, colour):
+        out.append("bishop")
+    return out
+
+
 def describe_ref(ref: KnightRef) -> str:
     strength, where = ref
     prep = "at" if where == "court" or where.startswith("conflict") else "in"
@@ -98,8 +110,8 @@ def upgrade(state: State, colour: int, ref: KnightRef) -> State:
     assert found is not None
     row, slot, card = found
     spaces = tuple(
-        Space(sp.colour, add(remove(sp.knights, strength), strength + 1))
-        if sp.colour == colour
+        replace(sp, knights=add(remove(sp.knights, strength), strength + 1))
+        if sp.colour == colour and strength in sp.knights
         else sp
         for sp in card.spaces
     )
@@ -168,12 +180,17 @@ def free_extension_spaces(state: State, colour: int) -> list[int]:
     return [n for n in range(1, 7) if n not in col.extensions and col.castle[n - 1] is None]
 
 
+def own_space(card: Conflict, colour: int) -> Space | None:
+    """The colour's knight space on a card (an archer's space is not one: 001)."""
+    return next((sp for sp in card.spaces if sp.colour == colour and not sp.archer), None)
+
+
 def enterable_cards(state: State, colour: int) -> list[int]:
     """Conflict cards a knight of ``colour`` may join: stacking on its own space, or the
     topmost empty space (decision: rules/README.md, Lancaster 4)."""
     out = []
     for _, _, card in state.conflicts():
-        if len(card.spaces) < 3 or any(sp.colour == colour for sp in card.spaces):
+        if len(card.spaces) < 3 or own_space(card, colour) is not None:
             out.append(card.card)
     return sorted(out)
 
@@ -184,8 +201,8 @@ def enter_conflict(state: State, colour: int, strength: int, number: int) -> Sta
     row, slot, card = found
     spaces = list(card.spaces)
     for i, sp in enumerate(spaces):
-        if sp.colour == colour:
-            spaces[i] = Space(colour, add(sp.knights, strength))  # stacking on your own knight
+        if sp.colour == colour and not sp.archer:
+            spaces[i] = replace(sp, knights=add(sp.knights, strength))  # stacking on your own
             break
     else:
         assert len(spaces) < 3
@@ -226,7 +243,7 @@ def reward_details(state: State, colour: int, reward: Reward) -> list[Any]:
     ally = state.is_ally(colour)
     options: list[Any] = []
     if choice == "upgrade":
-        options = list(upgrade_targets(state, colour))
+        options = upgrade_choices(state, colour)
     elif choice == "extension":
         options = list(free_extension_spaces(state, colour))
     elif choice == "nobleman":
@@ -252,6 +269,10 @@ def apply_reward(
     if reward.upgrade:
         if detail is None:
             ctx.say(f"{who} has no knight to upgrade ({source}); the upgrade is lost.")
+        elif detail == "bishop":
+            from engine.lancaster.henry_v import court
+
+            state = court.take_bishop(state, colour, ctx)
         else:
             ref = (int(detail[0]), str(detail[1]))
             state = upgrade(state, colour, ref)
@@ -297,6 +318,8 @@ def describe_detail(state: State, reward: Reward, detail: Any) -> str:
     if detail is None:
         return ""
     choice = reward.choice()
+    if choice == "upgrade" and detail == "bishop":
+        return "bishop"
     if choice == "upgrade":
         return "upgrade " + describe_ref((int(detail[0]), str(detail[1])))
     if choice == "extension":

@@ -367,6 +367,9 @@ def knight_ref(prefix: str = "") -> list[Phrase]:
         place,
         in_county,
         keyword("_", None, "knight"),
+        # At the King's Court: a bishop instead of the upgrade
+        keyword(prefix + "where", "bishop", "bishop"),
+        keyword("_", None, "instead"),
     ]
 
 
@@ -375,12 +378,18 @@ def match_ref(reading: Reading, refs: Sequence[Any], prefix: str = "") -> Any:
     names none; Unreadable when it could be several."""
     strength = reading.get(prefix + "strength")
     where = reading.get(prefix + "where")
+    if where == "bishop":
+        if strength is not None:
+            raise Unreadable("say either a knight or a bishop, not both")
+        if "bishop" not in refs:
+            raise Unreadable("no bishop can be taken now")
+        return "bishop"
     if strength is None and where is None:
         return None
     found = [
         ref
         for ref in refs
-        if ref is not None
+        if isinstance(ref, tuple)
         and (strength is None or ref[0] == strength)
         and (where is None or ref[1] == where)
     ]

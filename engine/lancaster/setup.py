@@ -9,7 +9,14 @@ from typing import Any
 from engine.core import rng
 from engine.core.protocol import ConfigError
 from engine.lancaster.data import COUNTY_LETTERS
-from engine.lancaster.henry_v import KINGS_COURT, LAWS_OF_THE_KING, MODULES, RESENTMENT, resentment
+from engine.lancaster.henry_v import (
+    KINGS_COURT,
+    LAWS_OF_THE_KING,
+    MODULES,
+    RESENTMENT,
+    court,
+    resentment,
+)
 from engine.lancaster.overrides import apply_overrides
 from engine.lancaster.phases.rounds import round_frames
 from engine.lancaster.state import Colour, Conflict, State
@@ -17,7 +24,7 @@ from engine.lancaster.state import Colour, Conflict, State
 PLAYER_COUNTS = (2, 3, 4, 5)
 CONFIG_KEYS = ("players", "data", "expansions")
 #: the Henry V modules this version plays (the others are refused by ``validate_config``)
-AVAILABLE_MODULES: tuple[str, ...] = (RESENTMENT,)
+AVAILABLE_MODULES: tuple[str, ...] = (RESENTMENT, KINGS_COURT)
 
 
 def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -146,4 +153,6 @@ def initial_state(config: Mapping[str, Any], seed: int) -> State:
     )
     if resentment.active(state):
         state = replace(state, **resentment.setup_values(data, n))
+    if court.active(state):
+        state = replace(state, **court.setup_values(data, n, state.colours))
     return replace(state, agenda=(("setup",), *round_frames(state)))

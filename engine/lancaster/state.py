@@ -41,6 +41,12 @@ class Colour:
     squires: int = 0
     voting_markers: int = 0
     dishonor: int = 0  # The King's Resentment: markers behind the screen
+    # -- At the King's Court --
+    lord: str = ""  # "court", "office" or "treasury" ("" without the module)
+    bishops: int = 0  # bishops owned (at court unless supporting the lord)
+    seals: int = 0  # regal seals behind the screen
+    privileges: tuple[str, ...] = ()  # usable this round: "shield", "archer", "tudor"
+    granted: tuple[str, ...] = ()  # granted this round, usable the next
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,10 +56,17 @@ class Occupant:
     colour: int
     strength: int
     squires: int
+    shield: bool = False  # At the King's Court: this knight cannot be expelled
+    tudor: bool = False  # At the King's Court: a Tudor knight (strength 2) accompanies it
+
+    @property
+    def might(self) -> int:
+        """The strength that must meet the county's minimum (the Tudor knight counts)."""
+        return self.strength + (2 if self.tudor else 0)
 
     @property
     def total(self) -> int:
-        return self.strength + self.squires
+        return self.might + self.squires
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,16 +75,33 @@ class Space:
 
     colour: int
     knights: tuple[int, ...]  # strengths, sorted
+    tudor: int = 0  # At the King's Court: Tudor knights (strength 2) with these knights
+    archer: bool = False  # At the King's Court: an archer's own space (strength 2, no knights)
 
     @property
     def strength(self) -> int:
-        return sum(self.knights)
+        return sum(self.knights) + 2 * self.tudor + (2 if self.archer else 0)
 
 
 @dataclass(frozen=True, slots=True)
 class Conflict:
     card: int
     spaces: tuple[Space, ...]  # top (entered first) to bottom
+
+
+@dataclass(frozen=True, slots=True)
+class Applicant:
+    """A lord applying for an office, with the knights and bishops supporting it."""
+
+    colour: int
+    knights: tuple[int, ...]  # strengths, sorted
+    bishops: int
+    tudor: bool = False
+
+    @property
+    def stack(self) -> int:
+        # the lord and bishops: strength 1 each; a Tudor knight 2
+        return 1 + sum(self.knights) + self.bishops + (2 if self.tudor else 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +146,13 @@ class State:
     tower: tuple[tuple[int, int], ...] = ()  # (colour, strength) from the bottom; -1: neutral
     dishonor_track: tuple[int, ...] = ()  # markers left on each track space, left to right
     dishonor_box: int = 0  # markers in the supply box
+    # -- At the King's Court (empty without it) --
+    applicants: tuple[Applicant | None, ...] = ()  # per office, this round's applicant
+    office_holders: tuple[int | None, ...] = ()  # per office, the colour holding its card
+    treasury: tuple[int, int, int] = (0, 0, 0)  # voting markers, squires, gold
+    bishop_supply: int = 0
+    seal_supply: int = 0
+    privilege_supply: tuple[int, int, int] = (0, 0, 0)  # shields, archers, Tudor knights
 
     @property
     def expansions(self) -> frozenset[str]:
@@ -200,15 +237,24 @@ def _lists(item: Any) -> Any:
 def _dump_conflict(card: Conflict | None) -> Any:
     if card is None:
         return None
-    return {"card": card.card, "spaces": [[s.colour, list(s.knights)] for s in card.spaces]}
+    return {
+        "card": card.card,
+        "spaces": [
+            [s.colour, list(s.knights), *([s.tudor, s.archer] if s.tudor or s.archer else [])]
+            for s in card.spaces
+        ],
+    }
 
 
 def _load_conflict(d: Any) -> Conflict | None:
     if d is None:
         return None
-    return Conflict(
-        int(d["card"]), tuple(Space(int(c), tuple(int(k) for k in ks)) for c, ks in d["spaces"])
-    )
+    return Conflict(int(d["card"]), tuple(_load_space(sp) for sp in d["spaces"]))
+
+
+def _load_space(sp: Any) -> Space:
+    extra = (int(sp[2]), bool(sp[3])) if len(sp) > 2 else (0, False)
+    return Space(int(sp[0]), tuple(int(k) for k in sp[1]), *extra)
 
 
 def _dump_vote(v: Vote | None) -> Any:
@@ -243,11 +289,24 @@ def dump(state: State) -> dict[str, Any]:
                 "squires": c.squires,
                 "voting_markers": c.voting_markers,
                 "dishonor": c.dishonor,
+                "lord": c.lord,
+                "bishops": c.bishops,
+                "seals": c.seals,
+                "privileges": list(c.privileges),
+                "granted": list(c.granted),
             }
             for c in state.colours
         ],
         "counties": [
-            None if o is None else [o.colour, o.strength, o.squires] for o in state.counties
+            None
+            if o is None
+            else [
+                o.colour,
+                o.strength,
+                o.squires,
+                *([o.shield, o.tudor] if o.shield or o.tudor else []),
+            ]
+            for o in state.counties
         ],
         "nobles": list(state.nobles),
         "upper": [_dump_conflict(c) for c in state.upper],
@@ -274,6 +333,15 @@ def dump(state: State) -> dict[str, Any]:
         "tower": [list(k) for k in state.tower],
         "dishonor_track": list(state.dishonor_track),
         "dishonor_box": state.dishonor_box,
+        "applicants": [
+            None if a is None else [a.colour, list(a.knights), a.bishops, a.tudor]
+            for a in state.applicants
+        ],
+        "office_holders": list(state.office_holders),
+        "treasury": list(state.treasury),
+        "bishop_supply": state.bishop_supply,
+        "seal_supply": state.seal_supply,
+        "privilege_supply": list(state.privilege_supply),
     }
 
 
@@ -300,6 +368,11 @@ def load(d: Mapping[str, Any]) -> State:
             squires=c["squires"],
             voting_markers=c["voting_markers"],
             dishonor=c.get("dishonor", 0),
+            lord=c.get("lord", ""),
+            bishops=c.get("bishops", 0),
+            seals=c.get("seals", 0),
+            privileges=tuple(c.get("privileges", ())),
+            granted=tuple(c.get("granted", ())),
         )
         for c in d["colours"]
     )
@@ -311,7 +384,10 @@ def load(d: Mapping[str, Any]) -> State:
         start_player=int(d["start_player"]),
         next_start_player=d["next_start_player"],
         colours=colours,
-        counties=tuple(None if o is None else Occupant(o[0], o[1], o[2]) for o in d["counties"]),
+        counties=tuple(
+            None if o is None else Occupant(o[0], o[1], o[2], *[bool(x) for x in o[3:5]])
+            for o in d["counties"]
+        ),
         nobles=tuple(d["nobles"]),
         upper=tuple(_load_conflict(c) for c in d["upper"]),
         lower=tuple(_load_conflict(c) for c in d["lower"]),
@@ -337,4 +413,17 @@ def load(d: Mapping[str, Any]) -> State:
         tower=tuple((int(c), int(k)) for c, k in d.get("tower", ())),
         dishonor_track=tuple(int(n) for n in d.get("dishonor_track", ())),
         dishonor_box=int(d.get("dishonor_box", 0)),
+        applicants=tuple(
+            None if a is None else Applicant(int(a[0]), tuple(a[1]), int(a[2]), bool(a[3]))
+            for a in d.get("applicants", ())
+        ),
+        office_holders=tuple(d.get("office_holders", ())),
+        treasury=_three(d.get("treasury", (0, 0, 0))),
+        bishop_supply=int(d.get("bishop_supply", 0)),
+        seal_supply=int(d.get("seal_supply", 0)),
+        privilege_supply=_three(d.get("privilege_supply", (0, 0, 0))),
     )
+
+
+def _three(t: Any) -> tuple[int, int, int]:
+    return int(t[0]), int(t[1]), int(t[2])

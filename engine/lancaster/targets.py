@@ -22,10 +22,19 @@ from engine.lancaster.pieces import (
     enterable_cards,
     name,
     occupant_text,
+    own_space,
     plural,
     to_court,
 )
 from engine.lancaster.state import Frame, Occupant, State
+
+
+def supply_tudor(state: State, ctx: Ctx) -> State:
+    """A Tudor knight goes back to its supply space (001: when its knight goes to court)."""
+    shields, archers, tudors = state.privilege_supply
+    ctx.say("  The Tudor knight goes back to the regal board.")
+    return replace(state, privilege_supply=(shields, archers, tudors + 1))
+
 
 #: (target, least squires, most squires): only counties take squires
 Target = tuple[tuple[str, Any], int, int]
@@ -58,12 +67,17 @@ class TargetKind:
 # -- counties ----------------------------------------------------------------------------------
 
 
-def _county_options(state: State, seat: int, colour: int, strength: int) -> list[Target]:
+def county_options(
+    state: State, seat: int, colour: int, strength: int, tudor: bool = False
+) -> list[Target]:
+    """Counties a knight may enter; ``tudor``: with a Tudor knight (strength 2, which counts
+    toward the minimum: 001)."""
     out: list[Target] = []
+    might = strength + (2 if tudor else 0)
     # decision 12: no squires for ally knights
     max_sq = 0 if state.is_ally(colour) else state.colours[colour].squires
     for i, county in enumerate(state.data.counties):
-        if strength < county.minimum:
+        if might < county.minimum:
             continue  # Lancaster: the knight alone must meet the minimum (decision 3)
         occ = state.counties[i]
         if occ is None:
@@ -71,7 +85,9 @@ def _county_options(state: State, seat: int, colour: int, strength: int) -> list
             continue
         if state.controller(occ.colour) == seat:
             continue  # you can never expel your own knight (or your ally's, decision 12)
-        need = max(0, occ.total + 1 - strength)  # your total must exceed theirs (decision 3)
+        if occ.shield:
+            continue  # 001: a knight with the shield cannot be expelled
+        need = max(0, occ.total + 1 - might)  # your total must exceed theirs (decision 3)
         out.append((("county", county.letter), need, max_sq))
     return out
 
@@ -99,6 +115,10 @@ def _county_check(
         raise IllegalActionError(
             f"{letter} holds your own knight (or your ally's): you can never expel it."
         )
+    if occ.shield:
+        raise IllegalActionError(
+            f"{occupant_text(state, occ)} holds {letter} with the shield: it cannot be expelled."
+        )
     if strength + squires <= occ.total:
         raise IllegalActionError(
             f"To expel {occupant_text(state, occ)} from {letter} (total {occ.total}) your "
@@ -120,6 +140,8 @@ def _county_resolve(
         state = to_court(state, occ.colour, occ.strength)
         ctx.say(f"{occupant_text(state, occ)} is expelled back to court.")
         returned = state.controller(occ.colour)
+        if occ.tudor:
+            state = supply_tudor(state, ctx)  # 001: it goes back with its knight's return
     counties = list(state.counties)
     counties[i] = Occupant(colour, strength, squires)
     state = state.with_colour(colour, squires=state.colours[colour].squires - squires)
@@ -186,7 +208,7 @@ def _conflict_resolve(
 ) -> Placed:
     found = state.find_card(n)
     assert found is not None
-    stacked = any(sp.colour == colour for sp in found[2].spaces)
+    stacked = own_space(found[2], colour) is not None
     state = enter_conflict(state, colour, strength, n)
     how = "stacks" if stacked else "places"
     ctx.say(f"{name(state, colour)} {how} knight {strength} at conflict {n}.")
@@ -199,7 +221,7 @@ def _conflict_resolve(
 TARGETS: dict[str, TargetKind] = {
     t.kind: t
     for t in (
-        TargetKind("county", _county_options, _county_check, _county_resolve, str),
+        TargetKind("county", county_options, _county_check, _county_resolve, str),
         TargetKind("castle", _castle_options, _castle_check, _castle_resolve, "castle {}".format),
         TargetKind(
             "conflict", _conflict_options, _conflict_check, _conflict_resolve, "conflict {}".format

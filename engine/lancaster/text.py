@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+_ONE = {"voting_markers": "voting marker", "squires": "squire", "gold": "gold"}
+
 
 def _n(value: Any) -> str:
     return "?" if value is None else str(value)
@@ -62,6 +64,13 @@ def render_text(view: Mapping[str, Any]) -> str:
         nobles = "".join(p["noblemen"]) or "-"
         you = " (you)" if view.get("you") == p["seat"] else ""
         dishonor = f", dishonor {_n(p['dishonor'])}" if "dishonor" in p else ""
+        if "seals" in p:
+            dishonor += f", seals {_n(p['seals'])}, bishops {p['bishops']}, lord {p['lord']}"
+            if p["privileges"] or p["granted"]:
+                dishonor += (
+                    f", privileges {' '.join(p['privileges']) or '-'}"
+                    f" (next round: {' '.join(p['granted']) or '-'})"
+                )
         lines.append(
             f"  {p['colour']}{you}: {p['power']} power points, gold {_n(p['gold'])}, "
             f"squires {_n(p['squires'])}, voting markers {p['voting_markers']}{dishonor}, "
@@ -90,6 +99,27 @@ def render_text(view: Mapping[str, Any]) -> str:
         lines.append(
             f"  {c['letter']} {c['name']} (min {c['minimum']}; {c['reward']}{start}; "
             f"noblemen left {c['noblemen_left']}): {who}"
+        )
+    regal = view.get("court")
+    if regal:
+        lines.append("")
+        lines.append("THE KING'S COURT")
+        for o in regal["offices"]:
+            holder = o["holder"]["colour"] if o["holder"] else "nobody"
+            a = o["applicant"]
+            applicant = f"{a['colour']} (stack {a['stack']})" if a is not None else "no applicant"
+            grant = f"{o['seals']} seals" + (f" + {o['privilege']}" if o["privilege"] else "")
+            lines.append(
+                f"  {o['title']} (tribute 1 {_ONE[o['tribute']]}; {grant}): "
+                f"held by {holder}; {applicant}"
+            )
+        t = regal["treasury"]
+        lines.append(
+            f"  Treasury: {t['voting_markers']} voting markers, {t['squires']} squires, "
+            f"{t['gold']} gold; lords inside: {', '.join(regal['in_treasury']) or 'none'}"
+        )
+        lines.append(
+            f"  Supply: {regal['bishop_supply']} bishops, {regal['seal_supply']} regal seals"
         )
     resentment = view.get("resentment")
     if resentment:
@@ -130,6 +160,7 @@ def render_text(view: Mapping[str, Any]) -> str:
         lines.append("FINAL SCORES")
         for p, score, b in zip(players, outcome["scores"], outcome["breakdown"], strict=True):
             dishonor = f", dishonor {b['dishonor']}" if "dishonor" in b else ""
+            dishonor += f", seals {b['seals']}" if "seals" in b else ""
             lines.append(
                 f"  {p['colour']}: {score} (game {b['during_game']}, knighthood "
                 f"{b['knighthood']}, castle {b['castle']}, noblemen {b['noblemen']}{dishonor})"

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.lancaster import flow
-from engine.lancaster.henry_v import RESENTMENT, resentment
+from engine.lancaster.henry_v import KINGS_COURT, RESENTMENT, court, resentment
 from engine.lancaster.notation import can_type, format_action
 from engine.lancaster.pieces import board_knights
 from engine.lancaster.state import Conflict, State
@@ -36,6 +36,7 @@ HIDDEN: tuple[Resource, ...] = (
     Resource("gold"),
     Resource("squires"),
     Resource("dishonor", RESENTMENT),
+    Resource("seals", KINGS_COURT),
 )
 
 
@@ -188,6 +189,30 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     }
     if resentment.active(state):
         result["resentment"] = _resentment(state)
+    if court.active(state):
+        result["court"] = _court(state)
+        for s, entry in enumerate(players):
+            col = state.colours[s]
+            entry.update(
+                lord=col.lord,
+                bishops=col.bishops,
+                privileges=list(col.privileges),
+                granted=list(col.granted),
+            )
+        for ally_entry, c in zip(allies, range(state.players, len(state.colours)), strict=True):
+            col = state.colours[c]
+            ally_entry.update(
+                lord=col.lord, privileges=list(col.privileges), granted=list(col.granted)
+            )
+        for i, entry in enumerate(result["counties"]):
+            occ = state.counties[i]
+            if entry["occupant"] is not None and occ is not None:
+                entry["occupant"].update(shield=occ.shield, tudor=occ.tudor)
+        for row in ("upper", "lower"):
+            for card, entry in zip(getattr(state, row), result["conflicts"][row], strict=True):
+                if card is not None and entry is not None:
+                    for sp, sp_entry in zip(card.spaces, entry["spaces"], strict=True):
+                        sp_entry.update(tudor=sp.tudor, archer=sp.archer)
     if seat is not None and seat in to_act:
         legal = flow.legal_actions(state, seat)
         result["options"] = [format_action(state, a) for a in legal[:60]]
@@ -198,6 +223,46 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
 
         result["outcome"] = final_scoring(state).to_json()
     return result
+
+
+def _court(state: State) -> dict[str, Any]:
+    """The regal board: offices, applicants, the treasury and the supplies are public."""
+
+    def who(colour: int | None) -> dict[str, Any] | None:
+        if colour is None:
+            return None
+        return {"colour": state.colour_name(colour), "seat": state.controller(colour)}
+
+    offices = []
+    for i, o in enumerate(state.data.offices):
+        a = state.applicants[i]
+        offices.append(
+            {
+                "office": o.key,
+                "title": o.title,
+                "tribute": o.tribute,
+                "seals": o.seals,
+                "privilege": o.privilege,
+                "holder": who(state.office_holders[i]),
+                "applicant": None
+                if a is None
+                else {
+                    **(who(a.colour) or {}),
+                    "knights": list(a.knights),
+                    "bishops": a.bishops,
+                    "stack": a.stack,
+                },
+            }
+        )
+    return {
+        "offices": offices,
+        "treasury": dict(zip(court.TREASURY_KINDS, state.treasury, strict=True)),
+        "in_treasury": [
+            state.colour_name(c) for c, col in enumerate(state.colours) if col.lord == "treasury"
+        ],
+        "bishop_supply": state.bishop_supply,
+        "seal_supply": state.seal_supply,
+    }
 
 
 def _resentment(state: State) -> dict[str, Any]:

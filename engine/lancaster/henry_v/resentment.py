@@ -139,7 +139,9 @@ def after_battle(state: State, card: Conflict, england: bool, ctx: Ctx) -> State
     of their own on the card takes 1 dishonor marker, in player order (allies take none)."""
     if england or not active(state):
         return state
-    takers = [s for s in state.seat_order() if all(sp.colour != s for sp in card.spaces)]
+    # an archer is not a knight (001: "the players who contributed no knights")
+    knights = {sp.colour for sp in card.spaces if sp.knights}
+    takers = [s for s in state.seat_order() if s not in knights]
     for seat in takers:
         state = take_dishonor(state, seat)
     if takers:

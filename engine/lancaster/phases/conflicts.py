@@ -10,12 +10,21 @@ After each battle is scored, the hooks of ``AFTER_BATTLE`` run (dishonor for a l
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from itertools import product
 
 from engine.core.protocol import Action
 from engine.lancaster.frames import Ctx, Handler, pop, replace_head
-from engine.lancaster.henry_v import resentment
-from engine.lancaster.pieces import gain, name, plural, remove, to_court, to_reserve
+from engine.lancaster.henry_v import privileges, resentment
+from engine.lancaster.pieces import (
+    gain,
+    name,
+    own_space,
+    plural,
+    remove,
+    to_court,
+    to_reserve,
+)
 from engine.lancaster.state import Conflict, Frame, Space, State
 
 RANK_WORDS = ("1st", "2nd", "3rd")
@@ -77,6 +86,7 @@ class ResolveConflict(Handler):
         if england:
             for sp in card.spaces:
                 state = to_court(state, sp.colour, *sp.knights)
+            state = privileges.return_card_privileges(state, card, ctx)
             if card.spaces:
                 ctx.say("  The knights return to court; the card is discarded.")
             return pop(state.with_card(row, slot, None)), False
@@ -90,7 +100,7 @@ class ResolveConflict(Handler):
         frames: list[Frame] = [
             ("ransom", slot, seat)
             for seat in state.seat_order()
-            if any(sp.colour == seat for sp in card.spaces)
+            if own_space(card, seat) is not None
         ]
         if card.spaces:
             ctx.say("  The knights are captured.")
@@ -98,7 +108,7 @@ class ResolveConflict(Handler):
 
 
 def _own_space(card: Conflict, colour: int) -> Space | None:
-    return next((sp for sp in card.spaces if sp.colour == colour), None)
+    return own_space(card, colour)
 
 
 def ransom_options(knights: tuple[int, ...], gold: int, price: int = 1) -> list[tuple[int, ...]]:
@@ -151,11 +161,11 @@ class Ransom(Handler):
         cost = sum(chosen) * state.data.ransom_per_strength  # Lancaster: 1 gold per strength
         spaces = []
         for sp in card.spaces:
-            if sp.colour == seat:
+            if sp.colour == seat and not sp.archer:
                 left = sp.knights
                 for k in chosen:
                     left = remove(left, k)
-                sp = Space(seat, left)
+                sp = replace(sp, knights=left)
             spaces.append(sp)
         state = state.with_card("lower", slot, Conflict(card.card, tuple(spaces)))
         state = state.with_colour(seat, gold=state.colours[seat].gold - cost)
@@ -205,5 +215,6 @@ class Captured(Handler):
                     f"{', '.join(map(str, sp.knights))} go{'' if len(sp.knights) > 1 else 'es'} "
                     "to the reserve."
                 )
+        state = privileges.return_card_privileges(state, card, ctx)
         ctx.say(f"Conflict {card.card} is discarded.")
         return pop(state.with_card("lower", slot, None)), False

@@ -33,7 +33,7 @@ from engine.lancaster.pieces import (
     plural,
     resources_text,
     upgrade,
-    upgrade_targets,
+    upgrade_choices,
 )
 from engine.lancaster.state import Frame, State
 
@@ -44,7 +44,9 @@ def counties_held(state: State, colour: int) -> int:
 
 def conflicts_involved(state: State, colour: int) -> int:
     return sum(
-        1 for _, _, card in state.conflicts() if any(sp.colour == colour for sp in card.spaces)
+        1
+        for _, _, card in state.conflicts()
+        if any(sp.colour == colour and sp.knights for sp in card.spaces)
     )
 
 
@@ -178,7 +180,7 @@ LAWS: Mapping[str, LawRule] = MappingProxyType(
             choosers=lambda st, law, s: int(s in _richest(st)),
             options=lambda st, law, s: [
                 ("upgrade", None),
-                *(("upgrade", r) for r in upgrade_targets(st, s, deployed_only=True)),
+                *(("upgrade", r) for r in upgrade_choices(st, s, deployed_only=True)),
             ],
             named=("most gold", _richest),
         ),
@@ -186,7 +188,7 @@ LAWS: Mapping[str, LawRule] = MappingProxyType(
             choosers=lambda st, law, s: int(2 not in deployed(st, s)),
             options=lambda st, law, s: [
                 ("upgrade", None),
-                *(("upgrade", r) for r in upgrade_targets(st, s)),
+                *(("upgrade", r) for r in upgrade_choices(st, s)),
             ],
         ),
         "conflicts_extensions": LawRule(
@@ -346,6 +348,10 @@ def _upgrade(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
     if value is None:
         ctx.say(f"{_title(law)}: {who} upgrades no knight.")
         return state
+    if value == "bishop":
+        from engine.lancaster.henry_v import court
+
+        return court.take_bishop(state, seat, ctx)
     ref = (int(value[0]), str(value[1]))
     state = upgrade(state, seat, ref)
     ctx.say(f"{_title(law)}: {who} upgrades the {describe_ref(ref)} to strength {ref[0] + 1}.")

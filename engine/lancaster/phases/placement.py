@@ -17,6 +17,12 @@ from dataclasses import replace
 
 from engine.core.protocol import Action, IllegalActionError
 from engine.lancaster.frames import Ctx, Handler, replace_head
+from engine.lancaster.henry_v import court
+from engine.lancaster.henry_v.privileges import (
+    privilege_check,
+    privilege_options,
+    privilege_resolve,
+)
 from engine.lancaster.pieces import apply_reward, name, remove, reward_details
 from engine.lancaster.state import Frame, State
 from engine.lancaster.targets import TARGETS, Target, targets
@@ -27,7 +33,8 @@ def _targets(state: State, seat: int, colour: int, strength: int) -> list[Target
 
 
 def options(state: State, seat: int) -> list[Action]:
-    out: list[Action] = []
+    # At the King's Court: the lord, and knights with a privilege
+    out: list[Action] = court.lord_options(state, seat) + privilege_options(state, seat)
     for colour in state.colours_of(seat):
         ally = state.is_ally(colour)
         for strength in sorted(set(state.colours[colour].court)):
@@ -37,6 +44,10 @@ def options(state: State, seat: int) -> list[Action]:
 
 
 def can_place(state: State, seat: int) -> bool:
+    if court.lord_at_court(state, seat):
+        return True  # the treasury always takes a lord (001)
+    if privilege_options(state, seat):
+        return True  # a Tudor knight may open a county the knight alone could not enter
     for colour in state.colours_of(seat):
         for strength in set(state.colours[colour].court):
             for _, low, high in _targets(state, seat, colour, strength):
@@ -52,7 +63,8 @@ def passed_seats(frame: Frame) -> tuple[int, ...]:
 
 
 def _has_court_knights(state: State, seat: int) -> bool:
-    return any(state.colours[c].court for c in state.colours_of(seat))
+    knights = any(state.colours[c].court for c in state.colours_of(seat))
+    return knights or court.lord_at_court(state, seat)
 
 
 class Place(Handler):
@@ -87,6 +99,8 @@ class Place(Handler):
         return options(state, seat)
 
     def ask(self, state: State, frame: Frame, seat: int) -> bool:
+        if court.lord_at_court(state, seat):
+            return True  # a lord always has the treasury's three claims at least
         if state.two_player:
             return len(options(state, seat)) > 1  # squires are public with 2 players
         # Squires are hidden: with any county open to your own knights you could add
@@ -101,6 +115,12 @@ class Place(Handler):
         return pairs > 1
 
     def check(self, state: State, frame: Frame, seat: int, action: Action) -> None:
+        if action[0] == "lord":
+            court.lord_check(state, seat, action)
+            return
+        if action[0] == "privilege":
+            privilege_check(state, seat, action)
+            return
         if len(action) != 5 or action[0] != "place":
             raise IllegalActionError("Now you place a knight, e.g. 'knight 2 to D'.")
         _, ally, strength, target, squires = action
@@ -126,12 +146,20 @@ class Place(Handler):
         kind.check(state, seat, colour, strength, target[1], squires)
 
     def resolve(self, state: State, frame: Frame, seat: int, action: Action, ctx: Ctx) -> State:
-        _, ally, strength, target, squires = action
-        colour = state.ally_of(seat) if ally else seat
-        assert colour is not None
-        col = state.colours[colour]
-        state = state.with_colour(colour, court=remove(col.court, strength))
-        placed = TARGETS[target[0]].resolve(state, seat, colour, strength, target[1], squires, ctx)
+        if action[0] == "lord":
+            state, back = court.lord_resolve(state, seat, action, ctx)
+            passed = tuple(p for p in passed_seats(frame) if p != back)
+            return replace_head(state, ("place", (seat + 1) % state.players, passed))
+        if action[0] == "privilege":
+            placed = privilege_resolve(state, seat, action, ctx)
+        else:
+            _, ally, strength, target, squires = action
+            colour = state.ally_of(seat) if ally else seat
+            assert colour is not None
+            col = state.colours[colour]
+            state = state.with_colour(colour, court=remove(col.court, strength))
+            kind = TARGETS[target[0]]
+            placed = kind.resolve(state, seat, colour, strength, target[1], squires, ctx)
         passed = passed_seats(frame)
         if placed.returned_to is not None:
             # decision 2: a player who passed places again once an expelled knight of theirs

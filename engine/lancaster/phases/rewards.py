@@ -18,6 +18,7 @@ from dataclasses import replace
 from engine.core.protocol import Action
 from engine.lancaster.data import COUNTY_LETTERS, Reward
 from engine.lancaster.frames import Ctx, Handler, pop, replace_head
+from engine.lancaster.henry_v import privileges
 from engine.lancaster.pieces import (
     apply_reward,
     enter_conflict,
@@ -150,12 +151,15 @@ class CountyReward(Handler):
                     ctx.say(
                         f"{who}'s knight {occ.strength} moves from {letter} to conflict {detail}."
                     )
+                    if occ.tudor:  # 001: from Dorset, the Tudor knight joins its knight
+                        state = privileges.join_conflict(state, colour, int(detail), ctx)
                     moved = True
         occ = state.counties[i]
         assert occ is not None
         counties = list(state.counties)
         counties[i] = None
         state = replace(state, counties=tuple(counties))
+        state = privileges.leave_county(state, occ, ctx, moved)
         if not moved:
             # Lancaster: the knight returns to court, squires to the supply (decision 6).
             state = to_court(state, colour, occ.strength)

@@ -11,14 +11,18 @@ from dataclasses import replace
 
 from engine.core.protocol import Action, IllegalActionError
 from engine.lancaster.frames import Ctx, Handler, pop, replace_head
-from engine.lancaster.henry_v import resentment
+from engine.lancaster.henry_v import court, privileges, resentment
 from engine.lancaster.pieces import name
 from engine.lancaster.state import Conflict, Frame, State
 
 
 def round_frames(state: State) -> tuple[Frame, ...]:
     # The King's Resentment: the tower is cleared before the counties are scored (001).
-    before_counties: tuple[Frame, ...] = (("tower_clear",),) if resentment.active(state) else ()
+    # At the King's Court: the offices are filled first of all in phase 3 (001).
+    before_counties: tuple[Frame, ...] = (
+        *((("offices",),) if court.active(state) else ()),
+        *((("tower_clear",),) if resentment.active(state) else ()),
+    )
     return (
         ("place", state.start_player),
         ("vote", 0),
@@ -111,6 +115,8 @@ class EndRound(Handler):
             ctx.say(f"Round {state.round} is over: the game ends with the final scoring.")
             return pop(state), False
         ctx.irreversible = True  # new cards and laws are revealed
+        if court.active(state):
+            state = privileges.next_round(state, ctx)  # 001: privileges last one round
         start = state.start_player
         if state.next_start_player is not None:
             start = state.next_start_player  # named by Surrey's holder (decision 6)

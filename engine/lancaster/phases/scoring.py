@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.core.protocol import Outcome
-from engine.lancaster.henry_v import RESENTMENT, resentment
+from engine.lancaster.henry_v import KINGS_COURT, RESENTMENT, court, privileges, resentment
 from engine.lancaster.state import State
 
 
@@ -39,8 +39,10 @@ def majority(state: State, key: Callable[[int], tuple[int, int]]) -> list[int]:
 
 
 def knighthood_strength(state: State, colour: int) -> int:
-    """Total strength of every knight not in the reserve (court, board, conflicts)."""
-    return sum(state.data.knights) - sum(state.colours[colour].reserve)
+    """Total strength of every knight not in the reserve (court, board, conflicts); with At
+    the King's Court, the Tudor knight granted in round 5 too (001)."""
+    tudor = privileges.final_tudor(state, colour) if court.active(state) else 0
+    return sum(state.data.knights) - sum(state.colours[colour].reserve) + tudor
 
 
 def knighthood(state: State) -> dict[str, list[int]]:
@@ -75,6 +77,7 @@ SCORINGS: tuple[ScoringTerm, ...] = (
     ScoringTerm("knighthood", knighthood),
     ScoringTerm("castle", castle),
     ScoringTerm("noblemen", noblemen),
+    ScoringTerm("seals", court.seals_scoring, KINGS_COURT),
     ScoringTerm("dishonor", resentment.dishonor_scoring, RESENTMENT),
 )
 

@@ -18,9 +18,13 @@ def check_invariants(s: State) -> None:
     data = s.data
     assert 1 <= s.round <= data.rounds
     for colour, c in enumerate(s.colours):
-        # Each colour has exactly its 7 knights across court, board, castle and reserve.
+        # Each colour has exactly its 7 knights across court, board, castle and reserve (and
+        # with Henry V: the tower and the lords' supporters).
         pieces = list(c.court) + list(c.reserve) + [k for k in c.castle if k is not None]
         pieces += [k for owner, k in s.tower if owner == colour]
+        pieces += [
+            k for a in s.applicants if a is not None and a.colour == colour for k in a.knights
+        ]
         pieces += [o.strength for o in s.counties if o is not None and o.colour == colour]
         for _, _, card in s.conflicts():
             pieces += [k for sp in card.spaces if sp.colour == colour for k in sp.knights]
@@ -38,16 +42,58 @@ def check_invariants(s: State) -> None:
     assert len(s.counties) == 9
     for i, occ in enumerate(s.counties):
         if occ is not None:
-            assert occ.strength >= data.counties[i].minimum and occ.squires >= 0
+            assert occ.might >= data.counties[i].minimum and occ.squires >= 0
     # A conflict space holds one colour; a colour holds at most one space per card.
     for _, _, card in s.conflicts():
         assert len(card.spaces) <= 3
-        colours = [sp.colour for sp in card.spaces]
+        colours = [sp.colour for sp in card.spaces if not sp.archer]  # an archer: its own
         assert len(colours) == len(set(colours))
-        assert all(sp.knights for sp in card.spaces) or s.agenda[0][0] in ("ransom", "captured")
+        assert all(sp.archer != bool(sp.knights) for sp in card.spaces) or s.agenda[0][0] in (
+            "ransom",
+            "captured",
+        )
+        assert all(not sp.archer or (sp.tudor == 0 and sp.strength == 2) for sp in card.spaces)
     assert set(s.favors) <= set(s.favors_in_game)
     if "resentment" in s.expansions:
         check_resentment(s)
+    if "kings_court" in s.expansions:
+        check_court(s)
+
+
+def check_court(s: State) -> None:
+    """At the King's Court: lords, bishops, seals and privileges are all somewhere, once."""
+    data = s.data
+    for i, c in enumerate(s.colours):
+        assert c.lord in ("court", "office", "treasury")
+        assert 0 <= c.bishops <= data.bishops_max and c.seals >= 0
+        if s.is_ally(i):
+            assert c.bishops == 0 and c.seals == 0
+    in_office = [a.colour for a in s.applicants if a is not None]
+    assert sorted(in_office) == sorted(i for i, c in enumerate(s.colours) if c.lord == "office")
+    # Seals: the supply and the players' screens hold the 24.
+    assert s.seal_supply + sum(c.seals for c in s.colours) == data.seals
+    # Bishops: the supply, the players' (allies' are removed from the game) — never more.
+    total = dict(data.bishops_per_players)[s.players]
+    assert s.bishop_supply >= 0 and s.bishop_supply + sum(c.bishops for c in s.colours) <= total
+    for a in s.applicants:
+        if a is not None:
+            assert a.bishops <= s.colours[a.colour].bishops
+    # Privileges: on the regal board, held, granted, or on the board with a knight.
+    for k, privilege in enumerate(("shield", "archer", "tudor")):
+        held = sum(c.privileges.count(privilege) + c.granted.count(privilege) for c in s.colours)
+        if privilege == "shield":
+            placed = sum(1 for o in s.counties if o is not None and o.shield)
+        elif privilege == "archer":
+            placed = sum(1 for _, _, card in s.conflicts() for sp in card.spaces if sp.archer)
+        else:
+            placed = sum(1 for o in s.counties if o is not None and o.tudor)
+            placed += sum(sp.tudor for _, _, card in s.conflicts() for sp in card.spaces)
+            placed += sum(1 for a in s.applicants if a is not None and a.tudor)
+        assert s.privilege_supply[k] + held + placed == data.privileges[k], (
+            privilege,
+            s.agenda[:1],
+        )
+    assert min(s.treasury) >= 0
 
 
 def check_resentment(s: State) -> None:
@@ -73,7 +119,9 @@ def check_resentment(s: State) -> None:
         assert all(c < 0 for c, _ in s.tower)
 
 
-@pytest.mark.parametrize("modules", [(), ("resentment",)])
+@pytest.mark.parametrize(
+    "modules", [(), ("resentment",), ("kings_court",), ("kings_court", "resentment")]
+)
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_random_games_keep_every_invariant_and_end_after_round_5(
     players: int, modules: tuple[str, ...]

@@ -92,8 +92,16 @@ def test_config_takes_the_henry_v_modules_and_refuses_what_this_version_cannot_p
     assert R.validate_config(
         {"players": 3, "expansions": {"resentment": True, "kings_court": False}}
     ) == {"players": 3, "data": {}, "expansions": {"resentment": True}}
+    assert R.validate_config({"players": 3, "expansions": {"kings_court": True}})["expansions"] == {
+        "kings_court": True
+    }
     with pytest.raises(ConfigError, match="not available in this version"):
-        R.validate_config({"players": 3, "expansions": {"kings_court": True}})
+        R.validate_config(
+            {
+                "players": 3,
+                "expansions": {"laws_of_the_king": True, "kings_court": True, "resentment": True},
+            }
+        )
     with pytest.raises(ConfigError, match="only with both At the King's Court and The King's"):
         R.validate_config({"players": 3, "expansions": {"laws_of_the_king": True}})
     with pytest.raises(ConfigError, match="only with both"):

@@ -80,6 +80,8 @@ def _hide(state: State, seat: int, gold: int, squires: int, vote: Vote) -> State
         state = state.with_colour(seat, gold=gold, squires=squires)
         if "resentment" in state.expansions:
             state = state.with_colour(seat, dishonor=(gold + squires) % 7)
+        if "kings_court" in state.expansions:
+            state = state.with_colour(seat, seals=(gold * 3 + squires) % 11)
     if state.votes[seat] is not None:
         votes = list(state.votes)
         votes[seat] = vote
@@ -87,9 +89,9 @@ def _hide(state: State, seat: int, gold: int, squires: int, vote: Vote) -> State
     return state
 
 
-@settings(max_examples=16, deadline=None)
+@settings(max_examples=24, deadline=None)
 @given(
-    modules=st.sampled_from([(), ("resentment",)]),
+    modules=st.sampled_from([(), ("resentment",), ("kings_court",), ("kings_court", "resentment")]),
     players=st.sampled_from([2, 3, 4, 5]),
     seed=st.integers(0, 2**32),
     gold=st.integers(0, 25),
