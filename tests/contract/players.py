@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from flask.testing import FlaskClient
@@ -40,7 +40,7 @@ from tests.mail.servers import SmtpTestServer
 from tests.service.hidden_game import HOARD
 
 #: Every game of the registry, and Hoard: a small game with secret simultaneous votes.
-REGISTRY: dict[str, Rules] = {**engine.REGISTRY, "hoard": HOARD}
+REGISTRY: dict[str, Rules] = {**engine.REGISTRY, "hoard": cast(Rules, HOARD)}
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal")
 #: A game longer than this many moves is a bug (the longest random games play ~250).
@@ -242,7 +242,7 @@ class Mail:
     def text(self) -> str:
         body = self.message.get_body(("plain",))
         assert body is not None, "a mail without a plain-text part"
-        content: str = body.get_content()  # type: ignore[attr-defined]
+        content: str = body.get_content()
         return content
 
 

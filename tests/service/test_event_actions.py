@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -27,7 +27,7 @@ from pbem.replay import Fold
 from pbem.store import StoredEvent
 from tests.service.hidden_game import HOARD
 
-REGISTRY: dict[str, Rules] = {**engine.REGISTRY, "hoard": HOARD}
+REGISTRY: dict[str, Rules] = {**engine.REGISTRY, "hoard": cast(Rules, HOARD)}
 CASES = [
     (name, rules.validate_config(config))
     for name, rules in sorted(REGISTRY.items())
