@@ -124,6 +124,7 @@ class Law:
     #: so that an overridden number is also what players read and vote on
     template: str
     params: tuple[tuple[str, int], ...] = ()
+    module: str | None = None  # a Henry V module whose laws these are (None: the base game)
 
     def param(self, name: str) -> int:
         for key, value in self.params:
@@ -428,6 +429,84 @@ _LAWS = (
     ),
 )
 
+_KING = "laws_of_the_king"
+#: Laws of the King (001): they replace the base laws of groups 2 and 3 (the first four in
+#: group 2, the last four in group 3: lancaster-data.md, provisional).
+_KING_LAWS = (
+    Law(
+        "dispose_most_squires_gold",
+        2,
+        "The richest dispose",
+        "The player with the most squires must dispose of {squires:squire/squires}; the "
+        "player with the most gold must dispose of {gold} gold (ties: all tied players).",
+        (("squires", 2), ("gold", 3)),
+        _KING,
+    ),
+    Law(
+        "no_bishops_return_dishonor",
+        2,
+        "Pardon without bishops",
+        "Each player without bishops may return {dishonor:dishonor marker/dishonor markers} "
+        "to the supply.",
+        (("dishonor", 1),),
+        _KING,
+    ),
+    Law(
+        "fewest_dishonor_power",
+        2,
+        "Power for the honourable",
+        "The player with the fewest dishonor markers gains {power:power point/power points} "
+        "(ties: all tied players).",
+        (("power", 5),),
+        _KING,
+    ),
+    Law(
+        "seals_for_squires_gold",
+        2,
+        "Seals for squires and gold",
+        "For each regal seal they dispose of, players receive {squires:squire/squires} and "
+        "{gold} gold (each decides how many, in player order from the start player).",
+        (("squires", 2), ("gold", 1)),
+        _KING,
+    ),
+    Law(
+        "most_markers_seal",
+        3,
+        "A seal for the most voting markers",
+        "The player with the most voting markers after the third voting receives "
+        "{seals:regal seal/regal seals} (ties: all tied players). Voting markers go back to "
+        "the supply only after all current laws are applied; those gained from laws are kept.",
+        (("seals", 1),),
+        _KING,
+    ),
+    Law(
+        "most_squires_gold_power",
+        3,
+        "Power for squires and gold",
+        "The player with the most squires gains {power:power point/power points}; the player "
+        "with the most gold gains {power:power point/power points} (ties: all tied players).",
+        (("power", 3),),
+        _KING,
+    ),
+    Law(
+        "dishonor_for_counties",
+        3,
+        "Dishonor for counties",
+        "Players receive 1 dishonor marker for every {per:county/counties} occupied by their "
+        "knights.",
+        (("per", 2),),
+        _KING,
+    ),
+    Law(
+        "tower_knights_power",
+        3,
+        "Power for the tower",
+        "Players gain {power:power point/power points} for each of their knights in the tower.",
+        (("power", 3),),
+        _KING,
+    ),
+)
+
 BASE = Data(
     start_gold=2,
     start_squires=2,
@@ -445,7 +524,7 @@ BASE = Data(
     castle=_CASTLE,
     favors=_FAVORS,
     conflicts=_CONFLICTS,
-    laws=_LAWS,
+    laws=_LAWS + _KING_LAWS,
     nobles_per_county=((2, 2), (3, 2), (4, 3), (5, 4)),
     # 2 players: the 4-player setup (000: "2p/4p: remove 2 & 10"; decision 12)
     removed_conflicts=((2, (2, 10)), (3, (9, 10)), (4, (2, 10)), (5, (2, 3))),
@@ -514,6 +593,10 @@ _PROVENANCE: dict[str, str] = {
 
 #: Provenance of the Henry V values, by module (lancaster-data.md, "Henry V").
 MODULE_PROVENANCE: dict[str, dict[str, str]] = {
+    "laws_of_the_king": {
+        **{f"laws.{law.key}.group": PROVISIONAL for law in _KING_LAWS},
+        **{f"laws.{law.key}.params": SEED for law in _KING_LAWS},
+    },
     "kings_court": {
         "kings_court.offices": SEED,
         "kings_court.seals": SEED,

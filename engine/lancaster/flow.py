@@ -24,6 +24,7 @@ _ALL: tuple[Handler, ...] = (
     placement.Favor(),
     parliament.VoteOnLaw(),
     parliament.ReturnMarkers(),
+    parliament.ReturnMarkersLate(),
     laws.ApplyLaw(),
     laws.LawChoice(),
     rewards.CountyReward(),

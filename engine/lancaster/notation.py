@@ -106,6 +106,8 @@ def format_action(state: State, action: Action) -> str:
         return f"buy {plural(action[1], 'power point')}"
     if verb == "trade":
         return f"trade {action[1]}"
+    if verb == "seals":
+        return f"dispose {plural(action[1], 'seal')}"  # Laws of the King
     if verb == "upgrade":
         if action[1] == "bishop":
             return "bishop"

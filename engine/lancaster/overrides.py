@@ -220,7 +220,7 @@ def apply_overrides(overrides: Any) -> tuple[Data, dict[str, Any]]:
                 entry["params"] = {k: params[k] for k in sorted(pm)}
                 touched.add(f"{path}.params")
             out[key] = entry
-        if sum(1 for law in laws if law.group == 0) != 3:
+        if sum(1 for law in laws if law.group == 0 and law.module is None) != 3:
             raise _fail("laws", "exactly 3 laws must be in group 0 (face up at setup)")
         data = replace(data, laws=tuple(laws))
         norm["laws"] = out
@@ -402,7 +402,7 @@ def _resentment(
 
 def _check_rounds(data: Data) -> None:
     # Three new laws are revealed each round, all from the draw pile (groups 1 to 4).
-    pile = sum(1 for law in data.laws if law.group != 0)
+    pile = sum(1 for law in data.laws if law.group != 0 and law.module is None)
     if data.rounds * 3 > pile:
         raise _fail(
             "rounds",

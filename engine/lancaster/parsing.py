@@ -478,13 +478,14 @@ def _parse_law(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
     options = flow.legal_actions(state, seat)
     verb = options[0][0]
     none = keyword("none", True, *NO_WORDS)
-    if verb in ("markers", "power", "trade"):
+    if verb in ("markers", "power", "trade", "seals"):
         nouns = {
+            "seals": counted("n", word("seal"), word("seals"), prefix="regal"),
             "markers": counted("n", word("marker"), word("markers")),
             "power": counted("n", word("point"), word("points"), prefix="power"),
             "trade": counted("n", word("time", "trade"), word("times", "trades")),
         }
-        ignored = keyword("_", None, "buy", "trade")
+        ignored = keyword("_", None, "buy", "trade", "dispose", "disposes", "return", "sell")
         r = read(w, [nouns[verb], bare_number("n", once=True), none, ignored])
         if r.get("none"):
             if r.get("n"):

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.core import rng
 from engine.core.protocol import ConfigError
-from engine.lancaster.data import COUNTY_LETTERS
+from engine.lancaster.data import COUNTY_LETTERS, Data, Law
 from engine.lancaster.henry_v import (
     KINGS_COURT,
     LAWS_OF_THE_KING,
@@ -24,7 +24,7 @@ from engine.lancaster.state import Colour, Conflict, State
 PLAYER_COUNTS = (2, 3, 4, 5)
 CONFIG_KEYS = ("players", "data", "expansions")
 #: the Henry V modules this version plays (the others are refused by ``validate_config``)
-AVAILABLE_MODULES: tuple[str, ...] = (RESENTMENT, KINGS_COURT)
+AVAILABLE_MODULES: tuple[str, ...] = MODULES
 
 
 def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -75,15 +75,24 @@ def _expansions(value: Any) -> dict[str, bool]:
     return chosen
 
 
+def law_pool(data: Data, expansions: Mapping[str, bool]) -> list[Law]:
+    """The laws of a game: the base game's, where Laws of the King replaces groups 2 and 3
+    (001, "1st option")."""
+    king = bool(expansions.get(LAWS_OF_THE_KING))
+    base = [law for law in data.laws if law.module is None and not (king and law.group in (2, 3))]
+    return base + [law for law in data.laws if king and law.module == LAWS_OF_THE_KING]
+
+
 def initial_state(config: Mapping[str, Any], seed: int) -> State:
     config = validate_config(config)
+    expansions = config["expansions"]
     data, _ = apply_overrides(config["data"])
     n = int(config["players"])
     r = rng.seed_state(seed)
 
     # Laws: the three group-0 laws face up as the current laws; the draw pile is group 1 on
     # top, then 2, 3, 4, each shuffled (000/003, Setup 7). Three are revealed now.
-    groups = [[law.key for law in data.laws if law.group == g] for g in range(5)]
+    groups = [[law.key for law in law_pool(data, expansions) if law.group == g] for g in range(5)]
     current, r = rng.shuffled(r, groups[0])
     pile: list[str] = []
     for g in (1, 2, 3, 4):

@@ -153,6 +153,8 @@ class State:
     bishop_supply: int = 0
     seal_supply: int = 0
     privilege_supply: tuple[int, int, int] = (0, 0, 0)  # shields, archers, Tudor knights
+    # -- Laws of the King: voting markers held after the third voting, while a law keeps them
+    markers_after_voting: tuple[int, ...] = ()
 
     @property
     def expansions(self) -> frozenset[str]:
@@ -342,6 +344,7 @@ def dump(state: State) -> dict[str, Any]:
         "bishop_supply": state.bishop_supply,
         "seal_supply": state.seal_supply,
         "privilege_supply": list(state.privilege_supply),
+        "markers_after_voting": list(state.markers_after_voting),
     }
 
 
@@ -422,6 +425,7 @@ def load(d: Mapping[str, Any]) -> State:
         bishop_supply=int(d.get("bishop_supply", 0)),
         seal_supply=int(d.get("seal_supply", 0)),
         privilege_supply=_three(d.get("privilege_supply", (0, 0, 0))),
+        markers_after_voting=tuple(int(n) for n in d.get("markers_after_voting", ())),
     )
 
 

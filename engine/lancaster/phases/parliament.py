@@ -110,6 +110,34 @@ def _reveal(state: State, index: int, ctx: Ctx) -> State:
     )
 
 
+#: Laws of the King: the law that keeps voting markers until the laws are applied
+KEEPS_MARKERS = "most_markers_seal"
+
+
+class ReturnMarkersLate(Handler):
+    """``("return_markers_late",)``: Laws of the King, decision 16 — after all current laws,
+    the markers held after the third voting go back; those gained from laws are kept."""
+
+    kind = "return_markers_late"
+
+    def phase(self, state: State, frame: Frame) -> str:
+        return "laws"
+
+    def step(self, state: State, frame: Frame, ctx: Ctx) -> tuple[State, bool]:
+        held = state.markers_after_voting
+        if not held:
+            return pop(state), False
+        for s, n in enumerate(held):
+            c = state.colours[s]
+            state = state.with_colour(s, voting_markers=c.voting_markers - min(n, c.voting_markers))
+        if any(held):
+            ctx.say(
+                "The voting markers held after the third voting go back to the supply "
+                "(those gained from laws are kept)."
+            )
+        return pop(replace(state, markers_after_voting=())), False
+
+
 class ReturnMarkers(Handler):
     """``("return_markers",)``: after the third vote, unused voting markers go to the supply
     (decision 5). Henry V's "after the third voting" laws come before this frame."""
@@ -120,6 +148,15 @@ class ReturnMarkers(Handler):
         return "parliament"
 
     def step(self, state: State, frame: Frame, ctx: Ctx) -> tuple[State, bool]:
+        if KEEPS_MARKERS in state.laws:
+            # decision 16: with this law in force, the markers held after the third voting
+            # go back only after all current laws applied (frame "return_markers_late")
+            held = tuple(state.colours[s].voting_markers for s in range(state.players))
+            ctx.say(
+                f'Law "{state.data.law(KEEPS_MARKERS).title}": unused voting markers stay '
+                "until the current laws are applied."
+            )
+            return pop(replace(state, markers_after_voting=held)), False
         colours = tuple(
             replace(c, voting_markers=0) if i < state.players else c
             for i, c in enumerate(state.colours)

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from engine.core.protocol import Action, IllegalActionError
 from engine.lancaster.frames import Ctx, Handler, pop, replace_head
-from engine.lancaster.henry_v import court, privileges, resentment
+from engine.lancaster.henry_v import LAWS_OF_THE_KING, court, privileges, resentment
 from engine.lancaster.pieces import name
 from engine.lancaster.state import Conflict, Frame, State
 
@@ -32,6 +32,8 @@ def round_frames(state: State) -> tuple[Frame, ...]:
         ("law", 0),
         ("law", 1),
         ("law", 2),
+        # Laws of the King: markers kept for a law go back after the laws (decision 16)
+        *((("return_markers_late",),) if LAWS_OF_THE_KING in state.expansions else ()),
         *before_counties,
         *(("county", i) for i in range(9)),
         *(("castle", seat) for seat in state.seat_order()),

@@ -83,7 +83,7 @@ def test_every_player_chooses_a_first_extension_tile_at_once_before_round_1() ->
     assert "knight 1 to castle 1" in g.legal(RED)
 
 
-def test_config_takes_the_henry_v_modules_and_refuses_what_this_version_cannot_play() -> None:
+def test_config_takes_the_henry_v_modules_and_refuses_laws_of_the_king_alone() -> None:
     assert R.validate_config({"players": 3, "expansions": {}}) == {
         "players": 3,
         "data": {},
@@ -95,13 +95,8 @@ def test_config_takes_the_henry_v_modules_and_refuses_what_this_version_cannot_p
     assert R.validate_config({"players": 3, "expansions": {"kings_court": True}})["expansions"] == {
         "kings_court": True
     }
-    with pytest.raises(ConfigError, match="not available in this version"):
-        R.validate_config(
-            {
-                "players": 3,
-                "expansions": {"laws_of_the_king": True, "kings_court": True, "resentment": True},
-            }
-        )
+    every = {"laws_of_the_king": True, "kings_court": True, "resentment": True}
+    assert R.validate_config({"players": 3, "expansions": every})["expansions"] == every
     with pytest.raises(ConfigError, match="only with both At the King's Court and The King's"):
         R.validate_config({"players": 3, "expansions": {"laws_of_the_king": True}})
     with pytest.raises(ConfigError, match="only with both"):

@@ -24,7 +24,7 @@ SEED = 20_260_413
 PATH = Path(__file__).with_name("lancaster-3p.txt")
 #: the Henry V transcript: 4 players with every module this version plays
 HENRY_V_PATH = Path(__file__).with_name("lancaster-4p-henry-v.txt")
-HENRY_V_MODULES = ("kings_court", "resentment")
+HENRY_V_MODULES = ("kings_court", "laws_of_the_king", "resentment")
 
 
 def goldens() -> list[tuple[Path, int, int, tuple[str, ...]]]:
