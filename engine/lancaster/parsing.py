@@ -73,6 +73,31 @@ def _county_target(r: Reading, i: int) -> int:
     return n
 
 
+def _privilege(r: Reading, i: int) -> int:
+    """At the King's Court: ``with shield``, ``with the archer``, ``tudor knight``, and the
+    ``with`` of ``tudor with knight 2 to B``."""
+    w = r.words
+    j = i
+    if w[j] == "with":
+        j += 1
+        if j < len(w) and w[j] in ("knight", "my"):
+            return 1  # "tudor with knight 2": the knight's own phrase follows
+    if j < len(w) and w[j] in ("the", "a", "my"):
+        j += 1
+    if j >= len(w) or w[j] not in ("shield", "archer", "tudor"):
+        return 0
+    r.set("privilege", w[j])
+    j += 1
+    if (
+        w[j - 1] == "tudor"
+        and j < len(w)
+        and w[j] == "knight"
+        and (j + 1 >= len(w) or number(w[j + 1]) is None)
+    ):
+        j += 1  # "the Tudor knight" (not "tudor knight 2", the knight it goes with)
+    return j - i
+
+
 def _article_knight(r: Reading, i: int) -> int:
     return 2 if at(r, i, word("a", "an"), "knight") else 0
 
@@ -170,8 +195,7 @@ def _parse_place(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
             bare_number("strength"),
             IGNORED_IN_PLACEMENT,
             # At the King's Court: a privilege with the knight
-            *(keyword("privilege", p, p) for p in ("shield", "archer", "tudor")),
-            *(keyphrase("privilege", p, "with", p) for p in ("shield", "archer", "tudor")),
+            _privilege,
             keyword("_", None, "and"),
         ],
     )

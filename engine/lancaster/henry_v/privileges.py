@@ -77,6 +77,10 @@ def privilege_check(state: State, seat: int, action: Action) -> None:
         raise IllegalActionError(
             "A privilege goes with a knight, e.g. 'knight 2 to B with shield'."
         )
+    if not state.expansions & {"kings_court"}:
+        raise IllegalActionError(
+            "There are no privileges: At the King's Court is not in this game."
+        )
     privilege, ally = str(action[1]), bool(action[2])
     colour = state.ally_of(seat) if ally else seat
     if colour is None:

@@ -305,3 +305,56 @@ def test_the_court_is_read_and_written_in_the_notation() -> None:
     assert R.format_action(g.state, ("lord", False, "chancellor", (2,), 1)) == (
         "lord to chancellor with knight 2 and 1 bishop"
     )
+
+
+def test_the_archer_ranks_on_its_own_moves_down_with_the_card_and_stays_its_players() -> None:
+    g = game()
+    g.edit_colour(BLUE, privileges=("archer",))
+    g.edit(privilege_supply=(2, 2, 3))
+    g.play(RED, "knight 1 to conflict 4")  # conflict 4: France 5, points 6/3/1
+    g.play(RED, "favor gold")
+    g.play(BLUE, "knight 1 to conflict 4 with archer")
+    g.play(BLUE, "favor squires")
+    assert [(sp.colour, sp.archer) for sp in g.card(4).spaces] == [
+        (RED, False),
+        (BLUE, False),
+        (BLUE, True),
+    ]
+    place_all(g)
+    g.reject_all_new_laws()
+    # England 1 + 1 + 2 = 4 < 5: France wins; the archer (2) ranks first, Blue's knight and
+    # Red's knight (1 each, the lower space first) after it: 3 and 1 to Blue, 0 to Red.
+    assert g.said("  1st: Blue, 3 power points.")
+    assert g.said("  2nd: Blue, 1 power point.")
+    assert g.c(BLUE).power == 4 and g.c(RED).power == 0
+    card = g.state.lower[1]
+    assert card is not None and card.card == 4
+    assert any(sp.archer and sp.colour == BLUE for sp in card.spaces)  # Blue's next round too
+    assert g.c(BLUE).privileges == ()
+
+
+def test_the_tudor_knight_joins_its_knight_at_a_conflict_and_goes_back_when_england_wins() -> None:
+    g = game()
+    g.edit_colour(RED, privileges=("tudor",))
+    g.edit(privilege_supply=(2, 3, 2))
+    g.play(RED, "knight 1 to conflict 1 with tudor")  # conflict 1: France 3
+    assert g.card(1).spaces[0].tudor == 1 and g.card(1).spaces[0].strength == 3
+    g.play(RED, "favor gold")
+    place_all(g)
+    g.reject_all_new_laws()
+    assert g.said("Conflict 1 (upper row): England 3 against France 3: England wins.")
+    assert g.said("The Tudor knight goes back to the regal board.")
+    assert g.state.privilege_supply[2] == 3
+
+
+def test_from_dorset_the_tudor_knight_joins_its_knight_in_the_conflict() -> None:
+    g = game()
+    g.edit_colour(RED, privileges=("tudor",))
+    g.edit(privilege_supply=(2, 3, 2))
+    g.play(RED, "knight 1 to H with tudor")  # Dorset's minimum 2: 1 + the Tudor knight
+    to_phase_3(g)
+    g.play(RED, "reward to conflict 4")
+    assert g.said("The Tudor knight goes with it.")
+    found = g.state.find_card(4) or (None, None, None)
+    card = found[2]
+    assert card is not None and card.spaces[-1].tudor == 1
