@@ -35,6 +35,7 @@ _TOP_KEYS = (
     "removed_conflicts",
     "removed_favors",
     "resentment",
+    "kings_court",
 )
 _PLAYER_COUNTS = ("2", "3", "4", "5")
 MAX_STRENGTH = 9
@@ -238,6 +239,7 @@ def apply_overrides(overrides: Any) -> tuple[Data, dict[str, Any]]:
 
     data = _removals(top, data, norm, touched)
     data = _resentment(top, data, norm, touched)
+    data = _kings_court(top, data, norm, touched)
     _check_rounds(data)
     return replace(data, overridden=frozenset(touched)), norm
 
@@ -397,6 +399,59 @@ def _resentment(
         raise _fail("resentment.tower_neutral", "a neutral knight must fit in the tower")
     touched.update(f"resentment.{k}" for k in out)
     norm["resentment"] = out
+    return data
+
+
+def _kings_court(
+    top: Mapping[str, Any], data: Data, norm: dict[str, Any], touched: set[str]
+) -> Data:
+    """At the King's Court: seals, bishops, privileges, starting voting markers, and each
+    office's seals."""
+    if "kings_court" not in top:
+        return data
+    keys = ("seals", "bishops", "bishops_max", "privileges", "start_voting_markers", "offices")
+    m = _mapping(top["kings_court"], "kings_court", keys)
+    out: dict[str, Any] = {}
+    if "seals" in m:
+        out["seals"] = _int(m["seals"], "kings_court.seals", 0, 200)
+        data = replace(data, seals=out["seals"])
+    if "bishops_max" in m:
+        out["bishops_max"] = _int(m["bishops_max"], "kings_court.bishops_max", 0, 20)
+        data = replace(data, bishops_max=out["bishops_max"])
+    if "start_voting_markers" in m:
+        n = _int(m["start_voting_markers"], "kings_court.start_voting_markers", 0, 20)
+        out["start_voting_markers"] = n
+        data = replace(data, court_start_voting_markers=n)
+    if "bishops" in m:
+        pm = _mapping(m["bishops"], "kings_court.bishops", _PLAYER_COUNTS)
+        values = {c: _int(v, f"kings_court.bishops.{c}", 0, 50) for c, v in sorted(pm.items())}
+        table = dict(data.bishops_per_players)
+        table.update({int(c): v for c, v in values.items()})
+        data = replace(data, bishops_per_players=tuple(sorted(table.items())))
+        out["bishops"] = values
+    if "privileges" in m:
+        names = ("shields", "archers", "tudors")
+        pm = _mapping(m["privileges"], "kings_court.privileges", names)
+        values = {k: _int(v, f"kings_court.privileges.{k}", 0, 20) for k, v in sorted(pm.items())}
+        current = dict(zip(names, data.privileges, strict=True))
+        current.update(values)
+        data = replace(data, privileges=(current["shields"], current["archers"], current["tudors"]))
+        out["privileges"] = values
+    if "offices" in m:
+        pm = _mapping(m["offices"], "kings_court.offices", tuple(o.key for o in data.offices))
+        offices = list(data.offices)
+        done: dict[str, Any] = {}
+        for key in sorted(pm):
+            path = f"kings_court.offices.{key}"
+            om = _mapping(pm[key], path, ("seals",))
+            i = next(j for j, o in enumerate(offices) if o.key == key)
+            if "seals" in om:
+                offices[i] = replace(offices[i], seals=_int(om["seals"], f"{path}.seals", 0, 20))
+            done[key] = {k: getattr(offices[i], k) for k in sorted(om)}
+        data = replace(data, offices=tuple(offices))
+        out["offices"] = done
+    touched.update(f"kings_court.{k}" for k in out)
+    norm["kings_court"] = out
     return data
 
 

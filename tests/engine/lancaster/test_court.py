@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core.protocol import IllegalActionError
+from engine.core.protocol import ConfigError, IllegalActionError
 from engine.lancaster.henry_v.court import seals_scoring
 from engine.lancaster.state import Applicant
 from tests.engine.lancaster.helpers import BLUE, RED, YELLOW, Game, R
@@ -358,3 +358,28 @@ def test_from_dorset_the_tudor_knight_joins_its_knight_in_the_conflict() -> None
     found = g.state.find_card(4) or (None, None, None)
     card = found[2]
     assert card is not None and card.spaces[-1].tudor == 1
+
+
+def test_the_courts_numbers_are_data_overridable_in_the_config() -> None:
+    config = R.validate_config(
+        {
+            "players": 3,
+            **COURT,
+            "data": {
+                "kings_court": {
+                    "seals": 30,
+                    "bishops": {"3": 6},
+                    "privileges": {"shields": 1},
+                    "offices": {"constable": {"seals": 2}},
+                    "start_voting_markers": 3,
+                }
+            },
+        }
+    )
+    s = R.initial_state(config, 1)
+    assert (s.seal_supply, s.bishop_supply, s.privilege_supply) == (30, 6, (1, 3, 3))
+    assert s.colours[RED].voting_markers == 3 and s.data.offices[1].seals == 2
+    with pytest.raises(ConfigError, match=r'"kings_court\.offices\.constable\.seals"'):
+        R.validate_config(
+            {"players": 3, "data": {"kings_court": {"offices": {"constable": {"seals": -1}}}}}
+        )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core import contract
-from engine.core.protocol import IllegalActionError
+from engine.core.protocol import ConfigError, IllegalActionError
 from engine.lancaster.henry_v.resentment import NEUTRAL, dishonor_scoring
 from tests.engine.lancaster.helpers import BLUE, RED, YELLOW, Game, R
 
@@ -244,3 +244,18 @@ def test_the_tower_is_read_and_written_in_the_notation() -> None:
     plain.setup(1, 1, 1)
     with pytest.raises(IllegalActionError, match="no tower"):
         plain.play(RED, "knight 1 to tower")
+
+
+def test_the_resentments_numbers_are_data_overridable_in_the_config() -> None:
+    config = R.validate_config(
+        {
+            "players": 3,
+            **RESENTMENT,
+            "data": {"resentment": {"tower_capacity": 9, "per_space": {"3": 2}}},
+        }
+    )
+    s = R.initial_state(config, 1)
+    assert s.dishonor_track == (2,) * 8 and s.dishonor_box == 38 - 16
+    assert s.data.tower_capacity == 9
+    with pytest.raises(ConfigError, match="gives 1 track spaces"):
+        R.validate_config({"players": 3, "data": {"resentment": {"penalties": [[1, 0]]}}})
