@@ -99,8 +99,10 @@ class Place(Handler):
         return options(state, seat)
 
     def ask(self, state: State, frame: Frame, seat: int) -> bool:
-        if court.lord_at_court(state, seat):
-            return True  # a lord always has the treasury's three claims at least
+        if court.lord_at_court(state, seat) or privilege_options(state, seat):
+            # a lord always has the treasury's three claims at least; a privilege is a
+            # choice besides the plain placement (and may depend on hidden squires)
+            return True
         if state.two_player:
             return len(options(state, seat)) > 1  # squires are public with 2 players
         # Squires are hidden: with any county open to your own knights you could add

@@ -145,9 +145,10 @@ def test_a_cast_vote_is_seen_only_by_its_voter_until_the_reveal() -> None:
     assert g.view(YELLOW)["prompt"] == "Waiting for the votes of Red, Blue."
 
 
+@pytest.mark.parametrize("modules", [(), ("kings_court", "laws_of_the_king", "resentment")])
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_hidden_values_never_decide_whether_the_game_asks_or_moves_by_itself(
-    players: int,
+    players: int, modules: tuple[str, ...]
 ) -> None:
     """A decision taken automatically (a single option) is public at once: it must not depend
     on a seat's hidden gold or squires. Playing the same actions (legal in both) from two
@@ -157,7 +158,10 @@ def test_hidden_values_never_decide_whether_the_game_asks_or_moves_by_itself(
     for seed in range(12):
         for start in (0, 60, 120, 180):
             seat, (gold, squires) = seed % players, ((0, 0), (9, 9), (0, 9))[seed % 3]
-            state = R.initial_state({"players": players}, seed)
+            config: dict[str, object] = {"players": players}
+            if modules:
+                config["expansions"] = dict.fromkeys(modules, True)
+            state = R.initial_state(config, seed)
             r = rng.seed_state(seed)
             for _ in range(start):
                 if not R.to_act(state):
@@ -182,4 +186,5 @@ def test_hidden_values_never_decide_whether_the_game_asks_or_moves_by_itself(
                     break  # a law named the richest (or the most squires): public from here
                 state, other = a.state, b.state
                 compared += 1
-    assert compared > 1000
+    # (with Henry V the laws that name the richest come more often: fewer steps compare)
+    assert compared > (1000 if not modules else 500)
