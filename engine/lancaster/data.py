@@ -4,8 +4,8 @@ Source: the shared ``rules/lancaster-data.md``. Each value is tagged ``seed`` (s
 text we hold), ``public`` (published summaries and reference cards) or ``provisional`` (chosen by
 the project where no source was available; owners of the game can correct it). A game's config
 may override values under ``"data"`` (``overrides.apply_overrides`` validates them; the override
-then lives in the config, so a replay stays exact). ``provisional_values`` lists what is provisional
-for the game page (``pbem rules lancaster --data``).
+then lives in the config, so a replay stays exact). ``provenance.py`` holds each value's
+provenance and lists what is provisional for the game page.
 """
 
 from __future__ import annotations
@@ -273,7 +273,7 @@ _FAVORS = (
     Favor(6, Reward(voting_markers=2)),
 )
 
-_CONFLICTS = tuple(
+CONFLICT_CARDS = tuple(
     ConflictCard(n, france, (a, b, c))
     for n, france, a, b, c in (
         (1, 3, 4, 2, 1),
@@ -291,7 +291,7 @@ _CONFLICTS = tuple(
     )
 )
 
-_LAWS = (
+BASE_LAWS = (
     Law(
         "buy_voting_markers",
         0,
@@ -432,7 +432,7 @@ _LAWS = (
 _KING = "laws_of_the_king"
 #: Laws of the King (001): they replace the base laws of groups 2 and 3 (the first four in
 #: group 2, the last four in group 3: lancaster-data.md, provisional).
-_KING_LAWS = (
+KING_LAWS = (
     Law(
         "dispose_most_squires_gold",
         2,
@@ -523,150 +523,11 @@ BASE = Data(
     counties=_COUNTIES,
     castle=_CASTLE,
     favors=_FAVORS,
-    conflicts=_CONFLICTS,
-    laws=_LAWS + _KING_LAWS,
+    conflicts=CONFLICT_CARDS,
+    laws=BASE_LAWS + KING_LAWS,
     nobles_per_county=((2, 2), (3, 2), (4, 3), (5, 4)),
     # 2 players: the 4-player setup (000: "2p/4p: remove 2 & 10"; decision 12)
     removed_conflicts=((2, (2, 10)), (3, (9, 10)), (4, (2, 10)), (5, (2, 3))),
     removed_favors=((2, ()), (3, (2,)), (4, ()), (5, ())),
     offices=OFFICES,
 )
-
-#: laws taken from *The New Laws* to stand in for base laws no source gave us
-STAND_IN_LAWS = ("conflicts_markers", "most_gold_squire_marker")
-
-# Provenance of every value in BASE, keyed by the same paths the config overrides use.
-_PROVENANCE: dict[str, str] = {
-    "start.gold": SEED,
-    "start.squires": SEED,
-    "start.voting_markers": SEED,
-    "knights": PUBLIC,
-    "start_court": SEED,
-    "ally_start_court": PUBLIC,
-    "rounds": SEED,
-    "both_cost": SEED,
-    "company": SEED,
-    "majority_points": SEED,
-    "ransom_per_strength": SEED,
-    "nobles_per_county": SEED,
-    **{f"removed_conflicts.{n}": SEED for n in (2, 3, 4, 5)},
-    **{f"removed_favors.{n}": SEED for n in (2, 3, 4, 5)},
-    "counties.A.minimum": PROVISIONAL,
-    "counties.A.reward": PROVISIONAL,
-    "counties.B.minimum": PROVISIONAL,
-    "counties.B.reward": PUBLIC,
-    "counties.C.minimum": PROVISIONAL,
-    "counties.C.reward": PUBLIC,
-    "counties.D.minimum": PUBLIC,
-    "counties.D.reward": PUBLIC,
-    "counties.E.minimum": PROVISIONAL,
-    "counties.E.reward": PROVISIONAL,
-    "counties.F.minimum": PROVISIONAL,
-    "counties.F.reward": PROVISIONAL,
-    "counties.G.minimum": PROVISIONAL,
-    "counties.G.reward": PROVISIONAL,
-    "counties.H.minimum": PROVISIONAL,
-    "counties.H.reward": SEED,
-    "counties.I.minimum": PROVISIONAL,
-    "counties.I.reward": PROVISIONAL,  # unknown (decision 6): no reward unless data gives one
-    "castle.1.reward": PROVISIONAL,
-    "castle.2.reward": PROVISIONAL,
-    "castle.3.reward": PROVISIONAL,
-    "castle.4.reward": PROVISIONAL,
-    "castle.5.reward": PUBLIC,
-    "castle.6.reward": PUBLIC,
-    "castle.5.cost_squires": PUBLIC,
-    "castle.6.cost_squires": PUBLIC,
-    "favors.1.reward": SEED,
-    "favors.2.reward": SEED,
-    "favors.3.reward": PROVISIONAL,
-    "favors.4.reward": PROVISIONAL,
-    "favors.5.reward": PROVISIONAL,
-    "favors.6.reward": PROVISIONAL,
-    **{f"conflicts.{c.number}": PROVISIONAL for c in _CONFLICTS},
-    **{f"laws.{law.key}.group": PROVISIONAL for law in _LAWS},
-    **{f"laws.{law.key}.params": PUBLIC for law in _LAWS if law.params},
-    # lancaster-data.md: "from The New Laws, standing in for a base law we could not find"
-    **{f"laws.{key}.card": PROVISIONAL for key in STAND_IN_LAWS},
-}
-
-
-#: Provenance of the Henry V values, by module (lancaster-data.md, "Henry V").
-MODULE_PROVENANCE: dict[str, dict[str, str]] = {
-    "laws_of_the_king": {
-        **{f"laws.{law.key}.group": PROVISIONAL for law in _KING_LAWS},
-        **{f"laws.{law.key}.params": SEED for law in _KING_LAWS},
-    },
-    "kings_court": {
-        "kings_court.offices": SEED,
-        "kings_court.seals": SEED,
-        "kings_court.bishops": SEED,
-        "kings_court.bishops_max": SEED,
-        "kings_court.start_voting_markers": SEED,
-        "kings_court.privileges": SEED,
-    },
-    "resentment": {
-        "resentment.markers": SEED,
-        "resentment.spaces": PUBLIC,  # 8 spaces: lancaster-data.md
-        "resentment.per_space": SEED,
-        # lancaster-data.md: provisional; the seed's example shows a space with 6/3
-        "resentment.penalties": PROVISIONAL,
-        "resentment.tower_capacity": SEED,
-        "resentment.tower_neutral": SEED,
-    },
-}
-
-
-def provenance(data: Data, modules: frozenset[str] = frozenset()) -> dict[str, str]:
-    """Every data path with its provenance (the base game's, and the Henry V modules' in
-    ``modules``); values the config replaced say ``config``."""
-    result = dict(_PROVENANCE)
-    for module in sorted(modules):
-        result.update(MODULE_PROVENANCE.get(module, {}))
-    for path in data.overridden:
-        result[path] = CONFIG
-    return result
-
-
-def provisional_values(data: Data, modules: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
-    """(path, value as text) of every value still provisional in ``data`` (with the Henry V
-    modules in ``modules``)."""
-    out: list[tuple[str, str]] = []
-    for path, prov in provenance(data, modules).items():
-        if prov == PROVISIONAL:
-            out.append((path, _value_text(data, path)))
-    return out
-
-
-def _value_text(data: Data, path: str) -> str:
-    parts = path.split(".")
-    if parts[0] == "counties":
-        county = data.county(parts[1])
-        return str(county.minimum) if parts[2] == "minimum" else county.reward.describe()
-    if parts[0] == "castle":
-        space = data.space(int(parts[1]))
-        if parts[2] == "cost_squires":
-            return str(space.cost_squires)
-        cost = f"pay {space.cost_squires} squires: " if space.cost_squires else ""
-        return cost + space.reward.describe()
-    if parts[0] == "favors":
-        return data.favor(int(parts[1])).reward.describe()
-    if parts[0] == "conflicts":
-        card = data.card(int(parts[1]))
-        return f"France {card.france}, power points {'/'.join(map(str, card.points))}"
-    if parts[0] == "resentment":
-        value = {
-            "markers": data.dishonor_markers,
-            "spaces": data.dishonor_spaces,
-            "per_space": dict(data.dishonor_per_space),
-            "penalties": "; ".join(f"{a}/{b}" for a, b in data.dishonor_penalties),
-            "tower_capacity": data.tower_capacity,
-            "tower_neutral": dict(data.tower_neutral),
-        }[parts[1]]
-        return str(value)
-    if parts[0] == "laws":
-        law = data.law(parts[1])
-        if parts[2] == "card":
-            return f"a stand-in from The New Laws: {law.text}"
-        return f"group {law.group}" if parts[2] == "group" else str(dict(law.params))
-    return "?"

@@ -8,9 +8,9 @@ from typing import Any
 
 from engine.core.protocol import Action, ConfigError, Outcome, Seat, Transition
 from engine.lancaster import flow, notation, setup, state, text, view
-from engine.lancaster.data import provisional_values
 from engine.lancaster.overrides import apply_overrides
 from engine.lancaster.phases.scoring import final_scoring
+from engine.lancaster.provenance import provisional_values
 from engine.lancaster.state import State
 
 

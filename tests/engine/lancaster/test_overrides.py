@@ -224,7 +224,8 @@ def test_the_ransom_price_per_strength_point_can_be_overridden() -> None:
 
 
 def test_every_override_is_recorded_and_marked_as_config_in_the_provenance() -> None:
-    from engine.lancaster.data import CONFIG, provenance
+    from engine.lancaster.data import CONFIG
+    from engine.lancaster.provenance import provenance
 
     data = {
         "knights": [1, 1, 1, 2, 2, 3, 4],

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.core.protocol import ConfigError
-from engine.lancaster.data import BASE, provisional_values
+from engine.lancaster.data import BASE
+from engine.lancaster.provenance import provisional_values
 from tests.engine.lancaster.helpers import BLUE, RED, YELLOW, Game, R
 
 
