@@ -12,9 +12,11 @@ A transport opens a session (one connection for a batch of mails) whose ``send``
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import smtplib
+import socket
 import ssl
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -100,6 +102,14 @@ class _SmtpSession:
             raise _classify(smtplib.SMTPRecipientsRefused(refused))
 
 
+@functools.cache
+def _ehlo_name() -> str:
+    """The name we give in EHLO. smtplib would look it up (``socket.getfqdn()``, a DNS query
+    that took ~0.9 s here) on every connection, i.e. every relay run; the host keeps its name
+    while the process lives, so ask once."""
+    return socket.getfqdn()
+
+
 class SmtpTransport:
     def __init__(self, config: SmtpConfig) -> None:
         self.config = config
@@ -116,9 +126,11 @@ class SmtpTransport:
         try:
             client: smtplib.SMTP
             if c.implicit_tls:
-                client = smtplib.SMTP_SSL(c.host, c.port, timeout=c.timeout, context=self._tls())
+                client = smtplib.SMTP_SSL(
+                    c.host, c.port, _ehlo_name(), timeout=c.timeout, context=self._tls()
+                )
             else:
-                client = smtplib.SMTP(c.host, c.port, timeout=c.timeout)
+                client = smtplib.SMTP(c.host, c.port, _ehlo_name(), timeout=c.timeout)
         except (smtplib.SMTPException, OSError) as error:
             raise _classify(error) from error
         try:

@@ -1,5 +1,5 @@
 """Fixtures of the service contract suite: the service, the JSON API and the mail pipeline
-built by the same bootstrap as production (``pbem.runtime.build_service``), on each database.
+built by the same bootstrap as production (``pbem.bootstrap.build_service``), on each database.
 
 Cost: every (game, player count, config) is played once per door in a plain run; the tests
 marked ``slow`` play more seeds and run only when asked for (``-m slow``).
@@ -8,8 +8,6 @@ marked ``slow`` play more seeds and run only when asked for (``-m slow``).
 from __future__ import annotations
 
 import dataclasses
-import functools
-import socket
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,15 +16,15 @@ import pytest
 from click.testing import CliRunner
 
 import engine
+from pbem.bootstrap import build_service
 from pbem.cli import main
 from pbem.clock import ManualClock
 from pbem.db import Database
-from pbem.games import GameService
 from pbem.mail.outbox import Relay
 from pbem.mail.smtp import transport_for
 from pbem.migrate import upgrade
 from pbem.replay import verify
-from pbem.runtime import build_service
+from pbem.service import GameService
 from pbem.settings import MailSettings, Settings
 from tests.contract.players import REGISTRY, WEBHOOK_SECRET, MailDoor
 from tests.mail.servers import SmtpTestServer
@@ -103,23 +101,7 @@ def smtp_server() -> Iterator[SmtpTestServer]:
 
 
 @pytest.fixture
-def one_host_name(monkeypatch: pytest.MonkeyPatch) -> None:
-    """smtplib names the client in EHLO with ``socket.getfqdn()``, a DNS lookup on every
-    connection (~0.9 s here, one per relay run): the suite asks once and keeps the answer."""
-    monkeypatch.setattr(socket, "getfqdn", _fqdn)
-
-
-@functools.cache
-def _fqdn(name: str = "") -> str:
-    return _GETFQDN(name)
-
-
-_GETFQDN = socket.getfqdn
-
-
-@pytest.fixture
 def mail_door(
-    one_host_name: None,
     database: Database,
     tmp_path: Path,
     clock: ManualClock,
