@@ -176,6 +176,13 @@ def parse_action(state: State, seat: int, text: str) -> Action:
         raise NotYourTurnError(f"It is not your turn: {hd.waiting(state, frame)}")
     from engine.lancaster.parsing import parse_words
 
+    if "?" in text:
+        # decision (ours, issue 8): a question is never read as a move, however it is worded
+        raise ActionSyntaxError(
+            f"{quote(text)!r} is a question, not a move; nothing was played. To move, write "
+            "only the move.",
+            can_type=can_type(state, seat),
+        )
     try:
         action = parse_words(state, frame, seat, words(text))
     except Unreadable as e:

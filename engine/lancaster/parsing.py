@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from engine.core.notation import GREETING_WORDS
 from engine.core.protocol import Action
 from engine.lancaster import flow
 from engine.lancaster.notation import favor_names
@@ -39,6 +40,8 @@ SQUIRES = counted("squires", word("squire"), word("squires"))
 IGNORED_IN_PLACEMENT = keyword(
     "_", None, "place", "put", "send", "move", "knight", "goes", "drop", *PREPOSITIONS
 )
+#: "I'm placing knight 2 on C": the verbs of placing as people write them.
+PLACING = keyword("_", None, "placing", "putting", "sending", "moving")
 
 
 def _target(r: Reading, i: int) -> int:
@@ -194,6 +197,7 @@ def _parse_place(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
             SQUIRES,
             bare_number("strength"),
             IGNORED_IN_PLACEMENT,
+            PLACING,
             # At the King's Court: a privilege with the knight
             _privilege,
             keyword("_", None, "and"),
@@ -337,9 +341,22 @@ def _parse_favor(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
 
 def _colour_phrases(key: str, state: State, seat: int) -> list[Phrase]:
     names = [c.lower() for c in COLOUR_NAMES[: state.players]]
-    out: list[Phrase] = [keyword(key, s, name) for s, name in enumerate(names)]
+    out: list[Phrase] = [_colour(key, s, name) for s, name in enumerate(names)]
     out.append(keyword(key, seat, "me", "myself"))
     return out
+
+
+def _colour(key: str, colour: int, name: str) -> Phrase:
+    """A colour naming a player; right after "hi" or "hello" it greets that player instead
+    ("Hi Blue, noble" does not make Blue the start player)."""
+    plain = keyword(key, colour, name)
+
+    def phrase(r: Reading, i: int) -> int:
+        if r.words[i] == name and i > 0 and r.words[i - 1] in GREETING_WORDS:
+            raise Unreadable(f"'{r.words[i - 1]} {name}' greets a player: name your choice apart")
+        return plain(r, i)
+
+    return phrase
 
 
 def _detail_phrases(choice: str | None, state: State, seat: int) -> list[Phrase]:

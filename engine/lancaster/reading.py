@@ -20,37 +20,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-#: Words that never change a move, in any decision. Negations ("not", "don't") and every
-#: word that could name a choice are deliberately absent.
-FILLER = frozenset(
-    {
-        "please",
-        "pls",
-        "i",
-        "i'll",
-        "my",
-        "the",
-        "and",
-        "then",
-        "thanks",
-        "thank",
-        "you",
-        "ok",
-        "okay",
-        "will",
-        "want",
-        "would",
-        "like",
-        "choose",
-        "pick",
-        "take",
-        "takes",
-        "use",
-        "let's",
-        "go",
-        "for",
-        "of",
-    }
+from engine.core.notation import COMMON_FILLER
+
+#: Words that never change a move, in any decision: the words common to every game
+#: (``COMMON_FILLER``: politeness, greetings, the writer, "the") and Lancaster's own.
+#: Negations ("not", "don't") and every word that could name a choice are deliberately
+#: absent; so is "a", a county letter.
+FILLER = COMMON_FILLER | frozenset(
+    {"and", "then", "choose", "pick", "take", "takes", "use", "go", "for", "of"}
 )
 
 NUMBER_WORDS = {
@@ -369,6 +346,7 @@ def knight_ref(prefix: str = "") -> list[Phrase]:
         keyword("_", None, "knight"),
         # At the King's Court: a bishop instead of the upgrade
         keyword(prefix + "where", "bishop", "bishop"),
+        keyphrase(prefix + "where", "bishop", word("a"), "bishop"),
         keyword("_", None, "instead"),
     ]
 

@@ -16,6 +16,7 @@ import pytest
 
 from engine.core.protocol import ActionSyntaxError, IllegalActionError
 from tests.engine.lancaster.helpers import BLUE, RED, YELLOW, Game, R
+from tests.engine.lancaster.test_court import place_all
 
 CORPUS = Path(__file__).with_name("corpus") / "phrasings.txt"
 NEUTRAL = ("strength_1_power", "noblemen_knights", "extensions_power")
@@ -152,6 +153,38 @@ def ransom() -> Game:
     return g
 
 
+HENRY_V = {"expansions": {"kings_court": True, "resentment": True, "laws_of_the_king": True}}
+
+
+def court_place() -> Game:
+    """Henry V, every module: Red to place, knights 1 and 2 and its lord at court, 1 bishop,
+    the shield, the archer and the Tudor knight in hand (as if granted last round)."""
+    g = Game(3, cards=(1, 4), laws=NEUTRAL, config=HENRY_V)
+    g.setup(1, 1, 1)
+    g.edit_colour(RED, bishops=1, privileges=("archer", "shield", "tudor"))
+    g.edit(bishop_supply=4, privilege_supply=(1, 2, 2))
+    return g
+
+
+def court_seals() -> Game:
+    g = Game(3, cards=(1, 4), laws=("seals_for_squires_gold", *NEUTRAL[:2]), config=HENRY_V)
+    g.setup(1, 1, 1)
+    g.edit_colour(RED, seals=3)
+    g.edit(seal_supply=21)
+    place_all(g)
+    g.reject_all_new_laws()
+    return g  # Red decides first how many of its 3 seals to dispose of
+
+
+def court_bishop() -> Game:
+    g = Game(3, cards=(1, 4), laws=NEUTRAL, config=HENRY_V)
+    g.setup(1, 1, 1)
+    g.play(RED, "knight 2 to B")
+    place_all(g)
+    g.reject_all_new_laws()
+    return g  # county B: upgrade a knight, or take a bishop instead
+
+
 POSITIONS: dict[str, Callable[[], Game]] = {
     f.__name__: f
     for f in (
@@ -173,6 +206,9 @@ POSITIONS: dict[str, Callable[[], Game]] = {
         law_upgrade,
         law_swap,
         ransom,
+        court_place,
+        court_seals,
+        court_bishop,
     )
 }
 
