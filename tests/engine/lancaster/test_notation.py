@@ -200,6 +200,22 @@ def test_documented_law_castle_and_ransom_shorthands() -> None:
 
 
 WORDS = [
+    # Henry V
+    "lord",
+    "chancellor",
+    "constable",
+    "treasury",
+    "bishop",
+    "bishops",
+    "shield",
+    "archer",
+    "tudor",
+    "tower",
+    "seals",
+    "dispose",
+    "gold",
+    "knights",
+    "and",
     "knight",
     "ally",
     "to",
@@ -259,16 +275,20 @@ WORDS = [
 ]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(
     players=st.sampled_from([2, 3, 5]),
+    henry_v=st.booleans(),
     steps=st.integers(0, 120),
     text=st.lists(st.sampled_from(WORDS), max_size=8).map(" ".join),
 )
 def test_any_text_gives_a_legal_action_or_an_error_for_the_player(
-    players: int, steps: int, text: str
+    players: int, henry_v: bool, steps: int, text: str
 ) -> None:
-    state = R.initial_state({"players": players}, steps)
+    config: dict[str, object] = {"players": players}
+    if henry_v:
+        config["expansions"] = {"kings_court": True, "resentment": True, "laws_of_the_king": True}
+    state = R.initial_state(config, steps)
     for _ in range(steps):
         if not R.to_act(state):
             break
