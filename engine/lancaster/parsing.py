@@ -14,6 +14,7 @@ from typing import Any
 from engine.core.notation import GREETING_WORDS
 from engine.core.protocol import Action
 from engine.lancaster import flow
+from engine.lancaster.henry_v.phrases import parse_lord, privilege
 from engine.lancaster.notation import favor_names
 from engine.lancaster.reading import (
     NO_WORDS,
@@ -76,116 +77,13 @@ def _county_target(r: Reading, i: int) -> int:
     return n
 
 
-def _privilege(r: Reading, i: int) -> int:
-    """At the King's Court: ``with shield``, ``with the archer``, ``tudor knight``, and the
-    ``with`` of ``tudor with knight 2 to B``."""
-    w = r.words
-    j = i
-    if w[j] == "with":
-        j += 1
-        if j < len(w) and w[j] in ("knight", "my"):
-            return 1  # "tudor with knight 2": the knight's own phrase follows
-    if j < len(w) and w[j] in ("the", "a", "my"):
-        j += 1
-    if j >= len(w) or w[j] not in ("shield", "archer", "tudor"):
-        return 0
-    r.set("privilege", w[j])
-    j += 1
-    if (
-        w[j - 1] == "tudor"
-        and j < len(w)
-        and w[j] == "knight"
-        and (j + 1 >= len(w) or number(w[j + 1]) is None)
-    ):
-        j += 1  # "the Tudor knight" (not "tudor knight 2", the knight it goes with)
-    return j - i
-
-
 def _article_knight(r: Reading, i: int) -> int:
     return 2 if at(r, i, word("a", "an"), "knight") else 0
 
 
-def _knights_named(r: Reading, i: int) -> int:
-    """``knight 2`` or ``knights 1 2`` (``and`` between): knights supporting a lord."""
-    w = r.words
-    if w[i] not in ("knight", "knights"):
-        return 0
-    j = i + 1
-    found: list[int] = []
-    if w[i] == "knight":
-        n = number(w[j]) if j < len(w) else None
-        if n is None:
-            return 0
-        r.features["knights"] = (*r.features.get("knights", ()), n)
-        return 2
-    while j < len(w):
-        n = number(w[j])
-        if n is not None and j + 1 < len(w) and w[j + 1] in ("bishop", "bishops"):
-            break  # "knights 1 and 2, 2 bishops": the amount of bishops
-        if n is not None:
-            found.append(n)
-            j += 1
-        elif (
-            w[j] == "and"
-            and found
-            and j + 1 < len(w)
-            and number(w[j + 1]) is not None
-            and (j + 2 >= len(w) or w[j + 2] not in ("bishop", "bishops"))
-        ):
-            j += 1
-        else:
-            break
-    if not found:
-        return 0
-    r.features["knights"] = (*r.features.get("knights", ()), *found)
-    return j - i
-
-
-_TREASURY_WORDS: list[tuple[tuple[str, ...], str]] = [
-    (("voting", "markers"), "voting_markers"),
-    (("voting", "marker"), "voting_markers"),
-    (("markers",), "voting_markers"),
-    (("squires",), "squires"),
-    (("gold",), "gold"),
-]
-
-
-def _parse_lord(state: State, seat: int, w: list[str]) -> Action:
-    """At the King's Court: ``lord to chancellor with knight 2 and a bishop``, ``lord to
-    treasury gold``, ``ally lord to constable``."""
-    phrases: list[Phrase] = [
-        keyword("ally", True, "ally", "allied"),
-        keyword("_", None, "lord", "high", "great", "with", "apply", "applies", "enter"),
-        keyword("_", None, "enters", "supported", "by", "support", *PREPOSITIONS),
-        keyword("office", "treasury", "treasury"),
-        *(keyword("office", o.key, o.key) for o in state.data.offices),
-        *(keyphrase("claim", kind, *form) for form, kind in _TREASURY_WORDS),
-        counted("bishops", word("bishop"), word("bishops")),
-        keyword("bishops", 1, "bishop"),
-        _knights_named,
-        keyword("tudor", True, "tudor"),
-    ]
-    r = read(w, phrases)
-    ally = bool(r.get("ally", False))
-    where = r.get("office")
-    if where is None:
-        raise Unreadable("say where the lord goes: an office or the treasury")
-    if where == "treasury":
-        if r.has("knights") or r.has("bishops"):
-            raise Unreadable("a lord in the treasury needs no support")
-        if not r.has("claim"):
-            raise Unreadable("say what the lord claims: gold, squires or voting markers")
-        return ("lord", ally, "treasury", r.get("claim"))
-    if r.has("claim"):
-        raise Unreadable("only a lord in the treasury claims anything")
-    knights = tuple(sorted(r.get("knights", ())))
-    tudor = (True,) if r.get("tudor") else ()
-    return ("lord", ally, where, knights, r.get("bishops", 0), *tudor)
-
-
 def _parse_place(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
     if "lord" in w:
-        return _parse_lord(state, seat, w)
+        return parse_lord(state, seat, w)
     r = read(
         w,
         [
@@ -199,7 +97,7 @@ def _parse_place(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
             IGNORED_IN_PLACEMENT,
             PLACING,
             # At the King's Court: a privilege with the knight
-            _privilege,
+            privilege,
             keyword("_", None, "and"),
         ],
     )
