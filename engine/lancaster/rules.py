@@ -74,6 +74,11 @@ class LancasterRules:
     def render_text(self, view: Mapping[str, Any]) -> str:
         return text.render_text(view)
 
+    def seat_label(self, state: State, seat: Seat) -> str:
+        """How every log line and rendering names ``seat``: its colour ("Red"), as the view's
+        ``players[seat]["colour"]`` (an ally is "Yellow (Red's ally)" in the log)."""
+        return state.colour_name(seat)
+
     # -- extras for the game page and ``pbem rules lancaster --data`` --
 
     def provisional_values(self, config: Mapping[str, Any]) -> list[tuple[str, str]]:

@@ -188,3 +188,15 @@ def test_hidden_values_never_decide_whether_the_game_asks_or_moves_by_itself(
                 compared += 1
     # (with Henry V the laws that name the richest come more often: fewer steps compare)
     assert compared > (1000 if not modules else 500)
+
+
+def test_seats_are_named_by_their_colour_in_the_view_the_log_and_seat_label() -> None:
+    g = Game(2)
+    g.setup(1, 1)
+    v = g.view(None)
+    assert [p["colour"] for p in v["players"]] == ["Red", "Blue"]
+    assert [(a["colour"], a["of"]) for a in v["allies"]] == [("Yellow", RED), ("Green", BLUE)]
+    assert [R.seat_label(g.state, s) for s in (RED, BLUE)] == ["Red", "Blue"]
+    g.play(RED, "ally knight 2 to A")
+    assert g.said("Yellow (Red's ally) places knight 2 in A.")
+    assert not any(f"seat {s}" in line for line in g.log for s in range(4))
