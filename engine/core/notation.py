@@ -24,6 +24,29 @@ def words(text: str) -> list[str]:
     return norm.split(" ") if norm else []
 
 
+#: Words that never change a move in any game: politeness, greetings, the writer's own
+#: pronouns and contractions, and "the". Each game adds the words of its own notation.
+#: decision (ours, issue 8): deliberately absent are negations ("not", "don't"), hedges
+#: ("maybe", "think", "if", "or"), question words ("can", "should", "shall"), counts, "it"
+#: ("I vote for it" names nothing) and "a"/"an" (a county letter in Lancaster).
+COMMON_FILLER = frozenset(
+    {
+        # politeness
+        "please", "pls", "plz", "thanks", "thank", "you", "thx", "cheers", "ok", "okay",
+        # greetings
+        "hi", "hello", "hey",
+        # the writer
+        "i", "i'd", "i'm", "i'll", "i've", "me", "my", "we", "we'd", "we'll", "we're", "let",
+        "let's", "lets", "will", "would", "like", "want",
+        # articles
+        "the",
+    }
+)  # fmt: skip
+
+#: The greeting words of ``COMMON_FILLER``: a colour right after one greets a player
+#: ("Hi Blue") rather than naming a choice.
+GREETING_WORDS = frozenset({"hi", "hello", "hey"})
+
 COLUMN_LETTERS = string.ascii_uppercase
 
 _SQUARE = re.compile(r"^([a-z])\s*(\d{1,2})$")

@@ -18,7 +18,13 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from engine.core.notation import COLUMN_LETTERS, format_square, parse_square, quote
+from engine.core.notation import (
+    COLUMN_LETTERS,
+    COMMON_FILLER,
+    format_square,
+    parse_square,
+    quote,
+)
 from engine.core.protocol import Action, ActionSyntaxError, IllegalActionError
 from engine.lancelot.lines import Geometry
 
@@ -37,20 +43,17 @@ KNIGHT_WORDS = frozenset({"knight", "knights", "knight's"})
 FROM_WORDS = frozenset({"from"})
 #: "G9 for Excalibur", "E5 for my knight": a role word after "for" names the square before.
 FOR_WORDS = frozenset({"for"})
-#: Words that carry no meaning of their own in a Lancelot move: politeness, pronouns,
-#: articles, prepositions and the verbs of placing and moving. Negations ("not", "don't",
-#: "instead"), hedges ("maybe", "or", "if") and counts above one are deliberately absent.
-FILLER_WORDS = frozenset(
+#: Words that carry no meaning of their own in a Lancelot move: the words common to every
+#: game (``COMMON_FILLER``: politeness, greetings, the writer, "the") and Lancelot's own —
+#: more of the writer, articles, prepositions and the verbs of placing and moving.
+#: Negations ("not", "don't", "instead"), hedges ("maybe", "or", "if") and counts above one
+#: are deliberately absent.
+FILLER_WORDS = COMMON_FILLER | frozenset(
     {
-        # politeness and greetings
-        "please", "pls", "plz", "thanks", "thank", "you", "thx", "cheers", "hi", "hello",
-        "ok", "okay",
         # the writer
-        "i", "i'll", "i'd", "i'm", "me", "my", "let", "let's", "lets", "we", "we'll",
-        "will", "would", "like", "want", "shall", "have", "must", "need", "here", "here's",
-        "is", "it", "this",
+        "shall", "have", "must", "need", "here", "here's", "is", "it", "this",
         # articles and the count one
-        "the", "a", "an", "one", "single", "another",
+        "a", "an", "one", "single", "another",
         # verbs of placing and moving
         "place", "places", "placing", "play", "plays", "playing", "put", "puts", "putting",
         "set", "sets", "setting", "go", "goes", "going", "move", "moves", "moving",
