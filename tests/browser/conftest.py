@@ -26,7 +26,12 @@ from tests.service.helpers import make_settings
 from web import create_app
 
 CHROMIUM = "/usr/bin/chromium"
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+ROOT = Path(__file__).resolve().parents[2]
+#: Where the tests write their screenshots: var/screenshots/ (git-ignored) unless
+#: PBEM_SCREENSHOTS_DIR says otherwise, so that a test run leaves the checkout clean. The
+#: copies the README links to are in screenshots/; refresh them with
+#: ``PBEM_SCREENSHOTS_DIR=screenshots .venv/bin/python -m pytest -q tests/browser``.
+SCREENSHOTS_ENV = "PBEM_SCREENSHOTS_DIR"
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 
 
@@ -96,9 +101,16 @@ def run_axe(page: Any) -> list[dict[str, Any]]:
     ]
 
 
+def screenshots_dir() -> Path:
+    """The folder screenshots go to (a relative PBEM_SCREENSHOTS_DIR is from the checkout)."""
+    chosen = os.environ.get(SCREENSHOTS_ENV, "").strip()
+    return ROOT / chosen if chosen else ROOT / "var" / "screenshots"
+
+
 def screenshot(page: Any, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
+    folder = screenshots_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / name), full_page=True)
 
 
 def no_horizontal_scroll(page: Any) -> bool:

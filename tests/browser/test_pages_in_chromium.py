@@ -2,7 +2,7 @@
 by clicking squares and a Lancaster round by clicking choices (each page refreshing itself
 when another seat moves), step the history viewer through a finished game against the API,
 and see the audit page name the first bad version of an altered log. axe-core checks the
-pages; screenshots go to docs/screenshots/.
+pages; screenshots go to var/screenshots/ (or PBEM_SCREENSHOTS_DIR; see conftest.py).
 """
 
 from __future__ import annotations
