@@ -245,13 +245,19 @@ def _colour_phrases(key: str, state: State, seat: int) -> list[Phrase]:
 
 
 def _colour(key: str, colour: int, name: str) -> Phrase:
-    """A colour naming a player; right after "hi" or "hello" it greets that player instead
-    ("Hi Blue, noble" does not make Blue the start player)."""
-    plain = keyword(key, colour, name)
+    """A colour naming a player ("Hi Blue, noble" does not make Blue the start player)."""
+    return _not_greeted(keyword(key, colour, name), name)
+
+
+def _not_greeted(plain: Phrase, *ws: str) -> Phrase:
+    """``plain``, except that one of ``ws`` right after "hi" or "hello" greets someone ("Hi
+    Blue", "Hi both") rather than naming a choice: such a line is not read."""
+    greeted = frozenset(ws)
 
     def phrase(r: Reading, i: int) -> int:
-        if r.words[i] == name and i > 0 and r.words[i - 1] in GREETING_WORDS:
-            raise Unreadable(f"'{r.words[i - 1]} {name}' greets a player: name your choice apart")
+        w = r.words
+        if w[i] in greeted and i > 0 and w[i - 1] in GREETING_WORDS:
+            raise Unreadable(f"'{w[i - 1]} {w[i]}' greets someone: name your choice apart")
         return plain(r, i)
 
     return phrase
@@ -331,7 +337,7 @@ def _parse_county(state: State, frame: Frame, seat: int, w: list[str]) -> Action
     phrases: list[Phrase] = [
         keyword("verb", "noble", *_NOBLE),
         keyword("verb", "reward", "reward"),
-        keyword("verb", "both", "both", "pay"),
+        _not_greeted(keyword("verb", "both", "both", "pay"), "both"),
         keyword("verb", "nothing", "nothing"),
         _gold_for_both(state),
         *_detail_phrases(choice, state, seat),
