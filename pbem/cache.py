@@ -1,15 +1,20 @@
-"""An in-process cache of game states, keyed by (game, version, hash of that version).
+"""In-process caches of what a game's log gives, each tied to the log's hash chain.
 
-Keyed by the hash, an entry can never be used for a different history: if the stored events
-changed, the hash differs and the entry is simply not found. States are immutable, so
-sharing them between threads is safe. One cache per process (per GameService).
+``StateCache``: game states, keyed by (game, version, hash of that version). Keyed by the
+hash, an entry can never be used for a different history: if the stored events changed, the
+hash differs and the entry is simply not found. States are immutable, so sharing them
+between threads is safe. One cache per process (per GameService).
+
+``EventTails``: the latest events of each game, read and decoded once, continued with the
+events of each append (for listeners that show the log's tail after every append).
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, Protocol, TypeVar
 
 VERSIONS_PER_GAME = 8
 
@@ -49,6 +54,77 @@ class StateCache:
             entries[version] = (event_hash, state)
             while len(entries) > VERSIONS_PER_GAME:
                 del entries[min(entries)]
+            self._games.move_to_end(game_id)
+            while len(self._games) > self.max_games:
+                self._games.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._games.clear()
+
+
+class _Chained(Protocol):
+    """An event as the log stores it: its version and its link in the hash chain."""
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def prev_hash(self) -> str: ...
+
+    @property
+    def hash(self) -> str: ...
+
+
+E = TypeVar("E", bound=_Chained)
+
+
+class EventTails(Generic[E]):
+    """The last ``keep`` events of each game (at most ``max_games`` games, least recently
+    used dropped), so that the events after a version can be had without reading and
+    decoding them again.
+
+    A tail is continued only by events that continue its hash chain (the first appended
+    event's ``prev_hash`` is the tail's last hash, at the next version): after an append by
+    another process, a transaction that was rolled back or a changed history, the chain does
+    not match and the log is read again.
+    """
+
+    def __init__(self, max_games: int, keep: int) -> None:
+        self.max_games = max_games
+        self.keep = keep
+        self._games: OrderedDict[str, tuple[E, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def after(
+        self, game_id: str, after: int, appended: Sequence[E], read: Callable[[int], list[E]]
+    ) -> list[E]:
+        """The events after version ``after``, up to and including ``appended`` (the events
+        just appended, in order, at the head of the log): from the cached tail when it
+        reaches back to ``after`` and ``appended`` continues it, else ``read(after)``."""
+        with self._lock:
+            tail = self._games.get(game_id, ())
+        first = appended[0] if appended else None
+        if (
+            first is not None
+            and tail
+            and tail[0].version <= after + 1
+            and tail[-1].version == first.version - 1
+            and tail[-1].hash == first.prev_hash
+        ):
+            events = [e for e in tail if e.version > after]
+            events.extend(appended)
+        else:
+            events = read(after)
+        self.put(game_id, events)
+        return events
+
+    def put(self, game_id: str, events: Sequence[E]) -> None:
+        """Remember ``events`` (consecutive, ending at the head) as the game's tail."""
+        if self.max_games <= 0 or self.keep <= 0:
+            return
+        with self._lock:
+            self._games[game_id] = tuple(events[-self.keep :])
             self._games.move_to_end(game_id)
             while len(self._games) > self.max_games:
                 self._games.popitem(last=False)

@@ -79,13 +79,16 @@ def thread_root(settings: Settings, game_id: str) -> str:
     return f"pbem.{game_id}.thread@{message_id_domain(settings)}"
 
 
-def seat_link(session: Session, settings: Settings, game_id: str, seat: int) -> str:
+def seat_link(
+    session: Session, settings: Settings, game_id: str, seat: int, keys: int | None = None
+) -> str:
     """The seat's page (its view, a form to move), opened by a signed link: the mail goes to
     the seat's own address, so the link may act for the seat. ``pbem mail rotate-key``
-    revokes it with the seat's reply addresses."""
-    token = make_token(
-        settings.secret_key, game_id, seat, key_version(session, game_id, seat), purpose=PAGE
-    )
+    revokes it with the seat's reply addresses. ``keys``: the seat's key version, when the
+    caller has read it (``key_versions``)."""
+    if keys is None:
+        keys = key_version(session, game_id, seat)
+    token = make_token(settings.secret_key, game_id, seat, keys, purpose=PAGE)
     # Always the configured base URL, never a request's Host header.
     return f"{settings.base_url.rstrip('/')}/games/{game_id}?link={token}"
 
@@ -133,6 +136,14 @@ def key_version(session: Session, game_id: str, seat: int) -> int:
     return row.key_version if row is not None else 0
 
 
+def key_versions(session: Session, game_id: str) -> dict[int, int]:
+    """Every seat's key version in one query (a seat missing from it has version 0)."""
+    rows = session.exec(
+        select(SeatReplyKey.seat, SeatReplyKey.key_version).where(SeatReplyKey.game_id == game_id)
+    )
+    return {seat: version for seat, version in rows}
+
+
 def rotate_key(session: Session, game_id: str, seat: int, now: datetime) -> int:
     """Revoke every reply address handed out to this seat so far; returns the new version."""
     row = session.get(SeatReplyKey, (game_id, seat))
@@ -146,15 +157,19 @@ def rotate_key(session: Session, game_id: str, seat: int, now: datetime) -> int:
 
 
 def seat_reply_address(
-    session: Session, settings: Settings, game_id: str, seat: int, version: int
+    session: Session,
+    settings: Settings,
+    game_id: str,
+    seat: int,
+    version: int,
+    keys: int | None = None,
 ) -> str:
+    """The seat's signed reply address for a mail showing ``version`` (``keys``: the seat's
+    key version, when the caller has read it)."""
+    if keys is None:
+        keys = key_version(session, game_id, seat)
     return reply_address(
-        settings.secret_key,
-        game_id,
-        seat,
-        key_version(session, game_id, seat),
-        version,
-        domain=settings.mail.reply_domain,
+        settings.secret_key, game_id, seat, keys, version, domain=settings.mail.reply_domain
     )
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any
 
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -121,10 +122,14 @@ class Inbound:
         """Store the message (idempotently), then process it unless that already happened."""
         self._check(raw, source)
         incoming = read_message(raw, c.own_domains(self.settings))
-        key, fresh = self.store(raw, source, incoming)
-        # The worker that stored the message processes it; a second delivery takes over only
-        # from a worker that seems to have died (see ``process``).
-        result = self.process(key, incoming=incoming if fresh else None, redelivery=not fresh)
+        key, fresh = self.store(raw, source, incoming, claim=True)
+        # The worker that stored the message processes it (it claimed it in the same
+        # transaction); a second delivery takes over only from a worker that seems to have
+        # died (see ``process``).
+        if fresh:
+            result = self._process_claimed(key, raw, incoming, False, False)
+        else:
+            result = self.process(key, redelivery=True)
         return replace(result, duplicate=not fresh)
 
     def _check(self, raw: bytes, source: str) -> None:
@@ -136,18 +141,27 @@ class Inbound:
         if source not in SOURCES:
             raise ValueError(f"unknown inbound source {source!r}")
 
-    def store(self, raw: bytes, source: str, incoming: Incoming | None = None) -> tuple[str, bool]:
-        """Insert the raw message under its key; (key, False) when it was already there."""
+    def store(
+        self, raw: bytes, source: str, incoming: Incoming | None = None, *, claim: bool = False
+    ) -> tuple[str, bool]:
+        """Insert the raw message under its key; (key, False) when it was already there.
+        ``claim``: store it as being processed by this worker (leased, as ``process`` would
+        claim it), saving a transaction when the caller processes it right away."""
         self._check(raw, source)
         incoming = incoming or read_message(raw, c.own_domains(self.settings))
+        now = self.clock.now()
         row = InboundMail(
             key=incoming.key[:300],
             raw=raw,
             size=len(raw),
             source=source,
             sender=incoming.sender[:320],
-            received_at=format_time(self.clock.now()),
+            received_at=format_time(now),
         )
+        if claim:
+            lease = timedelta(seconds=self.settings.mail.lease_seconds)
+            row.status, row.lease_owner = "processing", self.owner
+            row.lease_expires_at = format_time(now + lease)
         try:
             with self.db.write() as session:
                 if session.get(InboundMail, row.key) is not None:
@@ -195,6 +209,17 @@ class Inbound:
             row.lease_expires_at = format_time(now + lease)
             session.add(row)
             raw = row.raw
+        return self._process_claimed(key, raw, incoming, recovered, sender_confirmed)
+
+    def _process_claimed(
+        self,
+        key: str,
+        raw: bytes,
+        incoming: Incoming | None,
+        recovered: bool,
+        sender_confirmed: bool,
+    ) -> Result:
+        """Process a message this worker holds the lease of, and record its outcome."""
         try:
             incoming = incoming or read_message(raw, c.own_domains(self.settings))
             outcome = self._handle(incoming, key, recovered, sender_confirmed)
@@ -515,8 +540,6 @@ class Inbound:
         now = self.clock.now()
         route = outcome.route
         with self.db.write() as session:
-            row = session.get(InboundMail, key)
-            assert row is not None
             for mail in outcome.mails:
                 session.add(mail)
             if outcome.reply is not None and incoming is not None:
@@ -544,15 +567,26 @@ class Inbound:
                 and outcome.outcome in ("applied", "partly applied")
             ):
                 clear_failure(session, incoming.sender)
-            row.status = "held" if outcome.outcome == "held" else "done"
-            row.kind = incoming.kind.value if incoming is not None else None
-            row.outcome, row.detail = outcome.outcome, _db_text(outcome.detail)[:4000]
-            row.game_id = route.game_id if route else None
-            row.seat = route.seat if route else None
-            row.processed_at = format_time(now)
-            row.lease_owner = row.lease_expires_at = None
-            session.add(row)
-        return Result(key, outcome.outcome, outcome.detail, row.game_id, row.seat)
+            game_id, seat = (route.game_id, route.seat) if route else (None, None)
+            # One statement (the row is not read first): it runs for every message.
+            done = session.exec(
+                update(InboundMail)
+                .where(col(InboundMail.key) == key)
+                .values(
+                    status="held" if outcome.outcome == "held" else "done",
+                    kind=incoming.kind.value if incoming is not None else None,
+                    outcome=outcome.outcome,
+                    detail=_db_text(outcome.detail)[:4000],
+                    game_id=game_id,
+                    seat=seat,
+                    processed_at=format_time(now),
+                    lease_owner=None,
+                    lease_expires_at=None,
+                )
+            )
+            if done.rowcount != 1:
+                raise LookupError(f"inbound message {key!r} is not stored")
+        return Result(key, outcome.outcome, outcome.detail, game_id, seat)
 
 
 def _groups(commands: tuple[str, ...]) -> list[tuple[str | None, list[str]]]:

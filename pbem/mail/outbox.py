@@ -27,12 +27,13 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import or_, update
+from sqlalchemy import delete, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from pbem import events as ev
 from pbem import store
+from pbem.cache import EventTails
 from pbem.clock import Clock, SystemClock, format_time
 from pbem.db import Database
 from pbem.mail import compose as c
@@ -61,13 +62,23 @@ class OutboxListener:
     def __init__(self, settings: Settings, clock: Clock | None = None) -> None:
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
+        # The log's tail of each game, continued with every append instead of read again.
+        self.tails: EventTails[StoredEvent] = EventTails(
+            settings.state_cache_size, HISTORY_WINDOW + 16
+        )
 
     def on_appended(self, ctx: AppendContext) -> None:
-        for mail in plan_mails(ctx, self.settings, self.clock.now()):
-            ctx.session.add(mail)
+        mails = plan_mails(ctx, self.settings, self.clock.now(), self.tails)
+        ctx.session.add_all(mails)
 
 
-def plan_mails(ctx: AppendContext, settings: Settings, now: datetime) -> list[OutboxMail]:
+def plan_mails(
+    ctx: AppendContext,
+    settings: Settings,
+    now: datetime,
+    tails: EventTails[StoredEvent] | None = None,
+) -> list[OutboxMail]:
+    """The mails of one append (``tails``: the listener's cache of the log's tail)."""
     new = ctx.events
     types = {e.type for e in new}
     rules = ctx.rules
@@ -77,7 +88,12 @@ def plan_mails(ctx: AppendContext, settings: Settings, now: datetime) -> list[Ou
     # The tail of the log is enough: a mail shows at most MAX_SINCE lines of it, and what a
     # seat may see of an event depends only on the events after it (reveals) and on
     # retractions, which name later versions only. Reading it all would grow with the game.
-    history = store.read(ctx.session, ctx.game_id, after=max(0, before - HISTORY_WINDOW))
+    after = max(0, before - HISTORY_WINDOW)
+
+    def read(after: int) -> list[StoredEvent]:
+        return store.read(ctx.session, ctx.game_id, after=after)
+
+    history = read(after) if tails is None else tails.after(ctx.game_id, after, new, read)
     to_act_before = rules.to_act(ctx.state_before) if ctx.state_before is not None else frozenset()
     to_act_after = rules.to_act(ctx.state_after)
     actors = {
@@ -93,16 +109,19 @@ def plan_mails(ctx: AppendContext, settings: Settings, now: datetime) -> list[Ou
     subject = c.subject_for(rules, ctx.game_id)
     names = ctx.names
     pending = _pending_undo(ctx, undo_request, finished is not None)
+    keys = c.key_versions(ctx.session, ctx.game_id)
+    rules_link = c.rules_link(settings, rules)
     mails = []
     for seat in ctx.seats:
         if not seat.email:
             continue
+        key = keys.get(seat.seat, 0)
         common: dict[str, object] = {
             "marker": c.MARKER,
             "title": f"{rules.name.title()}, game {ctx.game_id}",
             "name": names.of(seat.seat),
-            "link": c.seat_link(ctx.session, settings, ctx.game_id, seat.seat),
-            "rules_link": c.rules_link(settings, rules),
+            "link": c.seat_link(ctx.session, settings, ctx.game_id, seat.seat, key),
+            "rules_link": rules_link,
             "receipt": c.receipt(ctx.version, ctx.head_hash),
             "board": c.board_text(
                 rules, ctx.state_after, seat.seat, names, finished=finished is not None
@@ -111,7 +130,7 @@ def plan_mails(ctx: AppendContext, settings: Settings, now: datetime) -> list[Ou
         }
         kind: str | None
         if finished is not None:
-            kind, text = "end", _end_text(ctx, history, seat, finished, common)
+            kind, text = "end", _end_text(ctx, history, seat, finished, common, names)
         elif seat.resigned:
             kind = None
         elif seat.seat in to_act_after and (
@@ -133,7 +152,7 @@ def plan_mails(ctx: AppendContext, settings: Settings, now: datetime) -> list[Ou
             )
         elif undo_request is not None and seat.seat != undo_request.data["seat"]:
             kind = "notice"
-            text = _notice(ctx, history, before, seat, common, "an undo request.", "")
+            text = _notice(history, before, seat, common, names, "an undo request.", "")
         elif seat.seat in actors and settings.mail.confirmations:
             kind = "applied"
             text = c.render(
@@ -145,12 +164,12 @@ def plan_mails(ctx: AppendContext, settings: Settings, now: datetime) -> list[Ou
         elif lapsed is not None:
             # Every seat the request concerned (its maker and those asked) hears of it.
             kind = "notice"
-            text = _notice(ctx, history, before, seat, common, "an undo request lapsed.", "")
+            text = _notice(history, before, seat, common, names, "an undo request lapsed.", "")
         elif types & {ev.ACTIONS_RETRACTED, ev.PLAYER_RESIGNED, ev.GAME_CREATED}:
             kind = "start" if ev.GAME_CREATED in types else "notice"
             headline = "the game has started." if kind == "start" else "news of the game."
             asked = "You will get a mail when it is your turn." if kind == "start" else ""
-            text = _notice(ctx, history, before, seat, common, headline, asked)
+            text = _notice(history, before, seat, common, names, headline, asked)
         else:
             kind = None
         if kind is None:
@@ -171,7 +190,7 @@ def plan_mails(ctx: AppendContext, settings: Settings, now: datetime) -> list[Ou
                 reply_to=None
                 if kind == "end"
                 else c.seat_reply_address(
-                    ctx.session, settings, ctx.game_id, seat.seat, ctx.version
+                    ctx.session, settings, ctx.game_id, seat.seat, ctx.version, key
                 ),
             )
         )
@@ -236,11 +255,11 @@ def _notices(
 
 
 def _notice(
-    ctx: AppendContext,
     history: list[StoredEvent],
     before: int,
     seat: SeatInfo,
     common: dict[str, object],
+    names: Names,
     headline: str,
     asked: str,
 ) -> str:
@@ -248,7 +267,7 @@ def _notice(
         "notice",
         **common,
         headline=headline,
-        since=c.since_text(history, seat.seat, before, "What happened:", ctx.names),
+        since=c.since_text(history, seat.seat, before, "What happened:", names),
         asked=asked + "\n" if asked else "",
     )
 
@@ -259,8 +278,9 @@ def _end_text(
     seat: SeatInfo,
     finished: StoredEvent,
     common: dict[str, object],
+    names: Names,
 ) -> str:
-    result = result_text(finished.data["outcome"], ctx.names)
+    result = result_text(finished.data["outcome"], names)
     game = ctx.session.get(Game, ctx.game_id)
     commitment = game.seed_commitment if game is not None else "(unknown)"
     return c.render(
@@ -272,7 +292,7 @@ def _end_text(
             seat.seat,
             c.last_own_action(history, seat.seat),
             "The last moves:",
-            ctx.names,
+            names,
         ),
         seed=finished.data["seed"],
         commitment=commitment,
@@ -457,9 +477,8 @@ def record_failure(session: Session, address: str, reason: str, now: datetime) -
 
 def clear_failure(session: Session, address: str) -> None:
     """Mail from this address reached us: it works again."""
-    row = session.get(AddressFailure, address.lower())
-    if row is not None:
-        session.delete(row)
+    # One statement, not a lookup and then a delete: it runs after every applied reply.
+    session.exec(delete(AddressFailure).where(col(AddressFailure.address) == address.lower()))
 
 
 def requeue_dead(db: Database, clock: Clock, ids: list[int] | None = None) -> int:

@@ -28,7 +28,7 @@ import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from email import message_from_bytes, message_from_string, policy
+from email import message_from_bytes, message_from_string
 from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr
 from enum import StrEnum
@@ -37,7 +37,7 @@ from typing import Any
 
 from mailparser_reply import EmailReplyParser
 
-from pbem.mail.headers import clean
+from pbem.mail.headers import READ_POLICY, clean
 
 #: The line our mails start with; a reply is cut where its quoted copy begins.
 REPLY_MARKER = "## Type your reply above this line ##"
@@ -564,9 +564,9 @@ def read_message(raw: bytes, own_domains: Sequence[str] = ()) -> Incoming:
     """Read one raw RFC 822 message; never raises."""
     key_hash = "sha256:" + hashlib.sha256(raw).hexdigest()
     try:
-        message: Message = message_from_bytes(raw, policy=policy.default)
+        message: Message = message_from_bytes(raw, policy=READ_POLICY)
     except Exception:  # the parser is lenient; this guards against the unknown
-        message = message_from_string("", policy=policy.default)
+        message = message_from_string("", policy=READ_POLICY)
     ids = message_ids(_header(message, "Message-ID"))
     message_id = ids[0] if ids else None
     from_pairs = _addresses(_headers(message, "From"))
