@@ -8,10 +8,12 @@ Deterministic, always legal, and cautious — it never spends gold or squires:
   claims its gold); if the castle is full, to the first empty county it may enter,
   without squires; otherwise to the first conflict it may join; otherwise the first legal
   placement (in the order of ``legal_actions``);
-- king's favor: the lowest-numbered face-up tile, with its first choice;
+- king's favor: the lowest-numbered face-up tile, with its first choice (a knight's upgrade
+  before a bishop);
 - vote: no, with no voting markers;
-- laws: buy nothing; take a free upgrade (the first knight listed), a free extension (the
-  lowest space) and the strength-4 swap;
+- laws: buy nothing, dispose of no seal; take a free upgrade (the first knight listed; a
+  bishop only when no knight can be upgraded), a free extension (the lowest space) and the
+  strength-4 swap;
 - county: the nobleman if you can take it, otherwise the reward (its first choice); never
   pay for both; at Surrey, the current start player is named again (nothing changes);
 - castle: use no paid space ("done");
@@ -55,10 +57,17 @@ def _index(letter: str) -> int:
     return "ABCDEFGHI".index(letter)
 
 
-def law_choice(state: State, key: str, options: list[Action]) -> Action:
+def knights_first(options: list[Action]) -> list[Action]:
+    """The options in ``legal_actions`` order, except that a bishop taken instead of an
+    upgrade (At the King's Court) comes after every knight's upgrade."""
     ordered = sorted_options(options)
+    return [a for a in ordered if "bishop" not in a] + [a for a in ordered if "bishop" in a]
+
+
+def law_choice(state: State, key: str, options: list[Action]) -> Action:
+    ordered = knights_first(options)
     verb = ordered[0][0]
-    if verb in ("markers", "power", "trade"):
+    if verb in ("markers", "power", "trade", "seals"):
         return (verb, 0)
     if verb == "swap":
         return ("swap", True) if ("swap", True) in ordered else ("swap", False)
@@ -67,7 +76,7 @@ def law_choice(state: State, key: str, options: list[Action]) -> Action:
 
 
 def county(state: State, options: list[Action]) -> Action:
-    ordered = sorted_options(options)
+    ordered = knights_first(options)
     # Surrey (decision 6): the holder names the current start player, so nothing changes.
     if any(_names_start(a) for a in ordered):
         ordered = [a for a in ordered if a[-1] == state.start_player]

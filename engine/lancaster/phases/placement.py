@@ -215,6 +215,11 @@ class Favor(Handler):
         state = apply_reward(state, colour, reward, detail, ctx, "the king's favor")
         return replace_head(state)
 
+    def auto(self, state: State, frame: Frame, seat: int) -> Action:
+        from engine.lancaster.auto import knights_first
+
+        return knights_first(self.options(state, frame, seat))[0]
+
     def prompt(self, state: State, frame: Frame, seat: int) -> str:
         colour = int(frame[1])
         whose = "your ally's" if state.is_ally(colour) else "your"

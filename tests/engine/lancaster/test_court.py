@@ -383,3 +383,12 @@ def test_the_courts_numbers_are_data_overridable_in_the_config() -> None:
         R.validate_config(
             {"players": 3, "data": {"kings_court": {"offices": {"constable": {"seals": -1}}}}}
         )
+
+
+def test_the_deadline_default_upgrades_a_knight_before_taking_a_bishop() -> None:
+    g = game()
+    g.play(RED, "knight 2 to B")
+    to_phase_3(g)
+    assert "reward bishop" in g.legal(RED)
+    auto = R.auto_action(g.state, RED)
+    assert auto in R.legal_actions(g.state, RED) and "bishop" not in auto
