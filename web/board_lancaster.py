@@ -32,6 +32,18 @@ HEADINGS = {
     "upgrade": "Upgrade a knight",
     "trade": "Trade",
     "swap": "Swap",
+    "done": "Finish the castle rewards",
+}
+
+
+#: Buttons of the actions that are a single word (Lancaster notation).
+BARE = {
+    "noble": "Take the nobleman",
+    "reward": "Take the county's reward",
+    "both": "Pay for both: the nobleman and the reward",
+    "nothing": "Take nothing",
+    "done": "Done: use no more castle spaces",
+    "pass": "Pass",
 }
 
 
@@ -95,8 +107,49 @@ def _fold(node: Group) -> None:
     node.groups = kept
 
 
-def group_actions(legal: Sequence[str]) -> list[Group]:
-    """The legal actions by kind (first word), then by each decision step.
+def _castle_space(view: Mapping[str, Any] | None, seat: int | None, number: int) -> str | None:
+    """What the seat's castle space ``number`` gives, as the board shows it ("2 gold";
+    "upgrade a knight, pay 2 squires"), or None when the view does not say."""
+    if view is None or seat is None:
+        return None
+    player = next((p for p in view.get("players") or () if p.get("seat") == seat), None)
+    castle = player.get("castle") if isinstance(player, Mapping) else None
+    if not isinstance(castle, list) or not 1 <= number <= len(castle):
+        return None
+    space = castle[number - 1]
+    reward = str(space.get("reward") or "")
+    cost = space.get("cost_squires")
+    return f"{reward}, pay {cost} squires" if cost else reward or None
+
+
+def _single_label(
+    kind: str, rest: str, text: str, view: Mapping[str, Any] | None, seat: int | None
+) -> str:
+    """The button of a one-step action: what it does, in the words of the board."""
+    # Lancaster setup: the extension tile covers a castle space; the button says which
+    # space and what it gives, as the prompt lists them.
+    extension = re.fullmatch(r"(\d+)", rest) if kind == "extension" else None
+    if extension:
+        gives = _castle_space(view, seat, int(extension.group(1)))
+        return f"Space {rest}: {gives}" if gives else f"Space {rest}"
+    # Lancaster parliament: yes or no, adding voting markers ("vote yes 2").
+    vote = re.fullmatch(r"(yes|no)(?: (\d+))?", rest) if kind == "vote" else None
+    if vote:
+        markers = int(vote.group(2) or 0)
+        said = vote.group(1).capitalize()
+        if markers:
+            said += f", adding {markers} voting marker{'s' if markers != 1 else ''}"
+        return said
+    if not rest:
+        return BARE.get(kind, _label(text))
+    return _label(rest)
+
+
+def group_actions(
+    legal: Sequence[str], view: Mapping[str, Any] | None = None, seat: int | None = None
+) -> list[Group]:
+    """The legal actions by kind (first word), then by each decision step; ``view`` and
+    ``seat`` (the seat's own view) word the buttons with what a choice gives.
 
     A knight "to A" beside "to A with 1 squire" becomes the choice "no squires" inside the
     group "to A", so every action is one button at the end of its path.
@@ -109,7 +162,7 @@ def group_actions(legal: Sequence[str]) -> list[Group]:
         if len(steps) == 1:
             # One word of kind and the rest as the choice ("vote yes 1" → "yes 1").
             rest = text[len(kind) :].strip()
-            group.choices.append(Choice(_label(rest) if rest else _label(text), text))
+            group.choices.append(Choice(_single_label(kind, rest, text, view, seat), text))
         else:
             _insert(group, steps, text)
     groups = list(by_kind.values())
@@ -129,8 +182,3 @@ def _mark_bare(node: Group) -> None:
         if same is not None:
             node.choices.remove(choice)
             same.choices.insert(0, Choice("No squires", choice.action))
-
-
-def player_names(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
-    """Each seat as people read it: "Ann (Red)"."""
-    return [f"{names[p['seat']]} ({p['colour']})" for p in view["players"]]
