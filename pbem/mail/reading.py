@@ -10,10 +10,12 @@ steps, each for the cases the previous one misses (measured on ``tests/mail/corp
    the attribution and the quote, not the answer);
 2. everything from our own "type your move above this line" marker on is dropped (clients
    that quote without ``>``, such as Outlook);
-3. mail-parser-reply cuts at the first "On … wrote:", Outlook ``From:/Sent:`` block or
+3. greeting lines at the top are dropped (``courtesy.py``);
+4. mail-parser-reply cuts at the first "On … wrote:", Outlook ``From:/Sent:`` block or
    "-----Original Message-----" and removes the signatures it knows (``-- ``, "Sent from my
    iPhone", "Best regards", …); a short list of our own adds the mobile and webmail
-   signatures it misses ("Sent from Mail for Windows", "Sent with Proton Mail", …).
+   signatures it misses ("Sent from Mail for Windows", "Sent with Proton Mail", …), and a
+   closing ("Cheers, Ann") ends the reply (``courtesy.py``).
 
 Each remaining non-empty line is a command.
 
@@ -37,6 +39,7 @@ from typing import Any
 
 from mailparser_reply import EmailReplyParser
 
+from pbem.mail.courtesy import drop_opening, is_closing, name_words
 from pbem.mail.headers import READ_POLICY, clean
 
 #: The line our mails start with; a reply is cut where its quoted copy begins.
@@ -298,121 +301,6 @@ _MORE_SIGNATURES = re.compile(
     re.IGNORECASE,
 )
 
-# -- greetings and closings --------------------------------------------------------------------
-# decision (ours, issue 8 "replies are never guessed"): a line is dropped only when it is
-# *entirely* a greeting (at the top) or a closing (which ends the reply): a greeting or
-# closing phrase, then at most a few names, then punctuation. A name is a capitalised word
-# without digits (a single letter is a square's column or a county, so it is no name), a
-# word of the sender's own name, or a word for everyone ("all", "there"); a word that is a
-# command in a game ("Pass", "Done", "Yes") is never taken for a name, so "Hi, Pass" stays a
-# command line. Dropping a line can never apply anything: at worst the reply has no command
-# and gets the "no command found" answer.
-
-#: A greeting phrase at the start of a line (the languages of ``LANGUAGES``).
-_GREETING = re.compile(
-    r"^\s*(?:hi|hiya|hello|hey|heya|howdy|dear|greetings|"
-    r"good\s+(?:morning|afternoon|evening|day)|morning|afternoon|evening|"
-    r"hallo|moin|servus|guten\s+(?:morgen|tag|abend)|liebe[rs]?|"
-    r"bonjour|bonsoir|salut|coucou|cher|chère|chers|hola|buenos\s+días|buenas|querido|"
-    r"ciao|salve|buongiorno|buonasera|caro|cara|hoi|dag|goedemorgen|goedemiddag|beste)"
-    r"(?![\w'’])",
-    re.IGNORECASE,
-)
-#: A closing phrase: the whole line, before an optional name.
-_CLOSING = re.compile(
-    r"^\s*(?:thanks(?:\s+(?:a\s+lot|again|so\s+much|all|everyone))?|thank\s+you(?:\s+all)?|"
-    r"many\s+thanks|thx|ta|cheers|regards|(?:best|kind|warm|warmest|kindest)\s+regards|"
-    r"best(?:\s+wishes)?|all\s+the\s+best|yours(?:\s+truly|\s+sincerely)?|sincerely|"
-    r"take\s+care|bye|bye\s+for\s+now|good\s+luck|have\s+fun|see\s+you|cu|talk\s+soon|"
-    r"greetings|ciao|lg|vg|mfg|merci|danke|gruß|grüße|(?:viele|liebe|beste)\s+grüße|"
-    r"saludos|groeten|met\s+vriendelijke\s+groet(?:en)?|mvg|cordialement|bien\s+à\s+vous|"
-    r"a\s+presto|saluti|un\s+saluto)"
-    r"(?![\w'’])",
-    re.IGNORECASE,
-)
-#: Words for everyone a greeting may name, and kisses after a closing.
-_EVERYONE = frozenset(
-    {
-        *("all", "everyone", "everybody", "there", "folks", "guys", "team", "gang", "again"),
-        *("friends", "players", "mates", "both", "y'all", "you", "zusammen", "alle", "tous"),
-        *("todos", "tutti", "allemaal", "x", "xx", "xxx"),
-    }
-)
-#: Words that are commands in a game: never taken for a name ("Hi, Pass" is a command).
-_COMMAND_WORDS = frozenset(
-    {
-        *("pass", "done", "yes", "no", "none", "skip", "swap", "noble", "nobleman", "reward"),
-        *("nothing", "king", "excalibur", "knight", "favor", "favour", "gold", "squires"),
-        *("ransom", "upgrade", "castle", "conflict", "vote", "aye", "nay", "extension"),
-        *("help", "undo", "accept", "decline", "resign", "default", "away", "lord", "bishop"),
-    }
-)
-_NAME_TOKEN = re.compile(r"[^\s,;:!.()\-–—~&]+(?:[.\-][^\s,;:!.()\-–—~&]+)*\.?")
-_NAME_LINE_CHARS = re.compile(r"^[\w\s,;:!.'’()\-–—~&]*$")
-#: Between names ("Hi Ann and Bob"); no one-letter word, which could be a square or county.
-_JOINERS = frozenset({"and", "und", "et", "en"})
-MAX_NAMES = 4
-
-
-def _only_names(rest: str, sender_words: frozenset[str]) -> bool:
-    """Whether ``rest`` is nothing but names (see above), joiners and punctuation."""
-    if not _NAME_LINE_CHARS.match(rest):
-        return False  # digits are allowed by \w; they are refused below
-    names = 0
-    for token in _NAME_TOKEN.findall(rest):
-        low = token.lower().rstrip(".")
-        if low in _JOINERS:
-            continue
-        if low in _EVERYONE or low in sender_words:
-            names += 1
-            continue
-        letters = token.replace(".", "").replace("-", "").replace("'", "").replace("’", "")
-        if (
-            len(letters) < 2
-            or not letters.isalpha()
-            or not token[0].isupper()
-            or low in _COMMAND_WORDS
-        ):
-            return False
-        names += 1
-    return names <= MAX_NAMES
-
-
-def is_greeting(line: str) -> bool:
-    """Whether ``line`` is entirely a greeting: "Hi,", "Hello Bob,", "Dear all,", "Morning!"."""
-    found = _GREETING.match(line)
-    return found is not None and _only_names(line[found.end() :], frozenset())
-
-
-def is_closing(line: str, sender_words: frozenset[str] = frozenset()) -> bool:
-    """Whether ``line`` is entirely a closing: "Cheers, Ann", "Thanks,", "Best regards"."""
-    found = _CLOSING.match(line)
-    return found is not None and _only_names(line[found.end() :], sender_words)
-
-
-def _sender_words(sender_name: str) -> frozenset[str]:
-    return frozenset(w.lower() for w in re.findall(r"[^\W\d_]{2,}", sender_name))
-
-
-def _drop_opening(lines: list[str], sender_words: frozenset[str]) -> list[str]:
-    """The lines without the greetings at the top, nor a "Thanks!" (and the sender's name
-    under it) written before any command."""
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if not line.strip() or is_greeting(line):
-            i += 1
-        elif is_closing(line, sender_words):
-            i += 1
-            while i < len(lines) and not lines[i].strip():
-                i += 1
-            if i < len(lines) and lines[i].strip() and _only_names(lines[i], sender_words):
-                i += 1  # "Thanks,\nAnn": the name under the closing
-        else:
-            break
-    return lines[i:]
-
-
 _PARSER = EmailReplyParser(languages=list(LANGUAGES))
 
 
@@ -428,10 +316,10 @@ def strip_reply(text: str, sender_name: str = "") -> str:
         if REPLY_MARKER.lower() in line.lower():
             break  # an unquoted copy of our mail starts here: the rest is ours, not theirs
         kept.append(line)
-    sender_words = _sender_words(sender_name)
+    sender_words = name_words(sender_name)
     # Greetings go before the library sees the text: it takes a "Thanks," at the top for a
     # signature and would drop the commands under it.
-    kept = _drop_opening(kept, sender_words)
+    kept = drop_opening(kept, sender_words)
     # Cap what the library's regular expressions see: a command reply is short.
     text = "\n".join(kept).strip()[:20_000]
     if not text:

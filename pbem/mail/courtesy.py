@@ -1,0 +1,119 @@
+"""Greetings and closings in a reply: the lines that are courtesy, not commands.
+
+decision (ours, issue 8 "replies are never guessed"): a line is dropped only when it is
+*entirely* a greeting (at the top) or a closing (which ends the reply): a greeting or
+closing phrase, then at most a few names, then punctuation. A name is a capitalised word
+without digits (a single letter is a square's column or a county, so it is no name), a
+word of the sender's own name, or a word for everyone ("all", "there"); a word that is a
+command in a game ("Pass", "Done", "Yes") is never taken for a name, so "Hi, Pass" stays a
+command line. Dropping a line can never apply anything: at worst the reply has no command
+and gets the "no command found" answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: A greeting phrase at the start of a line (the languages ``reading.LANGUAGES`` reads).
+_GREETING = re.compile(
+    r"^\s*(?:hi|hiya|hello|hey|heya|howdy|dear|greetings|"
+    r"good\s+(?:morning|afternoon|evening|day)|morning|afternoon|evening|"
+    r"hallo|moin|servus|guten\s+(?:morgen|tag|abend)|liebe[rs]?|"
+    r"bonjour|bonsoir|salut|coucou|cher|chère|chers|hola|buenos\s+días|buenas|querido|"
+    r"ciao|salve|buongiorno|buonasera|caro|cara|hoi|dag|goedemorgen|goedemiddag|beste)"
+    r"(?![\w'’])",
+    re.IGNORECASE,
+)
+#: A closing phrase: the whole line, before an optional name.
+_CLOSING = re.compile(
+    r"^\s*(?:thanks(?:\s+(?:a\s+lot|again|so\s+much|all|everyone))?|thank\s+you(?:\s+all)?|"
+    r"many\s+thanks|thx|ta|cheers|regards|(?:best|kind|warm|warmest|kindest)\s+regards|"
+    r"best(?:\s+wishes)?|all\s+the\s+best|yours(?:\s+truly|\s+sincerely)?|sincerely|"
+    r"take\s+care|bye|bye\s+for\s+now|good\s+luck|have\s+fun|see\s+you|cu|talk\s+soon|"
+    r"greetings|ciao|lg|vg|mfg|merci|danke|gruß|grüße|(?:viele|liebe|beste)\s+grüße|"
+    r"saludos|groeten|met\s+vriendelijke\s+groet(?:en)?|mvg|cordialement|bien\s+à\s+vous|"
+    r"a\s+presto|saluti|un\s+saluto)"
+    r"(?![\w'’])",
+    re.IGNORECASE,
+)
+#: Words for everyone a greeting may name, and kisses after a closing.
+_EVERYONE = frozenset(
+    {
+        *("all", "everyone", "everybody", "there", "folks", "guys", "team", "gang", "again"),
+        *("friends", "players", "mates", "both", "y'all", "you", "zusammen", "alle", "tous"),
+        *("todos", "tutti", "allemaal", "x", "xx", "xxx"),
+    }
+)
+#: Words that are commands in a game: never taken for a name ("Hi, Pass" is a command).
+_COMMAND_WORDS = frozenset(
+    {
+        *("pass", "done", "yes", "no", "none", "skip", "swap", "noble", "nobleman", "reward"),
+        *("nothing", "king", "excalibur", "knight", "favor", "favour", "gold", "squires"),
+        *("ransom", "upgrade", "castle", "conflict", "vote", "aye", "nay", "extension"),
+        *("help", "undo", "accept", "decline", "resign", "default", "away", "lord", "bishop"),
+    }
+)
+_NAME_TOKEN = re.compile(r"[^\s,;:!.()\-–—~&]+(?:[.\-][^\s,;:!.()\-–—~&]+)*\.?")
+_NAME_LINE_CHARS = re.compile(r"^[\w\s,;:!.'’()\-–—~&]*$")
+#: Between names ("Hi Ann and Bob"); no one-letter word, which could be a square or county.
+_JOINERS = frozenset({"and", "und", "et", "en"})
+MAX_NAMES = 4
+
+
+def _only_names(rest: str, sender_words: frozenset[str]) -> bool:
+    """Whether ``rest`` is nothing but names (see above), joiners and punctuation."""
+    if not _NAME_LINE_CHARS.match(rest):
+        return False  # digits are allowed by \w; they are refused below
+    names = 0
+    for token in _NAME_TOKEN.findall(rest):
+        low = token.lower().rstrip(".")
+        if low in _JOINERS:
+            continue
+        if low in _EVERYONE or low in sender_words:
+            names += 1
+            continue
+        letters = token.replace(".", "").replace("-", "").replace("'", "").replace("’", "")
+        if (
+            len(letters) < 2
+            or not letters.isalpha()
+            or not token[0].isupper()
+            or low in _COMMAND_WORDS
+        ):
+            return False
+        names += 1
+    return names <= MAX_NAMES
+
+
+def is_greeting(line: str) -> bool:
+    """Whether ``line`` is entirely a greeting: "Hi,", "Hello Bob,", "Dear all,", "Morning!"."""
+    found = _GREETING.match(line)
+    return found is not None and _only_names(line[found.end() :], frozenset())
+
+
+def is_closing(line: str, sender_words: frozenset[str] = frozenset()) -> bool:
+    """Whether ``line`` is entirely a closing: "Cheers, Ann", "Thanks,", "Best regards"."""
+    found = _CLOSING.match(line)
+    return found is not None and _only_names(line[found.end() :], sender_words)
+
+
+def name_words(sender_name: str) -> frozenset[str]:
+    return frozenset(w.lower() for w in re.findall(r"[^\W\d_]{2,}", sender_name))
+
+
+def drop_opening(lines: list[str], sender_words: frozenset[str]) -> list[str]:
+    """The lines without the greetings at the top, nor a "Thanks!" (and the sender's name
+    under it) written before any command."""
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if not line.strip() or is_greeting(line):
+            i += 1
+        elif is_closing(line, sender_words):
+            i += 1
+            while i < len(lines) and not lines[i].strip():
+                i += 1
+            if i < len(lines) and lines[i].strip() and _only_names(lines[i], sender_words):
+                i += 1  # "Thanks,\nAnn": the name under the closing
+        else:
+            break
+    return lines[i:]
