@@ -2,7 +2,7 @@
 
 Decoding uses the standard ``email`` package with ``policy.default`` (any charset, base64 or
 quoted-printable). The text part is preferred; an HTML-only mail is turned into text with
-quoted blocks kept as ``>`` lines. Quotes, attributions and signatures are removed in three
+quoted blocks kept as ``>`` lines. Quotes, attributions and signatures are removed in four
 steps, each for the cases the previous one misses (measured on ``tests/mail/corpus``):
 
 1. lines quoted with ``>`` are dropped wherever they stand (bottom posting, interleaving:
