@@ -2,15 +2,20 @@
 
 - ``parse``: ``read_message`` alone (decode, classify, strip quotes, find commands) on the
   reply corpus in ``tests/mail/corpus``, messages per second;
-- ``inbound``: whole replies through ``Inbound.receive`` — store, parse, route by token,
-  check the sender, apply the move through the game service (which writes the notification
-  mails into the outbox in the same transaction) and record the outcome — replies per
-  second, for Lancelot games played to the end by replies to their "your turn" mails;
+- ``inbound``: whole replies through ``Inbound.receive``, the pipeline behind every door
+  (webhook, IMAP, ``pbem mail-in``) — store the raw message, parse it, route it by its
+  token, check the sender, apply the move through the game service (which writes the
+  notification mails into the outbox in the same transaction) and record the outcome —
+  replies per second, for Lancelot games played to the end by replies to their "your turn"
+  mails. Only ``receive`` is timed (not making the games or finding the mail to answer);
+  each of ``--repeat`` runs plays new games, and the median run is the result. "cpu" is
+  this process's CPU time per reply (the database server's is not in it);
 - ``relay``: outbox mails sent per second by ``Relay.run_once`` to a local aiosmtpd server.
 
     .venv/bin/python bench/mail_bench.py                       # SQLite file in a temp folder
     .venv/bin/python bench/mail_bench.py --postgres postgresql://postgres@127.0.0.1/test
     .venv/bin/python bench/mail_bench.py --games 10            # more games (more replies)
+    .venv/bin/python bench/mail_bench.py --repeat 7 --parse-rounds 0 --no-relay
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import argparse
 import re
 import secrets
 import socket
+import statistics
 import sys
 import tempfile
 import time
@@ -72,6 +78,8 @@ def _reply(raw: bytes, move: str) -> bytes:
 
 
 def bench_parse(rounds: int) -> None:
+    if rounds <= 0:
+        return
     corpus = [p.read_bytes() for p in sorted(CORPUS.glob("*.eml"))]
     start = time.perf_counter()
     for _ in range(rounds):
@@ -82,11 +90,12 @@ def bench_parse(rounds: int) -> None:
     print(f"parse    {n:6d} messages  {elapsed:7.2f} s  {n / elapsed:8.0f} messages/s")
 
 
-def bench_inbound(db: Database, settings: Settings, games: int) -> None:
+def bench_inbound(db: Database, settings: Settings, games: int) -> float:
+    """One run: ``games`` new games played to the end by replies; returns replies/s."""
     clock = SystemClock()
     service = GameService(db, settings, clock, listeners=[OutboxListener(settings, clock)])
     inbound = Inbound(db, settings, service, clock)
-    elapsed = 0.0
+    elapsed = cpu = 0.0
     replies = 0
     for g in range(games):
         created = service.create_game(
@@ -111,15 +120,19 @@ def bench_inbound(db: Database, settings: Settings, games: int) -> None:
             body = message_from_bytes(raw_turn, policy=policy.default).get_body().get_content()  # type: ignore[union-attr]
             move = re.search(r"for example: ([^,…\n]+)", body).group(1).strip()  # type: ignore[union-attr]
             raw = _reply(raw_turn, move)
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             result = inbound.receive(raw, "webhook")
             elapsed += time.perf_counter() - start
+            cpu += time.process_time() - start_cpu
             assert result.outcome == "applied", result
             replies += 1
     print(
         f"inbound  {replies:6d} replies   {elapsed:7.2f} s  {replies / elapsed:8.1f} replies/s"
-        f"  ({games} games to the end; store, parse, route, apply, outbox write)"
+        f"  cpu {1000 * cpu / replies:5.2f} ms/reply"
+        f"  ({games} games to the end; store, parse, route, apply, outbox write)",
+        flush=True,
     )
+    return replies / elapsed
 
 
 class _Sink:
@@ -170,7 +183,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5, help="Lancelot games played by reply")
     parser.add_argument("--postgres", help="a PostgreSQL server URL (a database is created)")
-    parser.add_argument("--parse-rounds", type=int, default=20)
+    parser.add_argument(
+        "--parse-rounds", type=int, default=20, help="rounds over the corpus (0: skip)"
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=5, help="inbound runs (new games each); median reported"
+    )
+    parser.add_argument("--no-relay", action="store_true", help="skip the relay benchmark")
     args = parser.parse_args()
     var = Path(tempfile.mkdtemp(prefix="pbem-mail-bench-"))
     admin = None
@@ -184,8 +203,13 @@ def main() -> None:
         upgrade(db)
         settings = _settings(url, var)
         bench_parse(args.parse_rounds)
-        bench_inbound(db, settings, args.games)
-        bench_relay(db, settings)
+        rates = [bench_inbound(db, settings, args.games) for _ in range(max(args.repeat, 1))]
+        print(
+            f"inbound  median {statistics.median(rates):.1f} replies/s over {len(rates)} runs"
+            f" (min {min(rates):.1f}, max {max(rates):.1f})"
+        )
+        if not args.no_relay:
+            bench_relay(db, settings)
     finally:
         db.dispose()
         if admin is not None:

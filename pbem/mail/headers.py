@@ -34,16 +34,22 @@ VALUE_MAX = 998  # RFC 5322 2.1.1 line limit
 
 
 class _HeaderClasses(HeaderRegistry):
-    """The standard header classes, each made once per header name.
+    """The standard header classes, each made once per header name; with ``remember``,
+    also the header objects of the last values stored (at most that many).
 
     ``HeaderRegistry`` builds a new class (``type(...)``) for every header it parses or
     stores, which costs more than the rest of writing or reading a mail; the classes it
-    builds for one name are all alike, so reusing the first changes nothing else.
+    builds for one name are all alike, so reusing the first changes nothing else. A header
+    object is immutable (folding reads its parse tree and never changes it), so the one
+    parsed for a (name, value) serves every mail that has that header: the sender, the
+    subject and the threading headers of a game are the same in each of its mails.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, remember: int = 0) -> None:
         super().__init__()
         self._made: dict[str, type[BaseHeader]] = {}
+        self._remember = remember
+        self._parsed: dict[tuple[str, str], BaseHeader] = {}
 
     def __getitem__(self, name: str) -> type[BaseHeader]:
         key = name.lower()
@@ -52,9 +58,21 @@ class _HeaderClasses(HeaderRegistry):
             made = self._made[key] = super().__getitem__(name)
         return made
 
+    def __call__(self, name: str, value: str) -> BaseHeader:
+        if not self._remember or type(value) is not str:
+            return super().__call__(name, value)
+        key = (name, value)
+        header = self._parsed.get(key)
+        if header is None:
+            if len(self._parsed) >= self._remember:
+                self._parsed.clear()  # bounded; the common headers come back at once
+            header = self._parsed[key] = super().__call__(name, value)
+        return header
 
-#: ``policy.SMTP`` and ``policy.default`` with reused header classes (same output).
-SMTP_POLICY = policy.SMTP.clone(header_factory=_HeaderClasses())
+
+#: ``policy.SMTP`` (for the mails we write, their headers remembered) and ``policy.default``
+#: (for the mails we read), with reused header classes: the same output, faster.
+SMTP_POLICY = policy.SMTP.clone(header_factory=_HeaderClasses(remember=4096))
 READ_POLICY = policy.default.clone(header_factory=_HeaderClasses())
 
 _ADDRESS = re.compile(r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9.-]+$")
