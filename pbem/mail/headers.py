@@ -73,7 +73,7 @@ class _HeaderClasses(HeaderRegistry):
 #: ``policy.SMTP`` (for the mails we write, their headers remembered) and ``policy.default``
 #: (for the mails we read), with reused header classes: the same output, faster.
 SMTP_POLICY = policy.SMTP.clone(header_factory=_HeaderClasses(remember=4096))
-READ_POLICY = policy.default.clone(header_factory=_HeaderClasses())
+READ_POLICY = policy.default.clone(header_factory=_HeaderClasses(remember=4096))
 
 _ADDRESS = re.compile(r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9.-]+$")
 _MSGID = re.compile(r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9.-]+$")
