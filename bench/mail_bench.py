@@ -39,12 +39,12 @@ from aiosmtpd.controller import Controller
 from sqlalchemy.engine import make_url
 from sqlmodel import col, select
 
+from pbem.bootstrap import build_service
 from pbem.clock import SystemClock
 from pbem.db import Database
-from pbem.games import GameService
 from pbem.mail.inbound import Inbound
 from pbem.mail.models import PENDING, OutboxMail
-from pbem.mail.outbox import OutboxListener, Relay
+from pbem.mail.outbox import Relay
 from pbem.mail.reading import read_message
 from pbem.mail.smtp import transport_for
 from pbem.migrate import upgrade
@@ -93,7 +93,7 @@ def bench_parse(rounds: int) -> None:
 def bench_inbound(db: Database, settings: Settings, games: int) -> float:
     """One run: ``games`` new games played to the end by replies; returns replies/s."""
     clock = SystemClock()
-    service = GameService(db, settings, clock, listeners=[OutboxListener(settings, clock)])
+    service = build_service(settings, db=db, clock=clock)
     inbound = Inbound(db, settings, service, clock)
     elapsed = cpu = 0.0
     replies = 0

@@ -44,17 +44,14 @@ DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 def create_bench_app() -> Any:
     """The app gunicorn serves: the real one, with the Hoard test game registered too."""
     import engine
-    from pbem.clock import SystemClock
-    from pbem.games import GameService
-    from pbem.runtime import default_listeners, open_database
+    from pbem.bootstrap import build_service
     from pbem.settings import load_settings
     from tests.service.hidden_game import HOARD
     from web import create_app
 
     settings = load_settings()
     registry = {**engine.REGISTRY, "hoard": HOARD}
-    listeners = default_listeners(settings, SystemClock())
-    service = GameService(open_database(settings), settings, registry=registry, listeners=listeners)
+    service = build_service(settings, registry=registry)
     return create_app(service=service)
 
 

@@ -17,9 +17,10 @@ import click
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
+from pbem import events as ev
 from pbem.clock import SystemClock, format_time
 from pbem.errors import ServiceError
-from pbem.games import GameService
+from pbem.service import GameService
 from pbem.settings import Settings, SettingsError, load_settings
 
 
@@ -41,7 +42,7 @@ class Context:
     @property
     def service(self) -> GameService:
         if self._service is None:
-            from pbem.runtime import build_service
+            from pbem.bootstrap import build_service
 
             self._service = build_service(self.settings)
         return self._service
@@ -107,8 +108,8 @@ def db() -> None:
 @pass_context
 def db_upgrade(obj: Context, revision: str) -> None:
     """Create or upgrade the schema to the latest migration."""
+    from pbem.bootstrap import open_database
     from pbem.migrate import current_revisions, upgrade
-    from pbem.runtime import open_database
 
     database = open_database(obj.settings)
     try:
@@ -116,6 +117,16 @@ def db_upgrade(obj: Context, revision: str) -> None:
         click.echo(f"database at {', '.join(sorted(current_revisions(database)))}")
     finally:
         database.dispose()
+
+
+@db.command("rebuild-projections")
+@pass_context
+def db_rebuild_projections(obj: Context) -> None:
+    """Rebuild every read model (games, seats, undo requests) from the events alone."""
+    from pbem.read_models import rebuild_all
+
+    count = rebuild_all(obj.service.db, obj.service.registry)
+    click.echo(f"read models rebuilt from the log for {count} game(s)")
 
 
 def _parse_player(text: str) -> dict[str, Any]:
@@ -256,10 +267,15 @@ def log(obj: Context, game_id: str, seat: int | None, full: bool) -> None:
 
 @main.command()
 @click.argument("game_id")
-@click.option("--verify", is_flag=True, help="Check the log, the chain, legality and the seed.")
+@click.option(
+    "--verify",
+    is_flag=True,
+    help="Check the log, the chain, legality and the seed, and that the read models agree.",
+)
 @pass_context
 def replay(obj: Context, game_id: str, verify: bool) -> None:
     """Re-run a game from its first event without snapshots; print the final state hash."""
+    from pbem.read_models import first_difference
     from pbem.replay import verify as run_verify
 
     service = obj.service
@@ -267,9 +283,17 @@ def replay(obj: Context, game_id: str, verify: bool) -> None:
         report = run_verify(session, game_id, service.registry)
     for note in report.notes:
         click.echo(f"note: {note}")
+    if report.ok and verify:
+        difference = first_difference(service.db, game_id, service.registry)
+        if difference is not None:
+            click.echo(f"read model differs from the log: {difference}", err=True)
+            click.echo(f"{game_id}: FAILED, the read models do not match the log", err=True)
+            sys.exit(1)
     if report.ok:
         checks = "chain, legality and seed verified" if verify else "replayed"
         click.echo(f"{game_id}: {report.events} events {checks}")
+        if verify:
+            click.echo("read models (games, seats, undo requests) match the log")
         click.echo(f"head hash {report.head_hash}")
         click.echo(f"final state hash {report.final_state_hash}")
         return
@@ -277,6 +301,53 @@ def replay(obj: Context, game_id: str, verify: bool) -> None:
         click.echo(f"version {p.version}: {p.message}", err=True)
     click.echo(f"{game_id}: FAILED, first bad version {report.first_bad_version}", err=True)
     sys.exit(1)
+
+
+@main.group()
+def admin() -> None:
+    """Administer a game with the admin token printed when it was created."""
+
+
+_ADMIN_TOKEN = click.option(
+    "--token", envvar="PBEM_ADMIN_TOKEN", required=True, help="The game's admin token."
+)
+
+
+@admin.command("resign")
+@click.argument("game_id")
+@click.argument("seat", type=int)
+@_ADMIN_TOKEN
+@pass_context
+def admin_resign(obj: Context, game_id: str, seat: int, token: str) -> None:
+    """Resign SEAT for its player (its turns are then played automatically)."""
+    with _errors():
+        result = obj.service.admin_resign(game_id, token, seat)
+    ended = ", the game is over" if result.finished else ""
+    click.echo(f"seat {seat} resigned: game {game_id} at version {result.version}{ended}")
+
+
+@admin.command("end")
+@click.argument("game_id")
+@_ADMIN_TOKEN
+@pass_context
+def admin_end(obj: Context, game_id: str, token: str) -> None:
+    """End the game: every seat still playing resigns and the seed is revealed."""
+    with _errors():
+        result = obj.service.admin_end(game_id, token)
+    click.echo(f"game {game_id} ended at version {result.version}")
+
+
+@admin.command("log")
+@click.argument("game_id")
+@_ADMIN_TOKEN
+@pass_context
+def admin_log(obj: Context, game_id: str, token: str) -> None:
+    """The game's whole log, nothing hidden."""
+    from pbem.views import summary_line
+
+    with _errors():
+        events = obj.service.admin_log(game_id, token)
+    click.echo("\n".join(summary_line(e) for e in events))
 
 
 @main.command()
@@ -288,15 +359,16 @@ def export(obj: Context, game_id: str, output: str | None) -> None:
     and the seed once the game is finished (operators: includes secret choices)."""
     with _errors():
         raw = obj.service.raw_events(game_id)
-    created = raw[0].data
-    finished = next((e for e in raw if e.type == "GameFinished"), None)
+    created = raw[0].payload
+    assert isinstance(created, ev.GameCreated)
+    finished = next((p for e in raw if isinstance(p := e.payload, ev.GameFinished)), None)
     bundle = {
         "format": "pbem-export-1",
         "game_id": game_id,
-        "rules": {"name": created["game"], "version": created["rules_version"]},
-        "config": created["config"],
-        "seed_commitment": created["seed_commitment"],
-        "seed": finished.data["seed"] if finished else None,
+        "rules": {"name": created.game, "version": created.rules_version},
+        "config": created.config,
+        "seed_commitment": created.seed_commitment,
+        "seed": finished.seed if finished else None,
         "head_hash": raw[-1].hash,
         "version": raw[-1].version,
         "exported_at": format_time(SystemClock().now()),

@@ -5,6 +5,10 @@ spaces) and chained: ``hash = sha256(prev_hash ‖ canonical event)``, where the
 event holds the game id, version, type, schema version, payload and recording time. Changing
 any stored byte breaks the chain (``pbem replay --verify`` finds it).
 
+Each event type is a frozen dataclass (``ActionApplied``, ``UndoRequested`` …); its schema
+loads a stored payload into it and dumps it back to the same JSON, so a payload is read by
+attribute everywhere (``event.payload.seat``), never by string key outside this module.
+
 Schemas never change once events are stored with them: a new shape is a new schema version
 registered beside the old one, with an upcaster in ``UPCASTERS`` from the old payload.
 """
@@ -13,11 +17,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import cached_property
+from typing import Any, ClassVar
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate
 
 GENESIS_HASH = "0" * 64
 
@@ -38,6 +43,131 @@ GAME_FINISHED = "GameFinished"
 
 class EventDataError(ValueError):
     """A payload does not match its event type's schema (or cannot be decoded)."""
+
+
+# -- the event types ---------------------------------------------------------------------------
+
+
+class Payload:
+    """Base of the event types: ``TYPE`` is the stored type name."""
+
+    TYPE: ClassVar[str]
+
+    @property
+    def type(self) -> str:
+        return self.TYPE
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The payload as stored (JSON-ready), in the current schema version."""
+        dumped: dict[str, Any] = SCHEMAS[(self.TYPE, CURRENT_VERSION[self.TYPE])].dump(self)
+        return dumped
+
+
+@dataclass(frozen=True)
+class SeatEntry:
+    seat: int
+    name: str
+    email: str | None
+
+
+@dataclass(frozen=True)
+class GameCreated(Payload):
+    TYPE: ClassVar[str] = "GameCreated"
+    game: str
+    rules_version: str
+    config: dict[str, Any]
+    seats: tuple[SeatEntry, ...]
+    seed_commitment: str
+    channel: str
+
+
+@dataclass(frozen=True)
+class GameStarted(Payload):
+    TYPE: ClassVar[str] = "GameStarted"
+    to_act: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ActionApplied(Payload):
+    TYPE: ClassVar[str] = "ActionApplied"
+    seat: int
+    text: str
+    canonical: str
+    action: Any
+    channel: str
+    channel_ref: str | None
+    received_at: str
+    irreversible: bool
+    secret: bool
+    log: tuple[str, ...]
+    nonce: str | None
+
+
+@dataclass(frozen=True)
+class UndoRequested(Payload):
+    TYPE: ClassVar[str] = "UndoRequested"
+    seat: int
+    to_version: int
+    versions: tuple[int, ...]
+    channel: str
+    channel_ref: str | None
+
+
+@dataclass(frozen=True)
+class UndoDecided(Payload):
+    TYPE: ClassVar[str] = "UndoDecided"
+    request: int
+    seat: int
+    accept: bool
+    channel: str
+    channel_ref: str | None
+
+
+@dataclass(frozen=True)
+class UndoLapsed(Payload):
+    TYPE: ClassVar[str] = "UndoLapsed"
+    request: int
+    seat: int
+    to_version: int
+
+
+@dataclass(frozen=True)
+class ActionsRetracted(Payload):
+    TYPE: ClassVar[str] = "ActionsRetracted"
+    seat: int
+    request: int | None
+    to_version: int
+    versions: tuple[int, ...]
+    channel: str
+    channel_ref: str | None
+
+
+@dataclass(frozen=True)
+class PlayerResigned(Payload):
+    TYPE: ClassVar[str] = "PlayerResigned"
+    seat: int
+    channel: str
+    channel_ref: str | None
+
+
+@dataclass(frozen=True)
+class GameFinished(Payload):
+    TYPE: ClassVar[str] = "GameFinished"
+    outcome: dict[str, Any]
+    seed: str
+    reason: str
+
+
+#: the events a seat causes, through a channel
+SEAT_ACTS = (ActionApplied, UndoRequested, UndoDecided, ActionsRetracted, PlayerResigned)
+
+
+def _tuples(data: dict[str, Any], *names: str) -> dict[str, Any]:
+    return {**data, **{n: tuple(data[n]) for n in names}}
+
+
+# -- their schemas ----------------------------------------------------------------------------
 
 
 class _Strict(Schema):
@@ -98,6 +228,10 @@ class SeatV1(_Strict):
     name = fields.String(required=True)
     email = fields.String(required=True, allow_none=True)
 
+    @post_load
+    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
+        return SeatEntry(**data)
+
 
 class GameCreatedV1(_Strict):
     game = fields.String(required=True)
@@ -108,9 +242,17 @@ class GameCreatedV1(_Strict):
     seed_commitment = fields.String(required=True, validate=validate.Length(equal=64))
     channel = _channel()
 
+    @post_load
+    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
+        return GameCreated(**{**data, "seats": tuple(data["seats"])})
+
 
 class GameStartedV1(_Strict):
     to_act = fields.List(fields.Integer(strict=True), required=True)
+
+    @post_load
+    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
+        return GameStarted(**_tuples(data, "to_act"))
 
 
 class ActionAppliedV1(_Strict):
@@ -137,6 +279,10 @@ class ActionAppliedV1(_Strict):
     #: random salt of a secret action, so that its public hash cannot be used to guess it
     nonce = fields.String(required=True, allow_none=True)
 
+    @post_load
+    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
+        return ActionApplied(**_tuples(data, "log"))
+
 
 class UndoRequestedV1(_Strict):
     seat = _int()
@@ -147,6 +293,10 @@ class UndoRequestedV1(_Strict):
     channel = _channel()
     channel_ref = _ref()
 
+    @post_load
+    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
+        return UndoRequested(**_tuples(data, "versions"))
+
 
 class UndoDecidedV1(_Strict):
     request = _int()
@@ -155,12 +305,20 @@ class UndoDecidedV1(_Strict):
     channel = _channel()
     channel_ref = _ref()
 
+    @post_load
+    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
+        return UndoDecided(**data)
+
 
 class UndoLapsedV1(_Strict):
     request = _int()
     #: the seat that made the request
     seat = _int()
     to_version = _int()
+
+    @post_load
+    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
+        return UndoLapsed(**data)
 
 
 class ActionsRetractedV1(_Strict):
@@ -173,11 +331,19 @@ class ActionsRetractedV1(_Strict):
     channel = _channel()
     channel_ref = _ref()
 
+    @post_load
+    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
+        return ActionsRetracted(**_tuples(data, "versions"))
+
 
 class PlayerResignedV1(_Strict):
     seat = _int()
     channel = _channel()
     channel_ref = _ref()
+
+    @post_load
+    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
+        return PlayerResigned(**data)
 
 
 class GameFinishedV1(_Strict):
@@ -185,6 +351,10 @@ class GameFinishedV1(_Strict):
     #: the seed, revealed: anyone can check it against the commitment and re-run the game
     seed = fields.String(required=True)
     reason = fields.String(required=True, validate=validate.OneOf(("rules", "resignation")))
+
+    @post_load
+    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
+        return GameFinished(**data)
 
 
 SCHEMAS: dict[tuple[str, int], Schema] = {
@@ -202,16 +372,20 @@ CURRENT_VERSION: dict[str, int] = {}
 for _type, _version in SCHEMAS:
     CURRENT_VERSION[_type] = max(_version, CURRENT_VERSION.get(_type, 0))
 
-#: (type, from schema version) -> function turning that payload into the next version's
-UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {}
+#: (type, from schema version) -> function turning that version's typed payload into the next's
+UPCASTERS: dict[tuple[str, int], Callable[[Payload], Payload]] = {}
 
 
 @dataclass(frozen=True)
 class NewEvent:
-    """An event about to be appended (payload in the current schema version)."""
+    """A raw payload about to be appended (the typed events are appended as they are)."""
 
     type: str
     data: dict[str, Any]
+
+
+#: what the store appends: a typed event, or a raw payload checked against its schema
+Appendable = Payload | NewEvent
 
 
 def canonical_json(value: Any) -> str:
@@ -238,21 +412,22 @@ def _refuse_unstorable(value: Any) -> None:
             _refuse_unstorable(v)
 
 
-def encode(event: NewEvent) -> tuple[int, str]:
+def encode(event: Appendable) -> tuple[int, str]:
     """Validate a new event's payload: returns (schema version, canonical JSON)."""
     version = CURRENT_VERSION.get(event.type)
     if version is None:
         raise EventDataError(f"unknown event type {event.type!r}")
     schema = SCHEMAS[(event.type, version)]
-    try:
-        data = schema.load(event.data)
-    except ValidationError as e:
-        raise EventDataError(f"{event.type} payload is invalid: {e.messages}") from None
+    data = event.data
+    errors = schema.validate(data)
+    if errors:
+        raise EventDataError(f"{event.type} payload is invalid: {errors}")
     return version, canonical_json(data)
 
 
-def decode(type_: str, schema_version: int, text: str) -> dict[str, Any]:
-    """A stored payload, validated against its schema and upcast to the current version."""
+def decode_payload(type_: str, schema_version: int, text: str) -> tuple[dict[str, Any], Payload]:
+    """A stored payload, validated against its schema and upcast to the current version: as
+    JSON and typed."""
     schema = SCHEMAS.get((type_, schema_version))
     if schema is None:
         raise EventDataError(f"unknown event type or schema version: {type_} v{schema_version}")
@@ -263,15 +438,80 @@ def decode(type_: str, schema_version: int, text: str) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise EventDataError("payload is not a JSON object")
     try:
-        data: dict[str, Any] = schema.load(raw)
+        payload: Payload = schema.load(raw)
     except ValidationError as e:
         raise EventDataError(
             f"{type_} v{schema_version} payload is invalid: {e.messages}"
         ) from None
+    if schema_version == CURRENT_VERSION[type_]:
+        return raw, payload
     while schema_version < CURRENT_VERSION[type_]:
-        data = UPCASTERS[(type_, schema_version)](data)
+        payload = UPCASTERS[(type_, schema_version)](payload)
         schema_version += 1
-    return data
+    return payload.data, payload
+
+
+def decode(type_: str, schema_version: int, text: str) -> dict[str, Any]:
+    """A stored payload as JSON, validated and upcast to the current version."""
+    return decode_payload(type_, schema_version, text)[0]
+
+
+def typed(type_: str, data: Mapping[str, Any]) -> Payload:
+    """A payload of the current schema version, as its event type."""
+    schema = SCHEMAS.get((type_, CURRENT_VERSION.get(type_, 0)))
+    if schema is None:
+        raise EventDataError(f"unknown event type {type_!r}")
+    try:
+        payload: Payload = schema.load(data)
+    except ValidationError as e:
+        raise EventDataError(f"{type_} payload is invalid: {e.messages}") from None
+    return payload
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One event as stored: its place in the chain, its payload as JSON (``data``, what the
+    API and exports show) and typed (``payload``, what the service reads)."""
+
+    game_id: str
+    version: int
+    type: str
+    schema_version: int
+    data: dict[str, Any]
+    recorded_at: str
+    prev_hash: str
+    hash: str
+
+    @cached_property
+    def payload(self) -> Payload:
+        return typed(self.type, self.data)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "type": self.type,
+            "schema_version": self.schema_version,
+            "data": self.data,
+            "recorded_at": self.recorded_at,
+            "prev_hash": self.prev_hash,
+            "hash": self.hash,
+        }
+
+
+def effective_actions(events: Sequence[StoredEvent]) -> list[StoredEvent]:
+    """The ActionApplied events in effect after retractions, in order: the one place that
+    decides it (the fold, the views and undo all read it from here)."""
+    retracted = retracted_versions(events)
+    return [e for e in events if e.type == ACTION_APPLIED and e.version not in retracted]
+
+
+def retracted_versions(events: Sequence[StoredEvent]) -> set[int]:
+    """The versions of the actions that ``ActionsRetracted`` events in ``events`` took back."""
+    retracted: set[int] = set()
+    for e in events:
+        if e.type == ACTIONS_RETRACTED and isinstance(p := e.payload, ActionsRetracted):
+            retracted.update(p.versions)
+    return retracted
 
 
 def canonical_event(

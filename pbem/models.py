@@ -1,8 +1,11 @@
 """The tables (SQLModel). Alembic owns the schema: a change here needs a migration.
 
-``events`` is the truth. ``games`` and ``seats`` are read models derived from the events
-(plus the secret seed and the hashes of the tokens, which never appear in an event until the
-seed is revealed at the end). ``snapshots`` is a cache: it can be deleted at any time.
+``events`` is the truth. ``games``, ``seats`` and ``undo_requests`` are read models: written
+only by the projections (``pbem.projections``), rebuilt from the events alone by ``pbem db
+rebuild-projections``. ``game_secrets`` and ``seat_tokens`` hold what the log cannot: the
+seed until it is revealed at the end, and the hashes of the admin and seat tokens; they are
+written once, when the game is created. ``snapshots`` is a cache: it can be deleted at any
+time.
 Every JSON column holds canonical JSON text (see ``pbem.events.canonical_json``).
 
 Times are stored as ISO 8601 text in UTC with microseconds (``2025-01-31T12:00:00.000000Z``):
@@ -32,7 +35,7 @@ class Event(SQLModel, table=True):
 
 
 class Game(SQLModel, table=True):
-    """Read model of a game, updated in the same transaction as its events."""
+    """Read model of a game (``pbem.projections.games``)."""
 
     __tablename__ = "games"
 
@@ -41,8 +44,6 @@ class Game(SQLModel, table=True):
     rules_version: str = Field(max_length=40)
     #: canonical JSON of the validated config
     config: str = Field(sa_type=Text)
-    #: the secret seed (decimal text): never in a response; revealed in GameFinished
-    seed: str = Field(max_length=80)
     seed_commitment: str = Field(max_length=64)
     version: int
     head_hash: str = Field(max_length=64)
@@ -51,22 +52,44 @@ class Game(SQLModel, table=True):
     finished: bool = False
     #: canonical JSON of the outcome, once finished
     outcome: str | None = Field(default=None, sa_type=Text)
-    admin_token_hash: str = Field(max_length=64)
     created_at: str = Field(max_length=32)
     updated_at: str = Field(max_length=32)
 
 
 class Seat(SQLModel, table=True):
+    """Read model of a seat (``pbem.projections.seats``)."""
+
     __tablename__ = "seats"
-    __table_args__ = (UniqueConstraint("token_hash", name="uq_seats_token_hash"),)
 
     game_id: str = Field(primary_key=True, max_length=32)
     seat: int = Field(primary_key=True)
     name: str = Field(max_length=200)
     email: str | None = Field(default=None, max_length=320)
-    #: sha256 of the seat's bearer token (the token itself is shown once, at creation)
-    token_hash: str = Field(max_length=64)
     resigned: bool = False
+
+
+class GameSecret(SQLModel, table=True):
+    """What a game keeps outside its log: written once, at creation; never projected."""
+
+    __tablename__ = "game_secrets"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    #: the secret seed (decimal text): never in a response; revealed in GameFinished
+    seed: str = Field(max_length=80)
+    #: sha256 of the admin token (the token itself is shown once, at creation)
+    admin_token_hash: str = Field(max_length=64)
+
+
+class SeatToken(SQLModel, table=True):
+    """The hash of a seat's bearer token (shown once, at creation): a credential, not a read
+    model."""
+
+    __tablename__ = "seat_tokens"
+    __table_args__ = (UniqueConstraint("token_hash", name="uq_seat_tokens_token_hash"),)
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seat: int = Field(primary_key=True)
+    token_hash: str = Field(max_length=64)
 
 
 class Snapshot(SQLModel, table=True):
@@ -99,7 +122,7 @@ class IdempotencyKey(SQLModel, table=True):
 
 
 class UndoRequest(SQLModel, table=True):
-    """Read model of an undo request (the events UndoRequested/UndoDecided are the truth)."""
+    """Read model of an undo request (``pbem.projections.undo_requests``)."""
 
     __tablename__ = "undo_requests"
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from pbem.core import game_or_404
 from pbem.mail.compose import seat_for_link
 from pbem.replay import VerifyReport, verify
+from pbem.repository import game_or_404
 
 if TYPE_CHECKING:
-    from pbem.games import GameService
+    from pbem.service import GameService
 
 
 def verify_game(service: GameService, game_id: str) -> VerifyReport:

@@ -22,8 +22,8 @@ from sqlmodel import Session, col, select
 
 from engine.core import EngineError, Rules, action_from_json
 from pbem import events as ev
-from pbem.models import Event, Game
-from pbem.store import StoredEvent
+from pbem.events import StoredEvent
+from pbem.models import Event, Game, GameSecret
 
 
 class ReplayError(Exception):
@@ -53,10 +53,11 @@ class Fold:
         if event.version != self.version + 1:
             raise ReplayError(event.version, f"expected version {self.version + 1}")
         if event.type == ev.ACTION_APPLIED:
-            seat = event.data["seat"]
-            action = action_from_json(event.data["action"])
+            p = event.payload
+            assert isinstance(p, ev.ActionApplied)
+            action = action_from_json(p.action)
             try:
-                transition = self.rules.apply(self.state, seat, action)
+                transition = self.rules.apply(self.state, p.seat, action)
             except EngineError as e:
                 raise ReplayError(event.version, f"the rules refuse this action: {e}") from e
             self._stack.append((event.version, self.state))
@@ -66,7 +67,9 @@ class Fold:
         self.version = event.version
 
     def _retract(self, event: StoredEvent) -> Any:
-        to_version = event.data["to_version"]
+        p = event.payload
+        assert isinstance(p, ev.ActionsRetracted)
+        to_version = p.to_version
         popped: list[int] = []
         restored = None
         while self._stack and self._stack[-1][0] > to_version:
@@ -74,10 +77,10 @@ class Fold:
             popped.append(version)
         if not popped:
             raise ReplayError(event.version, "retracts no action that is on the fold")
-        if sorted(popped) != sorted(event.data["versions"]):
+        if sorted(popped) != sorted(p.versions):
             raise ReplayError(
                 event.version,
-                f"retracts versions {event.data['versions']} but the actions after version "
+                f"retracts versions {list(p.versions)} but the actions after version "
                 f"{to_version} are {sorted(popped)}",
             )
         return restored
@@ -122,6 +125,7 @@ def verify(session: Session, game_id: str, registry: Mapping[str, Rules]) -> Ver
         select(Event).where(Event.game_id == game_id).order_by(col(Event.version))
     ).all()
     game = session.get(Game, game_id)
+    secret = session.get(GameSecret, game_id)
     report.events = len(rows)
     if not rows:
         report.add(1, "the game has no events")
@@ -134,7 +138,7 @@ def verify(session: Session, game_id: str, registry: Mapping[str, Rules]) -> Ver
         _check_read_model(game, rows, report)
     if report.problems:
         return report
-    _check_fold(decoded, game, registry, report)
+    _check_fold(decoded, secret.seed if secret is not None else None, registry, report)
     report.head_hash = decoded[-1].hash
     return report
 
@@ -206,34 +210,34 @@ def _check_read_model(game: Game, rows: Sequence[Event], report: VerifyReport) -
 
 def _check_fold(
     events: list[StoredEvent],
-    game: Game | None,
+    kept_seed: str | None,
     registry: Mapping[str, Rules],
     report: VerifyReport,
 ) -> None:
-    created = events[0]
-    if created.type != ev.GAME_CREATED:
-        report.add(1, f"the first event is {created.type}, not {ev.GAME_CREATED}")
+    created = events[0].payload
+    if not isinstance(created, ev.GameCreated):
+        report.add(1, f"the first event is {events[0].type}, not {ev.GAME_CREATED}")
         return
-    rules = registry.get(created.data["game"])
+    rules = registry.get(created.game)
     if rules is None:
-        report.add(1, f"no rules named {created.data['game']!r} are installed")
+        report.add(1, f"no rules named {created.game!r} are installed")
         return
-    if rules.version != created.data["rules_version"]:
+    if rules.version != created.rules_version:
         report.notes.append(
-            f"recorded with rules version {created.data['rules_version']}, "
-            f"replayed with {rules.version}"
+            f"recorded with rules version {created.rules_version}, replayed with {rules.version}"
         )
     finished = next((e for e in events if e.type == ev.GAME_FINISHED), None)
-    seed_text = finished.data["seed"] if finished else (game.seed if game else None)
+    revealed = finished.payload if finished else None
+    seed_text = revealed.seed if isinstance(revealed, ev.GameFinished) else kept_seed
     if seed_text is None or not seed_text.isdigit():
         report.add(finished.version if finished else 1, "the seed is not available")
         return
     seed = int(seed_text)
-    if ev.seed_commitment(seed) != created.data["seed_commitment"]:
+    if ev.seed_commitment(seed) != created.seed_commitment:
         where = finished.version if finished else 1
         report.add(where, "the seed does not match the commitment recorded at creation")
         return
-    fold = Fold.from_start(rules, created.data["config"], seed)
+    fold = Fold.from_start(rules, created.config, seed)
     over_at: int | None = None
     for event in events[1:]:
         if over_at is not None:
@@ -241,9 +245,9 @@ def _check_fold(
             return
         if event.type == ev.ACTION_APPLIED and not _check_action(rules, fold.state, event, report):
             return
-        if event.type == ev.GAME_FINISHED:
+        if isinstance(p := event.payload, ev.GameFinished):
             over_at = event.version
-            if event.data["reason"] == "rules" and not _check_outcome(rules, fold, event, report):
+            if p.reason == "rules" and not _check_outcome(rules, fold, p, event.version, report):
                 return
         try:
             fold.apply(event)
@@ -254,17 +258,18 @@ def _check_fold(
 
 
 def _check_action(rules: Rules, state: Any, event: StoredEvent, report: VerifyReport) -> bool:
-    data = event.data
-    seat = data["seat"]
-    action = action_from_json(data["action"])
+    data = event.payload
+    assert isinstance(data, ev.ActionApplied)
+    seat = data.seat
+    action = action_from_json(data.action)
     try:
         if seat not in rules.to_act(state):
             report.add(event.version, f"seat {seat} was not to act")
             return False
         if action not in rules.legal_actions(state, seat):
-            report.add(event.version, f"{data['canonical']!r} was not legal for seat {seat}")
+            report.add(event.version, f"{data.canonical!r} was not legal for seat {seat}")
             return False
-        if rules.format_action(state, action) != data["canonical"]:
+        if rules.format_action(state, action) != data.canonical:
             report.add(event.version, "the recorded canonical text differs from the engine's")
             return False
         transition = rules.apply(state, seat, action)
@@ -272,22 +277,24 @@ def _check_action(rules: Rules, state: Any, event: StoredEvent, report: VerifyRe
     except EngineError as e:
         report.add(event.version, f"the rules refuse this action: {e}")
         return False
-    if (transition.irreversible, secret, list(transition.log)) != (
-        data["irreversible"],
-        data["secret"],
-        data["log"],
+    if (transition.irreversible, secret, tuple(transition.log)) != (
+        data.irreversible,
+        data.secret,
+        data.log,
     ):
         report.add(event.version, "the recorded flags or log differ from the engine's")
         return False
     return True
 
 
-def _check_outcome(rules: Rules, fold: Fold, event: StoredEvent, report: VerifyReport) -> bool:
+def _check_outcome(
+    rules: Rules, fold: Fold, finished: ev.GameFinished, version: int, report: VerifyReport
+) -> bool:
     outcome = rules.outcome(fold.state)
     if rules.to_act(fold.state) or outcome is None:
-        report.add(event.version, "GameFinished recorded but the rules say the game goes on")
+        report.add(version, "GameFinished recorded but the rules say the game goes on")
         return False
-    if json.loads(ev.canonical_json(outcome.to_json())) != event.data["outcome"]:
-        report.add(event.version, "the recorded outcome differs from the engine's")
+    if json.loads(ev.canonical_json(outcome.to_json())) != finished.outcome:
+        report.add(version, "the recorded outcome differs from the engine's")
         return False
     return True

@@ -7,8 +7,7 @@ pickled: they are created from the settings at every start), every job has
 while the process was busy or asleep collapse into one) and ``max_instances=1``.
 
 The work itself is safe to run from several processes at once (leases in the database), so
-a second scheduler is wasteful, never harmful. Other features add their jobs to ``JOBS``
-(the deadlines issue: its sweep), one line each.
+a second scheduler is wasteful, never harmful.
 """
 
 from __future__ import annotations
@@ -23,29 +22,15 @@ from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.jobstores.memory import MemoryJobStore
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from pbem.games import GameService
+from pbem.bootstrap import build_inbound, build_relay, build_service
 from pbem.mail.imap import parse_imap_url, poll
 from pbem.mail.inbound import Inbound, TooLarge
-from pbem.mail.outbox import Relay
-from pbem.mail.smtp import transport_for
-from pbem.runtime import build_service
+from pbem.service import GameService
 from pbem.settings import Settings
 
 log = logging.getLogger(__name__)
 
 JOB_DEFAULTS = {"misfire_grace_time": None, "coalesce": True, "max_instances": 1}
-
-#: Extra jobs: each gets the scheduler, the settings and the service and adds its job(s).
-JOBS: list[Callable[[BackgroundScheduler, Settings, GameService], None]] = []
-
-
-def mail_dir(settings: Settings) -> str:
-    return settings.mail.mail_dir or str(settings.var_path / "mail")
-
-
-def make_relay(settings: Settings, service: GameService) -> Relay:
-    transport = transport_for(settings.mail.smtp_url, mail_dir(settings))
-    return Relay(service.db, settings, transport, service.clock)
 
 
 def poll_imap(settings: Settings, inbound: Inbound) -> int:
@@ -84,7 +69,7 @@ def build_scheduler(settings: Settings, service: GameService | None = None) -> B
         job_defaults=JOB_DEFAULTS,
         timezone=UTC,
     )
-    relay = make_relay(settings, service)
+    relay = build_relay(service, settings)
     now = datetime.now(UTC)
     scheduler.add_job(
         _logged("mail relay", relay.run_once),
@@ -95,7 +80,7 @@ def build_scheduler(settings: Settings, service: GameService | None = None) -> B
         **JOB_DEFAULTS,
     )
     if settings.mail.imap_url:
-        inbound = Inbound(service.db, settings, service, service.clock)
+        inbound = build_inbound(service, settings)
         scheduler.add_job(
             _logged("IMAP poll", lambda: poll_imap(settings, inbound)),
             "interval",
@@ -104,8 +89,6 @@ def build_scheduler(settings: Settings, service: GameService | None = None) -> B
             next_run_time=now,
             **JOB_DEFAULTS,
         )
-    for add in JOBS:
-        add(scheduler, settings, service)
     return scheduler
 
 

@@ -10,13 +10,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from pbem.events import NewEvent, canonical_event, chain_hash, decode, encode
+from pbem.events import (
+    Appendable,
+    Payload,
+    StoredEvent,
+    canonical_event,
+    chain_hash,
+    decode_payload,
+    encode,
+)
 from pbem.models import Event, Game, Snapshot
 
 
@@ -24,40 +30,21 @@ class VersionTaken(Exception):
     """Another writer appended at this version first."""
 
 
-@dataclass(frozen=True)
-class StoredEvent:
-    game_id: str
-    version: int
-    type: str
-    schema_version: int
-    data: dict[str, Any]
-    recorded_at: str
-    prev_hash: str
-    hash: str
-
-    @classmethod
-    def from_row(cls, row: Event) -> StoredEvent:
-        return cls(
-            game_id=row.game_id,
-            version=row.version,
-            type=row.type,
-            schema_version=row.schema_version,
-            data=decode(row.type, row.schema_version, row.data),
-            recorded_at=row.recorded_at,
-            prev_hash=row.prev_hash,
-            hash=row.hash,
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "version": self.version,
-            "type": self.type,
-            "schema_version": self.schema_version,
-            "data": self.data,
-            "recorded_at": self.recorded_at,
-            "prev_hash": self.prev_hash,
-            "hash": self.hash,
-        }
+def stored_event(row: Event) -> StoredEvent:
+    """A stored row, its payload checked against its schema (JSON and typed)."""
+    data, payload = decode_payload(row.type, row.schema_version, row.data)
+    event = StoredEvent(
+        row.game_id,
+        row.version,
+        row.type,
+        row.schema_version,
+        data,
+        row.recorded_at,
+        row.prev_hash,
+        row.hash,
+    )
+    event.__dict__["payload"] = payload  # already typed: spare the cached property a load
+    return event
 
 
 def lock_game(session: Session, game_id: str) -> Game | None:
@@ -73,7 +60,7 @@ def append(
     game_id: str,
     head_version: int,
     head_hash: str,
-    events: Sequence[NewEvent],
+    events: Sequence[Appendable],
     recorded_at: str,
 ) -> list[StoredEvent]:
     """Append ``events`` after ``head_version``; raises VersionTaken if one is there."""
@@ -98,11 +85,12 @@ def append(
                 hash=digest,
             )
         )
-        stored.append(
-            StoredEvent(
-                game_id, version, event.type, schema_version, data, recorded_at, prev, digest
-            )
+        record = StoredEvent(
+            game_id, version, event.type, schema_version, data, recorded_at, prev, digest
         )
+        if isinstance(event, Payload):
+            record.__dict__["payload"] = event
+        stored.append(record)
         prev = digest
     try:
         session.flush()
@@ -119,7 +107,7 @@ def read(
     if upto is not None:
         query = query.where(Event.version <= upto)
     rows = session.exec(query.order_by(col(Event.version))).all()
-    return [StoredEvent.from_row(r) for r in rows]
+    return [stored_event(r) for r in rows]
 
 
 def event_hash_at(session: Session, game_id: str, version: int) -> str | None:

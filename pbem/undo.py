@@ -1,4 +1,5 @@
-"""Undo never deletes: the rules of taking actions back, as a plan of events to append.
+"""Undo never deletes: the rules of taking actions back, as a plan of events to append
+(the service's ``undo`` and ``decide_undo`` append it).
 
 A seat may take back its own latest actions while no other seat has acted since and no
 transition since was irreversible (a draw, a reveal); going further back (over other seats'
@@ -17,11 +18,9 @@ from dataclasses import dataclass
 from sqlmodel import Session, select
 
 from pbem import events as ev
-from pbem import store
-from pbem.core import ServiceCore
 from pbem.errors import AgainstTheRules, Conflict, GameNotFound
+from pbem.events import StoredEvent
 from pbem.models import UndoRequest
-from pbem.store import StoredEvent
 
 # The first version an undo can return to: right after GameStarted.
 FIRST_POSITION = 2
@@ -52,15 +51,6 @@ class Plan:
     needs_consent: bool
 
 
-def effective_actions(events: Sequence[StoredEvent]) -> list[StoredEvent]:
-    """The ActionApplied events in force (not retracted), in order."""
-    retracted: set[int] = set()
-    for e in events:
-        if e.type == ev.ACTIONS_RETRACTED:
-            retracted.update(e.data["versions"])
-    return [e for e in events if e.type == ev.ACTION_APPLIED and e.version not in retracted]
-
-
 def plan(
     events: Sequence[StoredEvent],
     head: int,
@@ -72,9 +62,9 @@ def plan(
 ) -> Plan:
     """What undoing for ``seat`` back to ``to_version`` (default: before its latest
     action) would retract, or AgainstTheRules saying why it cannot be done."""
-    actions = effective_actions(events)
+    actions = ev.effective_actions(events)
     if to_version is None:
-        own = [e for e in actions if e.data["seat"] == seat]
+        own = [e for e in actions if _action(e).seat == seat]
         if not own:
             raise AgainstTheRules("You have no action to take back.")
         to_version = own[-1].version - 1
@@ -90,17 +80,18 @@ def plan(
     for e in events:
         if e.version <= to_version:
             continue
-        if e.type == ev.PLAYER_RESIGNED:
+        p = e.payload
+        if isinstance(p, ev.PlayerResigned):
             raise AgainstTheRules(
-                f"Cannot go back past version {e.version}: seat {e.data['seat']} resigned there."
+                f"Cannot go back past version {e.version}: seat {p.seat} resigned there."
             )
-        if e.type == ev.ACTION_APPLIED and e.data["irreversible"] and e in retracted:
+        if isinstance(p, ev.ActionApplied) and p.irreversible and e in retracted:
             # The design: undo never crosses a step that drew randomness or revealed a secret.
             raise AgainstTheRules(
-                f"Cannot undo version {e.version} ({e.data['canonical']}): it drew randomness "
+                f"Cannot undo version {e.version} ({p.canonical}): it drew randomness "
                 "or revealed hidden information, and undo never crosses such a step."
             )
-    others = {e.data["seat"] for e in retracted} - {seat} - resigned
+    others = {_action(e).seat for e in retracted} - {seat} - resigned
     return Plan(to_version, [e.version for e in retracted], needs_consent=bool(others) or consent)
 
 
@@ -127,123 +118,7 @@ def check_decision(
     return row
 
 
-class UndoOps(ServiceCore):
-    """Undo requests and take-backs (the rules above), on the shared write path."""
-
-    def undo(
-        self,
-        game_id: str,
-        seat: int,
-        *,
-        to_version: int | None = None,
-        expected_version: int | None = None,
-        channel: str,
-        channel_ref: str | None = None,
-    ) -> UndoResult:
-        """Take back ``seat``'s latest actions (or go back to ``to_version``): directly when
-        only this seat acted since, otherwise by asking every other seat."""
-        with self.db.write() as session:
-            txn = self._begin(session, game_id)
-            self._check_can_act(txn, seat)
-            if expected_version is not None:
-                self._check_version(txn, seat, expected_version, "strict")
-            chosen = plan(
-                store.read(session, game_id), txn.game.version, seat, to_version, txn.resigned
-            )
-            if open_request(session, game_id) is not None:
-                raise Conflict(
-                    "Another undo request is waiting for answers; it must be decided first."
-                )
-            common = {"seat": seat, "channel": channel, "channel_ref": channel_ref}
-            if not chosen.needs_consent:
-                state = self._state_at(session, txn.game, txn.rules, chosen.to_version)
-                event = ev.NewEvent(
-                    ev.ACTIONS_RETRACTED,
-                    {
-                        **common,
-                        "request": None,
-                        "to_version": chosen.to_version,
-                        "versions": chosen.versions,
-                    },
-                )
-                stored = self._commit(txn, [event], state)
-                return UndoResult(
-                    game_id, stored[-1].version, "retracted", None, tuple(chosen.versions)
-                )
-            event = ev.NewEvent(
-                ev.UNDO_REQUESTED,
-                {**common, "to_version": chosen.to_version, "versions": chosen.versions},
-            )
-            stored = self._commit(txn, [event], txn.state)
-            request = stored[-1].version
-            session.add(
-                UndoRequest(
-                    game_id=game_id,
-                    request=request,
-                    seat=seat,
-                    to_version=chosen.to_version,
-                    status="open",
-                    accepted_by="[]",
-                )
-            )
-            return UndoResult(game_id, request, "requested", request, tuple(chosen.versions))
-
-    def decide_undo(
-        self,
-        game_id: str,
-        seat: int,
-        request: int,
-        accept: bool,
-        *,
-        channel: str,
-        channel_ref: str | None = None,
-    ) -> UndoResult:
-        with self.db.write() as session:
-            txn = self._begin(session, game_id)
-            self._check_can_act(txn, seat)
-            row = check_decision(session, game_id, seat, request, txn.game.version)
-            decided = ev.NewEvent(
-                ev.UNDO_DECIDED,
-                {
-                    "request": request,
-                    "seat": seat,
-                    "accept": accept,
-                    "channel": channel,
-                    "channel_ref": channel_ref,
-                },
-            )
-            if not accept:
-                row.status = "declined"
-                stored = self._commit(txn, [decided], txn.state, lapse=False)
-                return UndoResult(game_id, stored[-1].version, "declined", request, ())
-            accepted = sorted({*json.loads(row.accepted_by), seat})
-            row.accepted_by = ev.canonical_json(accepted)
-            waiting = {s.seat for s in txn.seats if not s.resigned} - {row.seat} - set(accepted)
-            if waiting:
-                stored = self._commit(txn, [decided], txn.state, lapse=False)
-                return UndoResult(game_id, stored[-1].version, "accepted", request, ())
-            chosen = plan(
-                store.read(session, game_id),
-                txn.game.version,
-                row.seat,
-                row.to_version,
-                txn.resigned,
-                consent=True,
-            )
-            state = self._state_at(session, txn.game, txn.rules, chosen.to_version)
-            retracted = ev.NewEvent(
-                ev.ACTIONS_RETRACTED,
-                {
-                    "seat": row.seat,
-                    "request": request,
-                    "to_version": chosen.to_version,
-                    "versions": chosen.versions,
-                    "channel": channel,
-                    "channel_ref": channel_ref,
-                },
-            )
-            row.status = "accepted"
-            stored = self._commit(txn, [decided, retracted], state, lapse=False)
-            return UndoResult(
-                game_id, stored[-1].version, "retracted", request, tuple(chosen.versions)
-            )
+def _action(e: StoredEvent) -> ev.ActionApplied:
+    p = e.payload
+    assert isinstance(p, ev.ActionApplied)
+    return p

@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pbem import events as ev
+from pbem.events import StoredEvent
 from pbem.naming import Names
-from pbem.store import StoredEvent
 
 if TYPE_CHECKING:
-    from pbem.games import Loaded
+    from pbem.repository import Loaded
 
 
 def describe(loaded: Loaded, seat: int | None) -> dict[str, Any]:
@@ -65,17 +65,14 @@ def _revealed_after(events: Sequence[StoredEvent]) -> dict[int, bool]:
     """For each ActionApplied version: is it revealed — by its own irreversible transition
     (the last secret vote reveals itself with the others), a later effective irreversible
     step, or the end of the game?"""
-    retracted: set[int] = set()
-    for e in events:
-        if e.type == ev.ACTIONS_RETRACTED:
-            retracted.update(e.data["versions"])
+    retracted = ev.retracted_versions(events)
     revealed: dict[int, bool] = {}
     seen_reveal = False
     for e in reversed(events):
         if e.type == ev.GAME_FINISHED:
             seen_reveal = True
-        if e.type == ev.ACTION_APPLIED:
-            if e.data["irreversible"] and e.version not in retracted:
+        if e.type == ev.ACTION_APPLIED and isinstance(p := e.payload, ev.ActionApplied):
+            if p.irreversible and e.version not in retracted:
                 seen_reveal = True
             # A retracted secret stays secret: it never took effect, nothing revealed it.
             revealed[e.version] = seen_reveal and (
@@ -122,34 +119,37 @@ def visible_events(
 
 
 def _visible_data(e: StoredEvent, viewer: int | None, revealed: dict[int, bool]) -> dict[str, Any]:
+    """The payload of ``e`` as JSON, as ``viewer`` may see it."""
+    p = e.payload
     data = dict(e.data)
-    own = viewer is not None and data.get("seat") == viewer
+    own = viewer is not None and isinstance(p, ev.SEAT_ACTS) and p.seat == viewer
     # A consented retraction names the requester as its seat, but it arrived with the last
     # acceptance: its reference (that seat's Message-ID) is on the UndoDecided event, for
     # that seat only.
-    consented = e.type == ev.ACTIONS_RETRACTED and data.get("request") is not None
-    if "channel_ref" in data and (not own or consented):
+    consented = isinstance(p, ev.ActionsRetracted) and p.request is not None
+    if isinstance(p, ev.SEAT_ACTS) and (not own or consented):
         data["channel_ref"] = None
-    if e.type == ev.GAME_CREATED:
+    if isinstance(p, ev.GameCreated):
         data["seats"] = [
-            {**s, "email": s["email"] if s["seat"] == viewer else None} for s in data["seats"]
+            {"seat": s.seat, "name": s.name, "email": s.email if s.seat == viewer else None}
+            for s in p.seats
         ]
-    elif e.type == ev.ACTION_APPLIED:
-        if data["secret"] and not own and not revealed.get(e.version, False):
+    elif isinstance(p, ev.ActionApplied):
+        if p.secret and not own and not revealed.get(e.version, False):
             return {
-                "seat": data["seat"],
+                "seat": p.seat,
                 "hidden": True,
-                "summary": f"seat {data['seat']} acted",
+                "summary": f"seat {p.seat} acted",
                 # The engine's log is public by contract (e.g. "Red has voted."): it says
                 # that the seat acted, never what it chose.
-                "log": list(data["log"]),
-                "channel": data["channel"],
-                "received_at": data["received_at"],
+                "log": list(p.log),
+                "channel": p.channel,
+                "received_at": p.received_at,
             }
         if not own:
             # The text as typed (perhaps a whole email line) is the sender's; others get the
             # canonical text.
-            data["text"] = data["canonical"]
+            data["text"] = p.canonical
     return data
 
 

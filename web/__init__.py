@@ -1,15 +1,15 @@
 """The web layer: ``create_app(settings)`` builds the Flask app (no app at import time).
 
-Blueprints: the JSON API (``web.api``, OpenAPI at ``/api/v1/openapi.json``) and minimal pages
-(``web.pages``). Other features register theirs in ``create_app``, one line each.
+Blueprints: the JSON API (``web.api``, OpenAPI at ``/api/v1/openapi.json``), game
+administration (``web.admin``), the inbound-mail webhook, the pages and the rules pages.
 """
 
 from __future__ import annotations
 
 from flask import Flask
 
-from pbem.games import GameService
-from pbem.runtime import build_service
+from pbem.bootstrap import build_service
+from pbem.service import GameService
 from pbem.settings import Settings, load_settings
 from web.errors import PbemApi, register_error_handlers
 
@@ -31,6 +31,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     app.extensions["pbem"] = service or build_service(settings)
     app.extensions["pbem_settings"] = settings
 
+    from web.admin import admin
     from web.api import blp
     from web.devmail import devmail
     from web.inbound import inbound
@@ -42,6 +43,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
         "bearerAuth", {"type": "http", "scheme": "bearer", "description": "a seat token"}
     )
     api.register_blueprint(blp)
+    app.register_blueprint(admin)  # /api/v1/games/<id>/admin/…: the admin token's uses
     app.register_blueprint(pages)
     app.register_blueprint(inbound)  # POST /inbound/email (mail)
     app.register_blueprint(rules_pages)  # /rules/<game>: the documents mails link to

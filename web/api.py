@@ -18,7 +18,7 @@ from marshmallow import RAISE
 from webargs.flaskparser import FlaskParser
 
 from pbem.errors import BadRequest
-from pbem.games import GameService
+from pbem.service import GameService
 from pbem.views import describe
 from web import schemas as s
 

@@ -17,8 +17,8 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template_string, request, url_for
 
+from pbem.bootstrap import build_relay, mail_dir
 from pbem.mail.headers import clean
-from pbem.scheduler import mail_dir, make_relay
 from pbem.settings import Settings
 from web.inbound import pipeline
 
@@ -149,6 +149,6 @@ def reply(name: str) -> Any:
     raw = reply_message(original, request.form.get("text", ""), inbound.clock.now())
     result = inbound.receive(raw, "dev")
     # Send the mails this caused right away, so the next page shows them.
-    make_relay(_settings(), current_app.extensions["pbem"]).run_once()
+    build_relay(current_app.extensions["pbem"], _settings()).run_once()
     outcome = f"{result.outcome} — {result.detail}"
     return redirect(url_for("devmail.index", outcome=outcome))

@@ -19,6 +19,7 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, render_template_string, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from pbem.bootstrap import build_inbound
 from pbem.mail.inbound import Inbound, TooLarge, key_from_url
 from pbem.settings import Settings
 
@@ -36,8 +37,7 @@ def pipeline() -> Inbound:
     """The app's inbound pipeline (one per app, on the app's service)."""
     ext = current_app.extensions
     if "pbem_inbound" not in ext:
-        service = ext["pbem"]
-        ext["pbem_inbound"] = Inbound(service.db, _settings(), service, service.clock)
+        ext["pbem_inbound"] = build_inbound(ext["pbem"], _settings())
     found: Inbound = ext["pbem_inbound"]
     return found
 

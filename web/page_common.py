@@ -18,8 +18,9 @@ from flask import current_app, render_template, session
 
 from pbem import events as ev
 from pbem.errors import ServiceError
-from pbem.games import GameService, Loaded
 from pbem.pages_data import seat_for_page_link
+from pbem.repository import Loaded
+from pbem.service import GameService
 from web import board_lancaster, board_lancelot
 
 SESSION_KEY = "seats"

@@ -27,12 +27,11 @@ from dataclasses import dataclass
 
 from pbem.mail.headers import LOCAL_PART_MAX
 
-GameId = int | str
-
 _FORMAT = 1  # the high nibble of the first byte: the token layout version
-_INT, _UUID, _TEXT = 0, 1, 2  # the low nibble: how the game id is stored
+# The low nibble: how the game id is stored. Only as text: the service's ids are short text
+# (2 was its number beside integer and UUID ids, which nothing ever made; tokens keep it).
+_TEXT = 2
 _TAG_BYTES = 10  # 80 bits: an online forger would need ~2**79 tries
-_HEX32 = re.compile(r"^[0-9a-f]{32}$")
 _TEXT_ID = re.compile(r"^[A-Za-z0-9_-]{1,18}$")
 
 
@@ -46,7 +45,7 @@ class BadToken(ValueError):
 
 @dataclass(frozen=True)
 class ReplyToken:
-    game_id: GameId
+    game_id: str
     seat: int
     key_version: int
     #: The game version the mail showed (None when the token was made without one).
@@ -80,16 +79,10 @@ def _read_varint(data: bytes, at: int) -> tuple[int, int]:
             return n, at
 
 
-def _game_bytes(game_id: GameId) -> tuple[int, bytes]:
-    if isinstance(game_id, int) and not isinstance(game_id, bool):
-        return _INT, _varint(game_id)
-    if isinstance(game_id, str):
-        bare = game_id.replace("-", "").lower()
-        if _HEX32.match(bare) and len(game_id) in (32, 36):
-            return _UUID, bytes.fromhex(bare)
-        if _TEXT_ID.match(game_id):
-            raw = game_id.encode()
-            return _TEXT, bytes([len(raw)]) + raw
+def _game_bytes(game_id: str) -> tuple[int, bytes]:
+    if _TEXT_ID.match(game_id):
+        raw = game_id.encode()
+        return _TEXT, bytes([len(raw)]) + raw
     raise ValueError(f"a game id of this form cannot go into a reply address: {game_id!r}")
 
 
@@ -121,7 +114,7 @@ def _as_bytes(secret: bytes | str) -> bytes:
 
 def make_token(
     secret: bytes | str,
-    game_id: GameId,
+    game_id: str,
     seat: int,
     key_version: int,
     version_seen: int | None = None,
@@ -165,16 +158,8 @@ def _parse(payload: bytes) -> ReplyToken:
     if head >> 4 != _FORMAT:
         raise BadToken("the reply token is in a format we no longer read")
     kind, at = head & 0x0F, 1
-    game_id: GameId
-    if kind == _INT:
-        game_id, at = _read_varint(payload, at)
-    elif kind == _UUID:
-        if len(payload) < at + 16:
-            raise BadToken("the reply token is cut short")
-        raw = payload[at : at + 16].hex()
-        game_id = f"{raw[:8]}-{raw[8:12]}-{raw[12:16]}-{raw[16:20]}-{raw[20:]}"
-        at += 16
-    elif kind == _TEXT:
+    game_id: str
+    if kind == _TEXT:
         size = payload[at]
         try:
             game_id = payload[at + 1 : at + 1 + size].decode()
@@ -215,7 +200,7 @@ def verify(
 
 def reply_address(
     secret: bytes | str,
-    game_id: GameId,
+    game_id: str,
     seat: int,
     key_version: int,
     version_seen: int | None,

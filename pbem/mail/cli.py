@@ -15,12 +15,12 @@ from pbem.mail.compose import rotate_key
 from pbem.mail.inbound import Inbound, TooLarge
 from pbem.mail.models import DEAD, AddressFailure, InboundMail, OutboxMail
 from pbem.mail.outbox import requeue_dead
-from pbem.models import Seat
 
 
 def _inbound(obj: Any) -> Inbound:
-    service = obj.service
-    return Inbound(service.db, obj.settings, service, service.clock)
+    from pbem.bootstrap import build_inbound
+
+    return build_inbound(obj.service, obj.settings)
 
 
 @click.group("mail")
@@ -74,9 +74,9 @@ def retry(obj: Any, ids: tuple[int, ...]) -> None:
 @click.pass_obj
 def relay(obj: Any) -> None:
     """Send what is due now, once (the scheduler does this every few seconds)."""
-    from pbem.scheduler import make_relay
+    from pbem.bootstrap import build_relay
 
-    result = make_relay(obj.settings, obj.service).run_once()
+    result = build_relay(obj.service, obj.settings).run_once()
     click.echo(
         f"sent {result.sent}, to retry {result.retried}, dead {result.dead}"
         + (" (another relay holds the lease)" if result.skipped else "")
@@ -89,9 +89,9 @@ def relay(obj: Any) -> None:
 @click.pass_obj
 def rotate(obj: Any, game_id: str, seat: int) -> None:
     """Revoke every reply address and page link handed out to a seat (e.g. a leaked mail)."""
+    if not obj.service.has_seat(game_id, seat):
+        raise click.ClickException(f"there is no seat {seat} in a game {game_id!r}")
     with obj.service.db.write() as session:
-        if session.get(Seat, (game_id, seat)) is None:
-            raise click.ClickException(f"there is no seat {seat} in a game {game_id!r}")
         version = rotate_key(session, game_id, seat, obj.service.clock.now())
     click.echo(
         f"seat {seat} of game {game_id}: key version {version}; old reply addresses and page "
@@ -161,10 +161,3 @@ def scheduler_command(obj: Any) -> None:
 
     click.echo("scheduler running (Ctrl+C to stop)")
     run_forever(obj.settings)
-
-
-def scheduler_serve_hook(settings: Any) -> Any:
-    """``pbem serve`` starts the embedded scheduler through this (see ``SERVE_HOOKS``)."""
-    from pbem.scheduler import serve_hook
-
-    return serve_hook(settings)

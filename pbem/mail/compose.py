@@ -29,14 +29,14 @@ from engine.core import Rules
 from pbem import events as ev
 from pbem.clock import format_time
 from pbem.errors import Forbidden
+from pbem.events import StoredEvent
 from pbem.mail.address import PAGE, BadToken, make_token, peek, reply_address, verify
 from pbem.mail.headers import new_message
 from pbem.mail.models import AddressFailure, OutboxMail, SeatReplyKey
 from pbem.mail.reading import REPLY_MARKER
 from pbem.naming import Names
-from pbem.results import SeatInfo
+from pbem.repository import SeatInfo
 from pbem.settings import Settings
-from pbem.store import StoredEvent
 from pbem.views import board_for_people, summary_line, visible_events
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -214,8 +214,9 @@ def last_own_action(events: Sequence[StoredEvent], seat: int) -> int:
     your last move" starts after it — or at it, when that move was irreversible, since what
     it revealed or drew (e.g. every vote, when it was the last vote) is news to the seat."""
     for e in reversed(events):
-        if e.type == ev.ACTION_APPLIED and e.data["seat"] == seat and e.data["channel"] != "auto":
-            return e.version - 1 if e.data["irreversible"] else e.version
+        p = e.payload if e.type == ev.ACTION_APPLIED else None
+        if isinstance(p, ev.ActionApplied) and p.seat == seat and p.channel != "auto":
+            return e.version - 1 if p.irreversible else e.version
     return 0
 
 

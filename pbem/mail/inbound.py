@@ -31,21 +31,18 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from pbem import store
 from pbem.clock import Clock, SystemClock, format_time
 from pbem.db import Database
 from pbem.errors import Conflict, ServiceError, StaleVersion
 from pbem.events import GAME_STARTED
-from pbem.games import GameService
 from pbem.mail import compose as c
 from pbem.mail import replies
 from pbem.mail.address import BadToken, find_token, peek, verify
 from pbem.mail.models import InboundMail, OutboxMail
 from pbem.mail.outbox import clear_failure, default_owner, record_failure
 from pbem.mail.reading import Incoming, Kind, read_message
-from pbem.models import Seat
+from pbem.service import GameService
 from pbem.settings import Settings
-from pbem.undo import open_request
 from pbem.views import summary_line
 
 log = logging.getLogger(__name__)
@@ -324,10 +321,10 @@ class Inbound:
                         "latest mail of your game (keeping its reply address).",
                     )
                 game_id, seat_no, seen = found
-            seat = session.get(Seat, (game_id, seat_no))
-            if seat is None:
-                return None, _Outcome("ignored", f"no seat {seat_no} in game {game_id}")
-            return _Route(game_id, seat_no, seen, seat.email, seat.name), _Outcome("", "")
+        seat = self.service.seat_info(game_id, seat_no)
+        if seat is None:
+            return None, _Outcome("ignored", f"no seat {seat_no} in game {game_id}")
+        return _Route(game_id, seat_no, seen, seat.email, seat.name), _Outcome("", "")
 
     def _by_thread(self, session: Session, incoming: Incoming) -> tuple[str, int, int] | None:
         """Fallback for clients that drop the +token: the mail the reply answers."""
@@ -343,9 +340,8 @@ class Inbound:
     def _unrouted(self, session: Session, incoming: Incoming, kind: str, why: str) -> _Outcome:
         # Answer only addresses that play somewhere: a stranger (or a forged sender) gets
         # nothing, so we never become a source of backscatter.
-        known = session.exec(select(Seat).where(Seat.email == incoming.sender)).first()
         outcome = _Outcome("refused", why)
-        if known is not None and incoming.sender:
+        if incoming.sender and self.service.plays_somewhere(incoming.sender):
             text = c.render(
                 "error",
                 marker=c.MARKER,
@@ -390,8 +386,7 @@ class Inbound:
         return outcome
 
     def _already_applied(self, game_id: str, key: str) -> bool:
-        with self.db.read() as session:
-            return any(e.data.get("channel_ref") == key for e in store.read(session, game_id))
+        return self.service.has_event_from(game_id, key)
 
     # -- applying ------------------------------------------------------------------------
 
@@ -425,14 +420,13 @@ class Inbound:
                     expected = svc.undo(game, seat, channel="email", channel_ref=key).version
                     done.append("undo")
                 elif word in ("accept", "decline"):
-                    with self.db.read() as session:
-                        request = open_request(session, game)
+                    request = svc.open_undo_request(game)
                     if request is None:
                         raise Conflict("There is no undo request waiting for an answer.")
                     expected = svc.decide_undo(
                         game,
                         seat,
-                        request.request,
+                        request,
                         word == "accept",
                         channel="email",
                         channel_ref=key,

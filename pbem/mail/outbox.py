@@ -36,21 +36,34 @@ from pbem import store
 from pbem.cache import EventTails
 from pbem.clock import Clock, SystemClock, format_time
 from pbem.db import Database
+from pbem.events import StoredEvent
 from pbem.mail import compose as c
 from pbem.mail.models import DEAD, PENDING, SENDING, SENT, AddressFailure, Lease, OutboxMail
 from pbem.mail.smtp import SendError, Transport
 from pbem.models import Game
 from pbem.naming import Names
-from pbem.results import AppendContext, SeatInfo
+from pbem.repository import SeatInfo
 from pbem.settings import Settings
-from pbem.store import StoredEvent
 from pbem.undo import open_request
+from pbem.unit_of_work import AppendContext
 from pbem.views import result_text
 
 log = logging.getLogger(__name__)
 
 #: How many events before an append the listener reads to write "since your last move".
 HISTORY_WINDOW = 100
+
+
+def _seat_of(event: StoredEvent) -> int:
+    p = event.payload
+    assert isinstance(p, ev.SEAT_ACTS)
+    return p.seat
+
+
+def _finished(event: StoredEvent) -> ev.GameFinished:
+    p = event.payload
+    assert isinstance(p, ev.GameFinished)
+    return p
 
 
 # -- writing: the listener -----------------------------------------------------------------
@@ -97,9 +110,7 @@ def plan_mails(
     to_act_before = rules.to_act(ctx.state_before) if ctx.state_before is not None else frozenset()
     to_act_after = rules.to_act(ctx.state_after)
     actors = {
-        e.data["seat"]
-        for e in new
-        if "seat" in e.data and e.data.get("channel") not in (None, "auto")
+        p.seat for e in new if isinstance(p := e.payload, ev.SEAT_ACTS) and p.channel != "auto"
     }
     finished = next((e for e in new if e.type == ev.GAME_FINISHED), None)
     undo_request = next((e for e in new if e.type == ev.UNDO_REQUESTED), None)
@@ -150,7 +161,7 @@ def plan_mails(
                 can_type=c.can_type(rules, ctx.state_after, seat.seat),
                 deadline="none set",
             )
-        elif undo_request is not None and seat.seat != undo_request.data["seat"]:
+        elif undo_request is not None and seat.seat != _seat_of(undo_request):
             kind = "notice"
             text = _notice(history, before, seat, common, names, "an undo request.", "")
         elif seat.seat in actors and settings.mail.confirmations:
@@ -211,12 +222,13 @@ def _pending_undo(
     ctx: AppendContext, undo_request: StoredEvent | None, finished: bool
 ) -> _PendingUndo | None:
     """The undo request still open after this append: the one just made, or an earlier one
-    (every mail says so while it waits). The append lapsed any other (``pbem.core``)."""
+    (every mail says so while it waits). The append lapsed any other (``pbem.unit_of_work``)."""
     if finished:
         return None
     if undo_request is not None:
-        d = undo_request.data
-        return _PendingUndo(undo_request.version, d["seat"], d["to_version"], frozenset())
+        d = undo_request.payload
+        assert isinstance(d, ev.UndoRequested)
+        return _PendingUndo(undo_request.version, d.seat, d.to_version, frozenset())
     row = open_request(ctx.session, ctx.game_id)
     if row is None:
         return None
@@ -280,7 +292,7 @@ def _end_text(
     common: dict[str, object],
     names: Names,
 ) -> str:
-    result = result_text(finished.data["outcome"], names)
+    result = result_text(_finished(finished).outcome, names)
     game = ctx.session.get(Game, ctx.game_id)
     commitment = game.seed_commitment if game is not None else "(unknown)"
     return c.render(
@@ -294,7 +306,7 @@ def _end_text(
             "The last moves:",
             names,
         ),
-        seed=finished.data["seed"],
+        seed=_finished(finished).seed,
         commitment=commitment,
     )
 

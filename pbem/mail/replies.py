@@ -17,7 +17,7 @@ from pbem.mail.headers import msgid
 from pbem.mail.models import ErrorReplySent, OutboxMail
 from pbem.mail.reading import Incoming
 from pbem.models import Game
-from pbem.results import Loaded
+from pbem.repository import Loaded
 from pbem.settings import Settings
 
 log = logging.getLogger(__name__)

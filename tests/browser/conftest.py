@@ -19,9 +19,10 @@ import pytest
 from werkzeug.serving import make_server
 
 import engine
+from pbem.bootstrap import build_service
 from pbem.db import Database
-from pbem.games import GameService
 from pbem.migrate import upgrade
+from pbem.service import GameService
 from tests.service.helpers import make_settings
 from web import create_app
 
@@ -78,7 +79,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     settings = make_settings(url, var, base_url=f"http://127.0.0.1:{port}")
-    service = GameService(db, settings, registry=engine.REGISTRY)
+    service = build_service(settings, db=db, registry=engine.REGISTRY, listeners=[])
     app = create_app(service=service)
     app.config["PBEM_PAGE_POLL_MS"] = 200  # pages notice a move within a fifth of a second
     server = make_server("127.0.0.1", port, app, threaded=True)

@@ -12,11 +12,10 @@ from pathlib import Path
 import pytest
 from sqlmodel import delete
 
+from pbem.bootstrap import build_service
 from pbem.clock import ManualClock
 from pbem.db import Database
-from pbem.games import GameService
 from pbem.mail.models import Lease, OutboxMail
-from pbem.mail.outbox import OutboxListener
 from tests.mail.helpers import MailWorld, mail_settings
 from tests.mail.servers import DOVECOT, Dovecot, SmtpTestServer
 
@@ -67,5 +66,5 @@ def world(database: Database, tmp_path: Path) -> MailWorld:
         session.exec(delete(Lease))
     clock = ManualClock(datetime(2025, 6, 2, 9, 0, tzinfo=UTC))
     settings = mail_settings(database.url, tmp_path)
-    service = GameService(database, settings, clock, listeners=[OutboxListener(settings, clock)])
+    service = build_service(settings, db=database, clock=clock)
     return MailWorld(database, settings, clock, service)

@@ -14,8 +14,8 @@ from sqlmodel import col, select
 
 from pbem.clock import ManualClock
 from pbem.db import Database
-from pbem.games import Created, GameService
 from pbem.mail.models import OutboxMail
+from pbem.service import Created, GameService
 from pbem.settings import MailSettings, Settings
 
 

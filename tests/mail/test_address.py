@@ -17,24 +17,20 @@ from pbem.mail.address import (
 )
 
 SECRET = b"test-secret-0123456789abcdef0123"
-UUID = "3f2a9c1e-5b7d-4c1a-9e8f-0123456789ab"
+UUID = "3f2a9c1e5b"  # a game id as the service makes them (10 hex digits)
 BASE32 = "abcdefghijklmnopqrstuvwxyz234567"
 
 
 @settings(derandomize=True)
 @given(
-    game=st.one_of(
-        st.integers(0, 2**40),
-        st.uuids().map(str),
-        # The service's ids are 10 hex digits; 12 characters leave room for the numbers below.
-        st.from_regex(r"[A-Za-z0-9_-]{1,12}", fullmatch=True),
-    ),
+    # The service's ids are 10 hex digits; 12 characters leave room for the numbers below.
+    game=st.from_regex(r"[A-Za-z0-9_-]{1,12}", fullmatch=True),
     seat=st.integers(0, 9),
     key=st.integers(0, 10_000),
     seen=st.one_of(st.none(), st.integers(0, 10**7)),
 )
 def test_a_token_round_trips_in_any_case_and_fits_the_local_part(
-    game: int | str, seat: int, key: int, seen: int | None
+    game: str, seat: int, key: int, seen: int | None
 ) -> None:
     address = reply_address(SECRET, game, seat, key, seen, domain="reply.example.org")
     local = address.split("@")[0]
@@ -58,7 +54,7 @@ def test_a_rotated_key_revokes_old_addresses_of_that_seat_only() -> None:
 
 def test_a_claimed_newer_key_version_without_the_key_is_refused() -> None:
     # Forging a token for the current key version needs that version's key.
-    forged = make_token(b"another-secret-0123456789abcdef", 7, 1, key_version=3)
+    forged = make_token(b"another-secret-0123456789abcdef", "7", 1, key_version=3)
     with pytest.raises(BadToken, match="not made by this service"):
         verify(SECRET, forged, current_key_version=3)
 
@@ -66,7 +62,7 @@ def test_a_claimed_newer_key_version_without_the_key_is_refused() -> None:
 def test_any_single_character_change_is_detected() -> None:
     # Tokens of several lengths, some with spare bits in their last character (which the
     # base32 decoder alone would ignore).
-    tokens = [make_token(SECRET, 7, 1, 0, 12)]
+    tokens = [make_token(SECRET, "7", 1, 0, 12)]
     tokens += [make_token(SECRET, "3f9a1c2b7d", 1, 0, seen) for seen in (5, 200, 40_000)]
     assert {len(t) * 5 % 8 for t in tokens} - {0}, "no token with spare bits was tried"
     for token in tokens:
@@ -101,4 +97,4 @@ def test_game_ids_that_cannot_fit_are_refused_when_made() -> None:
     with pytest.raises(ValueError):
         make_token(SECRET, "x" * 40, 1, 0)
     with pytest.raises(ValueError):
-        make_token(b"short", 1, 1, 0)
+        make_token(b"short", "1", 1, 0)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from pbem.bootstrap import mail_dir
 from pbem.mail.outbox import Relay
 from pbem.mail.smtp import FileTransport, eml_name
-from pbem.scheduler import mail_dir
 from tests.mail.helpers import MailWorld, with_mail
 from web import create_app
 

@@ -11,10 +11,10 @@ from email.message import EmailMessage
 import pytest
 from sqlmodel import select
 
-from pbem.games import Created
 from pbem.mail.compose import rotate_key
 from pbem.mail.inbound import Inbound, TooLarge
 from pbem.mail.models import AddressFailure, InboundMail
+from pbem.service import Created
 from tests.mail.helpers import MailWorld, reply_to, with_mail
 
 

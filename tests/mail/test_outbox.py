@@ -11,12 +11,12 @@ from email.message import EmailMessage
 import pytest
 from sqlmodel import select
 
-from pbem.games import GameService
+from pbem.bootstrap import build_service
 from pbem.mail.address import find_token, verify
 from pbem.mail.models import DEAD, PENDING, SENT, AddressFailure
 from pbem.mail.outbox import OutboxListener, Relay, RelayResult, requeue_dead
 from pbem.mail.smtp import transport_for
-from pbem.results import AppendContext
+from pbem.unit_of_work import AppendContext
 from tests.mail.helpers import MailWorld, with_mail
 from tests.mail.servers import SmtpTestServer
 
@@ -75,7 +75,9 @@ def test_a_move_confirms_to_the_mover_and_hands_the_turn_to_the_next_seat(
 
 def test_no_confirmation_when_confirmations_are_off(world: MailWorld) -> None:
     settings = with_mail(world.settings, confirmations=False)
-    service = GameService(world.db, settings, world.clock, listeners=[OutboxListener(settings)])
+    service = build_service(
+        settings, db=world.db, clock=world.clock, listeners=[OutboxListener(settings)]
+    )
     game = world.new_game()
     service.submit(game.id, 0, "E5", expected_version=game.version, channel="web")
     assert [m.kind for m in world.outbox(game.id)[2:]] == ["turn"]

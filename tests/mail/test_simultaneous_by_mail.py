@@ -12,10 +12,10 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 
 from engine import REGISTRY
-from pbem.games import Created
 from pbem.mail.compose import thread_root
 from pbem.mail.inbound import Inbound
 from pbem.mail.models import OutboxMail
+from pbem.service import Created
 from pbem.views import describe
 from tests.mail.helpers import MailWorld, reply_to
 

@@ -6,12 +6,15 @@ from pathlib import Path
 
 import pytest
 
+from pbem.bootstrap import build_service
 from pbem.db import Database
-from pbem.games import GameService
+from pbem.service import GameService
 from tests.service.helpers import REGISTRY, make_settings
 
 
 @pytest.fixture
 def service(database: Database, tmp_path: Path) -> GameService:
     """A fresh service (empty cache) on this module's migrated database."""
-    return GameService(database, make_settings(database.url, tmp_path), registry=REGISTRY)
+    return build_service(
+        make_settings(database.url, tmp_path), db=database, registry=REGISTRY, listeners=[]
+    )

@@ -4,7 +4,7 @@ The engine contract allows actions made of text, integers, booleans, ``None`` an
 tuples (``engine/core/protocol.py``); an ``ActionApplied`` event must carry every one of
 them. The property is checked over every game in the registry (and the Hoard test game) and
 every config of its ``contract_configs()``, at random positions of seeded random games, on
-the path the service takes: ``pbem.playing.action_event`` builds the payload, the event
+the path the service takes: ``pbem.actions.action_event`` builds the payload, the event
 schema validates it and canonical JSON stores it, the schema reads it back and
 ``pbem.replay.Fold`` applies it.
 """
@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 import engine
 from engine.core import Action, Rules, action_from_json, action_to_json, contract
 from pbem import events as ev
-from pbem.playing import action_event
+from pbem.actions import action_event
+from pbem.events import StoredEvent
 from pbem.replay import Fold
-from pbem.store import StoredEvent
 from tests.service.hidden_game import HOARD
 
 REGISTRY: dict[str, Rules] = {**engine.REGISTRY, "hoard": cast(Rules, HOARD)}

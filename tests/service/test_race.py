@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
+from pbem.bootstrap import build_service
 from pbem.db import Database
 from pbem.errors import ServiceError
-from pbem.games import GameService
+from pbem.service import GameService
 from tests.service.helpers import REGISTRY, make_settings
 
 PROCESSES = 20
@@ -34,7 +35,9 @@ def _racer(
 ) -> None:
     db = Database(url)
     with tempfile.TemporaryDirectory() as tmp:
-        service = GameService(db, make_settings(url, Path(tmp)), registry=REGISTRY)
+        service = build_service(
+            make_settings(url, Path(tmp)), db=db, registry=REGISTRY, listeners=[]
+        )
         service.load(gid)  # connect and warm up before the start line
         barrier.wait(timeout=60)
         try:

@@ -7,8 +7,8 @@ import pytest
 
 from pbem import events as ev
 from pbem.errors import AgainstTheRules, Conflict, Forbidden
-from pbem.games import GameService
 from pbem.replay import state_hash
+from pbem.service import GameService
 from tests.service.test_games import event_count, new_hoard, play
 
 

@@ -15,8 +15,8 @@ from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
 from pbem import events as ev
-from pbem.games import GameService
 from pbem.replay import verify
+from pbem.service import GameService
 from tests.service.test_games import play
 
 TEXT_COLUMNS = ("game_id", "type", "data", "recorded_at", "prev_hash", "hash")

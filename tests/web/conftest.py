@@ -6,8 +6,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from pbem.bootstrap import build_service
 from pbem.db import Database
-from pbem.games import GameService
 from tests.service.helpers import REGISTRY, make_settings
 from web import create_app
 
@@ -15,7 +15,7 @@ from web import create_app
 @pytest.fixture(scope="module")
 def app(database: Database, tmp_path_factory: pytest.TempPathFactory) -> Flask:
     settings = make_settings(database.url, tmp_path_factory.mktemp("var"))
-    return create_app(service=GameService(database, settings, registry=REGISTRY))
+    return create_app(service=build_service(settings, db=database, registry=REGISTRY, listeners=[]))
 
 
 @pytest.fixture(scope="module")

@@ -11,8 +11,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from pbem.cli import main
-from pbem.games import GameService
 from pbem.replay import verify
+from pbem.service import GameService
 from tests.web.helpers import bearer, new_game
 
 

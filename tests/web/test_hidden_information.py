@@ -16,7 +16,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem.games import GameService
+from pbem.service import GameService
 from tests.web.helpers import bearer, new_game
 
 
@@ -91,10 +91,10 @@ def test_no_response_to_a_seat_holds_another_seats_hidden_values(
 
 
 def _seed(service: GameService, gid: str) -> str:
-    from pbem.models import Game
+    from pbem.models import GameSecret
 
     with service.db.read() as s:
-        game = s.get(Game, gid)
+        game = s.get(GameSecret, gid)  # the seed is kept outside the read models
         assert game is not None
         return game.seed
 

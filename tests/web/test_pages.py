@@ -15,9 +15,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from pbem.bootstrap import build_service
 from pbem.db import Database
-from pbem.games import GameService
 from pbem.migrate import upgrade
+from pbem.service import GameService
 from tests.service.helpers import REGISTRY, make_settings
 from web import create_app
 
@@ -28,7 +29,9 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
     url = f"sqlite:///{var / 'pbem.db'}"
     db = Database(url)
     upgrade(db)
-    yield create_app(service=GameService(db, make_settings(url, var), registry=REGISTRY))
+    yield create_app(
+        service=build_service(make_settings(url, var), db=db, registry=REGISTRY, listeners=[])
+    )
     db.dispose()
 
 

@@ -1,8 +1,8 @@
-"""Turning a player's command into an event, and the service's own moves."""
+"""Turning a player's action into its ``ActionApplied`` event, the moves the service plays for
+resigned seats, and the check of the players named at creation."""
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -13,10 +13,6 @@ from pbem.errors import BadRequest
 from pbem.mail.headers import clean_address
 
 MAX_NAME = 200
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 def check_players(players: Sequence[Mapping[str, Any]], rules: Rules) -> list[dict[str, Any]]:
@@ -60,32 +56,32 @@ def action_event(
     channel: str,
     channel_ref: str | None,
     received: str,
-) -> tuple[ev.NewEvent, Any]:
+) -> tuple[ev.ActionApplied, Any]:
     secret = rules.is_secret(state, seat, action)
     transition = rules.apply(state, seat, action)
-    data = {
-        "seat": seat,
-        "text": text,
-        "canonical": rules.format_action(state, action),
-        "action": action_to_json(action),
-        "channel": channel,
-        "channel_ref": channel_ref,
-        "received_at": received,
-        "irreversible": transition.irreversible,
-        "secret": secret,
-        "log": list(transition.log),
+    event = ev.ActionApplied(
+        seat=seat,
+        text=text,
+        canonical=rules.format_action(state, action),
+        action=action_to_json(action),
+        channel=channel,
+        channel_ref=channel_ref,
+        received_at=received,
+        irreversible=transition.irreversible,
+        secret=secret,
+        log=tuple(transition.log),
         # Salt, so that the public hash of a secret action cannot be used to guess it.
-        "nonce": secrets.token_hex(16) if secret else None,
-    }
-    return ev.NewEvent(ev.ACTION_APPLIED, data), transition.state
+        nonce=secrets.token_hex(16) if secret else None,
+    )
+    return event, transition.state
 
 
 def auto_moves(
     rules: Rules, state: Any, resigned: set[int], received: str
-) -> tuple[list[ev.NewEvent], Any]:
+) -> tuple[list[ev.ActionApplied], Any]:
     """Turns of resigned seats, played with the engine's default action (decision: a
     resigned seat stays in the game as an automaton so the others can finish it)."""
-    out: list[ev.NewEvent] = []
+    out: list[ev.ActionApplied] = []
     for _ in range(100_000):
         due = sorted(rules.to_act(state) & resigned)
         if not due:

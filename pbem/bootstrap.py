@@ -1,0 +1,69 @@
+"""The composition root: builds the service and its parts from the settings. The CLI, the web
+app, the scheduler, the tests and the benchmarks all build it here."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+
+import engine
+from engine.core import Rules
+from pbem.clock import Clock, SystemClock
+from pbem.db import Database
+from pbem.mail.inbound import Inbound
+from pbem.mail.outbox import OutboxListener, Relay
+from pbem.mail.smtp import transport_for
+from pbem.repository import Repository
+from pbem.service import GameService
+from pbem.settings import Settings
+from pbem.unit_of_work import Listener, Transactions
+
+
+def open_database(settings: Settings) -> Database:
+    return Database(
+        settings.database_url,
+        busy_timeout_ms=settings.sqlite_busy_timeout_ms,
+        pool_size=settings.database_pool_size,
+    )
+
+
+def default_listeners(settings: Settings, clock: Clock) -> list[Listener]:
+    """The listeners every append runs inside its transaction: the mail outbox."""
+    return [OutboxListener(settings, clock)]
+
+
+def build_service(
+    settings: Settings,
+    *,
+    db: Database | None = None,
+    clock: Clock | None = None,
+    registry: Mapping[str, Rules] | None = None,
+    listeners: Sequence[Listener] | None = None,
+) -> GameService:
+    """The application service on ``settings``' database (or ``db``), with the mail outbox
+    as its listener unless ``listeners`` says otherwise."""
+    clock = clock or SystemClock()
+    logging.getLogger("pbem").setLevel(settings.log_level.upper())
+    db = db or open_database(settings)
+    repository = Repository(settings, engine.REGISTRY if registry is None else registry)
+    if listeners is None:
+        listeners = default_listeners(settings, clock)
+    transactions = Transactions(db, settings, clock, repository, listeners)
+    return GameService(db, settings, clock, repository, transactions)
+
+
+def build_inbound(service: GameService, settings: Settings | None = None) -> Inbound:
+    """The inbound mail pipeline: it applies replies through ``service`` (with the mail
+    settings of ``settings``, the service's own by default)."""
+    return Inbound(service.db, settings or service.settings, service, service.clock)
+
+
+def mail_dir(settings: Settings) -> str:
+    return settings.mail.mail_dir or str(settings.var_path / "mail")
+
+
+def build_relay(service: GameService, settings: Settings | None = None) -> Relay:
+    """The relay that sends the outbox (over SMTP, or into the mail folder)."""
+    settings = settings or service.settings
+    transport = transport_for(settings.mail.smtp_url, mail_dir(settings))
+    return Relay(service.db, settings, transport, service.clock)

@@ -1,0 +1,62 @@
+"""Rebuilding the read models from the log, and checking the stored rows against the log:
+``pbem db rebuild-projections`` and the read-model part of ``pbem replay GAME --verify``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from sqlmodel import Session, col, select
+
+from engine.core import Rules
+from pbem import events as ev
+from pbem import projections, store
+from pbem.db import Database
+from pbem.models import Event
+from pbem.repository import Repository
+
+
+class _RollBack(Exception):
+    """Leaves a write transaction without committing it."""
+
+
+def rebuild_game(session: Session, game_id: str, registry: Mapping[str, Rules]) -> None:
+    """The game's rows of every read model, deleted and projected again from its events."""
+    events = store.read(session, game_id)
+    if not events:
+        return
+    created = events[0].payload
+    assert isinstance(created, ev.GameCreated)
+    rules = registry[created.game]
+    fold = Repository.fold_from_start(session, rules, events)
+    projections.rebuild(session, game_id, events, rules.to_act(fold.state))
+
+
+def game_ids(db: Database) -> list[str]:
+    with db.read() as session:
+        return list(session.exec(select(Event.game_id).distinct().order_by(col(Event.game_id))))
+
+
+def rebuild_all(db: Database, registry: Mapping[str, Rules]) -> int:
+    """Every game's read models rebuilt, one transaction per game; returns the count."""
+    ids = game_ids(db)
+    for game_id in ids:
+        with db.write() as session:
+            rebuild_game(session, game_id, registry)
+    return len(ids)
+
+
+def first_difference(db: Database, game_id: str, registry: Mapping[str, Rules]) -> str | None:
+    """The first stored read-model row of the game that differs from the one its log gives
+    (table, key, column), or None. Nothing is changed: the rebuild is rolled back."""
+    found: list[str | None] = []
+    try:
+        with db.write() as session:
+            stored = projections.snapshot_rows(session, game_id)
+            rebuild_game(session, game_id, registry)
+            found.append(
+                projections.first_difference(stored, projections.snapshot_rows(session, game_id))
+            )
+            raise _RollBack
+    except _RollBack:
+        pass
+    return found[0]

@@ -1,0 +1,202 @@
+"""One write transaction on one game: append the events at the expected version, run every
+projection (the read models) and every listener (the mail outbox), take a snapshot when one
+is due, and commit them together — a move and its consequences commit, or nothing does."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from sqlmodel import Session, select
+
+from engine.core import Rules
+from pbem import events as ev
+from pbem import projections, store
+from pbem.clock import Clock, format_time
+from pbem.db import Database
+from pbem.errors import GameNotFound
+from pbem.events import StoredEvent
+from pbem.models import Game, Seat, UndoRequest
+from pbem.naming import Names, names_for
+from pbem.repository import Loaded, Repository, SeatInfo, seat_infos, seats_of
+from pbem.settings import Settings
+
+
+@dataclass(frozen=True)
+class AppendContext:
+    """What a listener gets, inside the write transaction, after events were appended."""
+
+    session: Session
+    game_id: str
+    game: str
+    events: tuple[StoredEvent, ...]
+    rules: Rules
+    state_before: Any
+    state_after: Any
+    version: int
+    head_hash: str
+    seats: tuple[SeatInfo, ...]
+
+    @property
+    def names(self) -> Names:
+        return names_for(self.rules, self.state_after, [s.name for s in self.seats])
+
+
+class Listener(Protocol):
+    def on_appended(self, ctx: AppendContext) -> None: ...
+
+
+class UnitOfWork:
+    """A write transaction on one game, at its head (``state``)."""
+
+    def __init__(
+        self,
+        session: Session,
+        game_id: str,
+        rules: Rules,
+        game: Game | None,
+        seats: list[Seat],
+        state: Any,
+        work: Transactions,
+    ) -> None:
+        self.session = session
+        self.game_id = game_id
+        self.rules = rules
+        self.game = game
+        self.seats = seats
+        self.state = state
+        self._work = work
+
+    @property
+    def version(self) -> int:
+        return self.game.version if self.game is not None else 0
+
+    @property
+    def head_hash(self) -> str:
+        return self.game.head_hash if self.game is not None else ev.GENESIS_HASH
+
+    @property
+    def finished(self) -> bool:
+        return self.game is not None and self.game.finished
+
+    @property
+    def resigned(self) -> set[int]:
+        return {s.seat for s in self.seats if s.resigned}
+
+    def seat_infos(self) -> tuple[SeatInfo, ...]:
+        return seat_infos(self.seats)
+
+    def loaded(self) -> Loaded:
+        """The game at its head, as this transaction sees it."""
+        g = self.game
+        assert g is not None
+        return Loaded(
+            g.id, g.game, self.rules, self.state, g.version, g.head_hash, self.seat_infos(),
+            g.finished, self.outcome(), True,
+        )  # fmt: skip
+
+    def outcome(self) -> dict[str, Any] | None:
+        return json.loads(self.game.outcome) if self.game and self.game.outcome else None
+
+    def state_at(self, version: int) -> Any:
+        assert self.game is not None
+        return self._work.repository.state_at(self.session, self.game, self.rules, version)
+
+    def read(self, after: int = 0) -> list[StoredEvent]:
+        return store.read(self.session, self.game_id, after=after)
+
+    def open_undo_request(self) -> UndoRequest | None:
+        return self.session.exec(
+            select(UndoRequest).where(
+                UndoRequest.game_id == self.game_id, UndoRequest.status == "open"
+            )
+        ).first()
+
+    def append(
+        self, new_events: Sequence[ev.Appendable], state_after: Any, *, lapse: bool = True
+    ) -> list[StoredEvent]:
+        """Append ``new_events`` after the head (``UndoLapsed`` added when they move the game
+        on past an open undo request), project them, run the listeners."""
+        work, session = self._work, self.session
+        now = format_time(work.clock.now())
+        before = self.version
+        if lapse:
+            new_events = self._with_lapse(new_events)
+        stored = store.append(session, self.game_id, before, self.head_hash, new_events, now)
+        projections.project(session, self.game_id, stored, self.rules.to_act(state_after))
+        if self.game is None:
+            self.game = session.get(Game, self.game_id)
+            self.seats = seats_of(session, self.game_id)
+        game = self.game
+        assert game is not None
+        every = work.settings.snapshot_every
+        if every > 0 and game.version // every > before // every:
+            store.save_snapshot(
+                session,
+                game.id,
+                game.version,
+                game.head_hash,
+                self.rules.version,
+                ev.canonical_json(self.rules.dump_state(state_after)),
+            )
+        ctx = AppendContext(
+            session, game.id, game.game, tuple(stored), self.rules, self.state, state_after,
+            game.version, game.head_hash, self.seat_infos(),
+        )  # fmt: skip
+        for listener in work.listeners:
+            listener.on_appended(ctx)
+        session.flush()
+        work.repository.remember(game.id, game.version, game.head_hash, state_after)
+        self.state = state_after
+        return stored
+
+    def _with_lapse(self, new_events: Sequence[ev.Appendable]) -> list[ev.Appendable]:
+        """The events to append, with ``UndoLapsed`` right after the first that moves the game
+        on while an undo request is open (so the log says the request lapsed, and when)."""
+        events = list(new_events)
+        first = next((i for i, e in enumerate(events) if e.type != ev.UNDO_REQUESTED), None)
+        if first is None or self.game is None:
+            return events
+        row = self.open_undo_request()
+        if row is None:
+            return events
+        lapsed = ev.UndoLapsed(request=row.request, seat=row.seat, to_version=row.to_version)
+        return [*events[: first + 1], lapsed, *events[first + 1 :]]
+
+
+class Transactions:
+    """Opens units of work: on an existing game (locked), or on a game being created."""
+
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings,
+        clock: Clock,
+        repository: Repository,
+        listeners: Sequence[Listener],
+    ) -> None:
+        self.db = db
+        self.settings = settings
+        self.clock = clock
+        self.repository = repository
+        self.listeners = list(listeners)
+
+    @contextmanager
+    def on(self, game_id: str) -> Iterator[UnitOfWork]:
+        """A unit of work on ``game_id``, locked for this transaction, at its head."""
+        with self.db.write() as session:
+            game = store.lock_game(session, game_id)
+            if game is None:
+                raise GameNotFound(f"There is no game {game_id!r}.")
+            rules = self.repository.rules_for(game.game)
+            state = self.repository.state_at(session, game, rules, game.version)
+            yield UnitOfWork(session, game_id, rules, game, seats_of(session, game_id), state, self)
+
+    @contextmanager
+    def creating(self, game_id: str, rules: Rules, state: Any) -> Iterator[UnitOfWork]:
+        """A unit of work on a game that has no events yet (its first append creates it)."""
+        with self.db.write() as session:
+            yield UnitOfWork(session, game_id, rules, None, [], state, self)

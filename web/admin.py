@@ -1,0 +1,46 @@
+"""Game administration under ``/api/v1/games/<id>/admin``, guarded by the admin token shown
+once at the game's creation (``Authorization: Bearer <admin token>``): resign a seat for a
+player who left, end the game, and read its whole log as an operator sees it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify, request
+
+from pbem.errors import BadRequest
+from pbem.service import GameService, SubmitResult
+from web.api import bearer_token
+
+admin = Blueprint("admin", __name__, url_prefix="/api/v1/games/<game_id>/admin")
+
+
+def _service() -> GameService:
+    svc: GameService = current_app.extensions["pbem"]
+    return svc
+
+
+def _result(result: SubmitResult) -> Any:
+    return jsonify({"version": result.version, "finished": result.finished})
+
+
+@admin.post("/resign")
+def resign_seat(game_id: str) -> Any:
+    """Resign a seat for its player: its turns are played automatically from now on."""
+    body = request.get_json(silent=True)
+    seat = body.get("seat") if isinstance(body, dict) else None
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise BadRequest('Send the seat to resign as JSON: {"seat": 1}.')
+    return _result(_service().admin_resign(game_id, bearer_token(), seat))
+
+
+@admin.post("/end")
+def end_game(game_id: str) -> Any:
+    """End the game: every seat still playing resigns; the seed is revealed."""
+    return _result(_service().admin_end(game_id, bearer_token()))
+
+
+@admin.get("/log")
+def full_log(game_id: str) -> Any:
+    """Every event with nothing hidden (secret actions, addresses, message ids)."""
+    return jsonify({"events": _service().admin_log(game_id, bearer_token())})
