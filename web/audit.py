@@ -14,6 +14,7 @@ from flask import Blueprint, Response, render_template, request
 
 from pbem import events as ev
 from pbem.errors import ServiceError
+from pbem.naming import Names
 from pbem.pages_data import verify_game
 from web import page_common as pc
 
@@ -36,7 +37,7 @@ def audit_page(game_id: str) -> Any:
         events = []
         unreadable = f"The stored events cannot be read: {e}"
     try:
-        names = pc.seat_names(svc.load(game_id))
+        names = svc.load(game_id).names
     except (ServiceError, ValueError, KeyError):
         names = _names(events)  # the log cannot even be folded: its own names
     lines = pc.log_lines(events, names)
@@ -48,7 +49,7 @@ def audit_page(game_id: str) -> Any:
         game_id=game_id,
         game=created["data"]["game"] if created else "game",
         seat=seat,
-        names=names,
+        names=pc.seat_names(names),
         lines=lines,
         report=report,
         problems=sorted(report.problems, key=lambda p: p.version),
@@ -60,12 +61,12 @@ def audit_page(game_id: str) -> Any:
     )
 
 
-def _names(events: list[dict[str, Any]]) -> list[str]:
+def _names(events: list[dict[str, Any]]) -> Names:
     """Names from the log itself (the audit page trusts nothing but the events)."""
     created = next((e for e in events if e["type"] == ev.GAME_CREATED), None)
     if created is None:
-        return []
-    return [s["name"] for s in created["data"]["seats"]]
+        return Names(())
+    return Names(tuple(s["name"] for s in created["data"]["seats"]))
 
 
 @audit.get("/games/<game_id>/export.json")

@@ -37,7 +37,7 @@ def history_page(game_id: str) -> Any:
         events = svc.events(game_id, 0, seat)
     except ServiceError as e:
         return pc.refused(e.message, e.status)
-    names = pc.seat_names(head)
+    names = head.names
     doc = describe(loaded, seat)
     doc["legal"] = []  # a past position is looked at, not played
     lines = pc.log_lines(events, names)
@@ -55,10 +55,9 @@ def history_page(game_id: str) -> Any:
         "history.html",
         g=doc,
         seat=seat,
-        names=names,
         view=doc["view"],
         your_turn=False,
-        waiting=[names[s] for s in doc["to_act"] if 0 <= s < len(names)],
+        waiting=[names.of(s) for s in doc["to_act"]],
         lines=lines,
         current=at,
         current_line=current,

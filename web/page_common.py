@@ -18,6 +18,7 @@ from flask import current_app, render_template, session
 
 from pbem import events as ev
 from pbem.errors import ServiceError
+from pbem.naming import Names
 from pbem.pages_data import seat_for_page_link
 from pbem.repository import Loaded
 from pbem.service import GameService
@@ -65,19 +66,10 @@ def session_seat(game_id: str) -> int | None:
         return None
 
 
-def seat_names(loaded: Loaded) -> list[str]:
-    """Each seat as people read it: the player's name and the label the game's board gives
-    the seat (its colour), "Ann (Red)"; the name alone when the game gives none."""
-    view = loaded.rules.view(loaded.state, None)
-    labels: dict[int, str] = {}
-    players = view.get("players")
-    if isinstance(players, list):
-        for i, entry in enumerate(players):
-            if isinstance(entry, dict):
-                label = entry.get("label") or entry.get("colour") or entry.get("symbol")
-                if isinstance(label, str) and label:
-                    labels[int(entry.get("seat", i))] = label
-    return [f"{s.name} ({labels[s.seat]})" if s.seat in labels else s.name for s in loaded.seats]
+def seat_names(names: Names) -> list[str]:
+    """Each seat as people read it, by seat: "Ann (Red)" — ``pbem.naming``, the names of the
+    mails and the API, so a player is called the same everywhere."""
+    return [names.of(seat) for seat in range(len(names.people))]
 
 
 @dataclass
@@ -102,12 +94,16 @@ def retracted_versions(events: Sequence[dict[str, Any]]) -> set[int]:
     return out
 
 
-def log_lines(events: Sequence[dict[str, Any]], names: Sequence[str]) -> list[LogLine]:
-    """The visible events (``GameService.events`` for the viewer) as lines people read."""
+def log_lines(events: Sequence[dict[str, Any]], names: Names) -> list[LogLine]:
+    """The visible events (``GameService.events`` for the viewer) as lines people read.
+
+    Seats are named by ``names`` (``pbem.naming``); an action's log lines come from the
+    service already named. An event the pages word no differently from the service (an undo
+    request that lapsed, or any newer kind) reads as the service's own sentence."""
     retracted = retracted_versions(events)
 
     def name(seat: Any) -> str:
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "—"
+        return names.of(seat) if isinstance(seat, int) else "—"
 
     lines = []
     for e in events:
@@ -119,15 +115,17 @@ def log_lines(events: Sequence[dict[str, Any]], names: Sequence[str]) -> list[Lo
             if d.get("hidden"):
                 text = f"{who} acted (a secret choice, shown when it is revealed)"
             else:
-                text = f"{who}: {d['canonical']}"
+                mover = who
+                if d.get("channel") == "auto":
+                    mover = f"{who} (resigned, played automatically)"
+                text = f"{mover}: {d['canonical']}"
                 if d.get("log"):
                     text += " — " + " ".join(d["log"])
         elif kind == ev.GAME_CREATED:
             who = "organiser"
-            text = f"Game of {d['game']} created (rules version {d['rules_version']})"
+            text = f"Game of {str(d['game']).title()} created (rules version {d['rules_version']})"
         elif kind == ev.GAME_STARTED:
-            to_act = ", ".join(name(s) for s in d["to_act"])
-            text = f"The game starts; to act: {to_act}"
+            text = f"The game starts; to act: {names.many(d['to_act'])}"
         elif kind == ev.UNDO_REQUESTED:
             text = f"{who} asks to go back to version {d['to_version']}"
         elif kind == ev.UNDO_DECIDED:
@@ -140,11 +138,14 @@ def log_lines(events: Sequence[dict[str, Any]], names: Sequence[str]) -> list[Lo
             text = f"{who} resigned"
         elif kind == ev.GAME_FINISHED:
             winners = (d.get("outcome") or {}).get("winners") or []
-            text = f"The game is over ({d['reason']}); winners: " + (
-                ", ".join(name(w) for w in winners) or "none"
+            text = f"The game is over ({d['reason']}); winners: " + names.many(
+                winners, empty="none"
             )
         else:
-            text = kind
+            # UndoLapsed and any kind the pages have no words of their own for: the
+            # service's sentence, with the first letter made a capital.
+            said = str(e.get("text") or kind)
+            text = said[:1].upper() + said[1:]
         lines.append(
             LogLine(
                 version=e["version"],
@@ -183,11 +184,20 @@ def refused(message: str, status: int) -> tuple[str, int]:
     return render_template("refused.html", message=message), status
 
 
-def board_context(loaded: Loaded, doc: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    """What the game's board template needs, from the viewer's document only."""
+def board_context(loaded: Loaded, doc: dict[str, Any], names: Names) -> dict[str, Any]:
+    """What the game's board template needs, from the viewer's document only: the seats'
+    names, the engine's prompt with players named as in the mails, and the board."""
     view = doc["view"]
+    people = seat_names(names)
+    context: dict[str, Any] = {
+        "names": people,
+        "naming": names,
+        "prompt": names.text(str(view.get("prompt") or "")),
+    }
     if loaded.game == "lancelot":
-        return {"lancelot": board_lancelot.board(view, doc["legal"], names)}
-    if loaded.game == "lancaster":
-        return {"groups": board_lancaster.group_actions(doc["legal"])}
-    return {"board_text": loaded.rules.render_text(view)}
+        context["lancelot"] = board_lancelot.board(view, doc["legal"], people)
+    elif loaded.game == "lancaster":
+        context["groups"] = board_lancaster.group_actions(doc["legal"], view, doc["seat"])
+    else:
+        context["board_text"] = names.text(loaded.rules.render_text(view))
+    return context

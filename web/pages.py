@@ -15,6 +15,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from flask.blueprints import BlueprintSetupState
 
 from pbem.errors import ServiceError
+from pbem.naming import Names
 from pbem.pages_data import game_status
 from pbem.views import describe
 from web.audit import audit
@@ -60,8 +61,12 @@ def index() -> str:
     svc = service()
     games = svc.list_games(50)
     for g in games:
-        names = g["players"]
-        g["to_act_names"] = [names[s] if s < len(names) else f"seat {s}" for s in g["to_act"]]
+        try:
+            names = svc.load(g["id"]).names
+        except (ServiceError, ValueError, KeyError):
+            names = Names(tuple(g["players"]))  # a game that cannot be folded: names alone
+        g["players"] = seat_names(names)
+        g["to_act_names"] = [names.of(s) for s in g["to_act"]]
     return render_template("index.html", games=games)
 
 
@@ -90,17 +95,16 @@ def render_game(
     svc = service()
     loaded = svc.load(game_id)
     doc = describe(loaded, seat)
-    names = seat_names(loaded)
+    names = loaded.names
     lines = log_lines(svc.events(game_id, 0, seat), names)
     your_turn = seat is not None and seat in doc["to_act"] and bool(doc["legal"])
     html = render_template(
         "game.html",
         g=doc,
         seat=seat,
-        names=names,
         view=doc["view"],
         your_turn=your_turn,
-        waiting=[names[s] for s in doc["to_act"] if 0 <= s < len(names)],
+        waiting=[names.of(s) for s in doc["to_act"]],
         lines=lines[-RECENT:],
         earlier=max(0, len(lines) - RECENT),
         error=error,
