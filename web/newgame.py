@@ -85,15 +85,20 @@ def new_game() -> Any:
         except ServiceError as e:
             errors["form"] = e.message
         else:
-            base = request.host_url.rstrip("/")
+            here = request.host_url.rstrip("/")
             settings = pc.service().settings
-            if settings.base_url:
-                base = settings.base_url.rstrip("/")
+            # The links are those of the mails: the configured base URL, which the players
+            # reach; the organiser is told when this page was opened at another address.
+            base = settings.base_url.rstrip("/") if settings.base_url else here
+            names = pc.service().load(created.id).names
             html = render_template(
                 "created.html",
                 created=created,
                 game=GAMES[values["game"]],
+                names=pc.seat_names(names),
                 links=[f"{base}/games/{created.id}?token={s.token}" for s in created.seats],
+                base=base,
+                elsewhere=here if here != base else None,
             )
             # Shown once: no cache may keep the seat links and the admin token.
             return html, 200, {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
