@@ -8,6 +8,7 @@ pages; screenshots go to var/screenshots/ (or PBEM_SCREENSHOTS_DIR; see conftest
 from __future__ import annotations
 
 import random
+import re
 import sqlite3
 from typing import Any
 
@@ -100,22 +101,83 @@ def _open_all_choices(page: Any) -> None:
     page.evaluate("document.querySelectorAll('.choices details').forEach(d => d.open = true)")
 
 
-def test_a_lancaster_round_played_by_clicking_choices(browser: Any, site: Site) -> None:
-    created = site.service.create_game(
-        "lancaster", {}, [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}]
+def _create_on_new(browser: Any, site: Site, game: str, names: list[str]) -> list[str]:
+    """The organiser creates the game on /new; the seat links it shows, by seat."""
+    organiser = browser.new_context(viewport=DESKTOP).new_page()
+    organiser.goto(site.url + "/new")
+    organiser.check(f"input[value={game}]")
+    for i, name in enumerate(names):
+        organiser.fill(f"#name{i}", name)
+    organiser.click("text=Create the game")
+    assert not organiser.locator("#base-url-note").count()  # opened where the links point
+    links: list[str] = organiser.locator(".seat-links a").evaluate_all(
+        "els => els.map(e => e.href)"
     )
-    gid = created.id
-    pages = [_open(browser, f"{site.url}/games/{gid}?token={s.token}") for s in created.seats]
+    organiser.context.close()
+    assert len(links) == len(names)
+    return links
+
+
+#: The phases of a Lancaster round the README shows a seat page of.
+SHOWN_PHASES = ("setup", "parliament", "counties")
+
+
+def _phase(page: Any) -> str:
+    match = re.search(r"phase: (\w+)", page.inner_text("main"))
+    return match.group(1) if match else ""
+
+
+#: A seat named by its colour alone ("Waiting for Red to …"): the pages name players as the
+#: mails do, "Ann (Red)".
+_BARE_COLOUR = re.compile(r"\b(?:for|by) (?:Red|Blue|Yellow|Green|Purple)\b")
+
+
+def test_a_lancaster_round_from_new_to_the_audit_by_clicking(browser: Any, site: Site) -> None:
+    """A newcomer's first round: create a 3-player game on /new, play round 1 from the three
+    seat pages by clicking (extensions, placements, the parliament's votes, the laws, the
+    county and castle rewards), each page refreshing itself when another moves; then step
+    through it on the history page and see the chain verified on the audit page."""
+    links = _create_on_new(browser, site, "lancaster", ["Ann", "Bob", "Cat"])
+    pages = [_open(browser, link) for link in links]
+    gid = pages[0].url.rsplit("/", 1)[1]
     rnd = random.Random(11)
     clicked_path = False
     shots = False
+    phases: list[str] = []
     moves = 0
     while site.service.load(gid).view(None)["round"] == 1:
         movers = _your_turn(pages)
         assert movers, [p.title() for p in pages]
         mover = rnd.choice(movers)
         others = [p for p in pages if p is not mover]
+        for page in others:
+            assert not _BARE_COLOUR.search(page.inner_text("main")), page.inner_text("main")
+        phase = _phase(mover)
+        if phase not in phases:
+            phases.append(phase)
+            if phase in SHOWN_PHASES:
+                screenshot(mover, f"round-{phase}.png")
         before = [_version(p) for p in others]
+        buttons = mover.locator("button[name=choice]")
+        if phase == "setup":
+            # Each extension button says which castle space it covers and what that gives.
+            labels = buttons.evaluate_all("els => els.map(e => e.textContent.trim())")
+            rewards = mover.locator(f"#player-{pages.index(mover)} ol.castle li").evaluate_all(
+                "els => els.map(e => e.textContent.trim())"
+            )
+            assert len(labels) == 6 and all(
+                label.startswith(f"Space {n}: ") and label.split(": ", 1)[1][:6] in rewards[n - 1]
+                for n, label in enumerate(labels, 1)
+            ), (labels, rewards)
+        if phase == "parliament":
+            labels = buttons.evaluate_all("els => els.map(e => e.textContent.trim())")
+            assert all(
+                re.fullmatch(r"(Yes|No)(, adding \d+ voting markers?)?", label) for label in labels
+            ), labels
+        if phase in ("setup", "parliament"):
+            mover.set_viewport_size(PHONE)  # the longer buttons still fit a phone
+            assert no_horizontal_scroll(mover)
+            mover.set_viewport_size(DESKTOP)
         summaries = mover.locator(".choices details > summary")
         if not clicked_path and summaries.count():
             # A placement by its decisions: which knight, where, how many squires.
@@ -136,7 +198,6 @@ def test_a_lancaster_round_played_by_clicking_choices(browser: Any, site: Site) 
             clicked_path = True
         else:
             _open_all_choices(mover)
-            buttons = mover.locator("button[name=choice]")
             buttons.nth(rnd.randrange(buttons.count())).click()
         mover.wait_for_load_state()
         assert not mover.locator("#error").count(), mover.inner_text("#error")
@@ -144,7 +205,26 @@ def test_a_lancaster_round_played_by_clicking_choices(browser: Any, site: Site) 
             _wait_moved(page, version)  # every other page refreshed by itself
         moves += 1
         assert moves < 120
-    assert clicked_path and shots and moves > 10
+    assert clicked_path and shots
+    assert phases[:3] == ["setup", "placement", "parliament"], phases
+    assert {"counties", "castles"} <= set(phases), phases
+
+    # The history, stepped from the first version to the last as Ann saw it.
+    head = site.service.load(gid).version
+    ann = pages[0]
+    ann.goto(f"{site.url}/games/{gid}/history?at=1")
+    for version in range(1, head + 1):
+        assert f"Version {version} of {head}" in ann.inner_text(".status")
+        assert ann.locator(f"li#v{version}.current").count() == 1
+        assert not _BARE_COLOUR.search(ann.inner_text("main"))
+        if version < head:
+            ann.click("text=Next ▶")
+    # The audit page: the chain verified, one row per event, each named as in the mails.
+    ann.goto(f"{site.url}/games/{gid}/audit")
+    assert "Verified" in ann.inner_text("#chain-result")
+    assert ann.locator("table.audit tbody tr").count() == head
+    audit_text = ann.inner_text("table.audit")
+    assert site.service.load(gid).names.of(0) in audit_text and "seat 0" not in audit_text
 
 
 def _board_in_page(page: Any) -> dict[str, Any]:
