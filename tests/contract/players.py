@@ -64,6 +64,44 @@ def cases(registry: Mapping[str, Rules] = REGISTRY) -> list[tuple[str, dict[str,
     return found
 
 
+def _options(config: Mapping[str, Any]) -> tuple[str, ...]:
+    """The variants and expansions that are on, e.g. ``("diagonals", "excalibur")``."""
+    on: list[str] = []
+    for key in ("variants", "expansions"):
+        on += sorted(k for k, v in (config.get(key) or {}).items() if v)
+    return tuple(on)
+
+
+def covering_cases(
+    all_cases: list[tuple[str, dict[str, Any]]],
+) -> list[tuple[str, dict[str, Any]]]:
+    """A subset of ``all_cases`` in which, for every game, every player count and every set of
+    options (variants, expansions) appears at least once: the plain config at each count,
+    then each other option set once, at a count that moves on from one set to the next.
+
+    The slower doors (the JSON API, mail) play these on every run; every case is played by
+    the service on every run and by every door with ``-m slow``."""
+    chosen: list[tuple[str, dict[str, Any]]] = []
+    for name in sorted({n for n, _ in all_cases}):
+        mine = [c for n, c in all_cases if n == name]
+        counts = sorted({c["players"] for c in mine})
+        plain = {c["players"]: c for c in mine if not _options(c)}
+        chosen += [(name, plain[n]) for n in counts if n in plain]
+        option_sets = sorted({_options(c) for c in mine if _options(c)})
+        for i, options in enumerate(option_sets):
+            with_these = {c["players"]: c for c in mine if _options(c) == options}
+            # Start from the largest count so the longest games of each set are played too.
+            rotation = sorted(with_these, reverse=True)
+            chosen.append((name, with_these[rotation[i % len(rotation)]]))
+        # A count offered only with options still gets played.
+        seen = {c["players"] for n, c in chosen if n == name}
+        for n in counts:
+            if n not in seen:
+                chosen.append((name, next(c for c in mine if c["players"] == n)))
+                seen.add(n)
+    return chosen
+
+
 def case_id(name: str, config: Mapping[str, Any]) -> str:
     """A short test id: the game, the count and any variant that is on."""
     parts = [name, f"{config['players']}p"]

@@ -23,6 +23,7 @@ from tests.contract.players import (
     Played,
     case_id,
     cases,
+    covering_cases,
     engine_final_state_hash,
     game_seed,
     pinned_seed,
@@ -34,9 +35,25 @@ from web import create_app
 
 CASES = cases()
 IDS = [case_id(name, config) for name, config in CASES]
+#: The API and mail doors play every count and every variant/expansion set once per run
+#: (``covering_cases``); the other cases through those doors run with ``-m slow``.
+COVERING = covering_cases(CASES)
+COVERING_IDS = [case_id(name, config) for name, config in COVERING]
+OTHERS = [case for case in CASES if case not in COVERING]
+OTHER_IDS = [case_id(name, config) for name, config in OTHERS]
 #: The seeds of a plain run (one game per case and door) and of ``-m slow``.
 SEEDS = (1,)
 SLOW_SEEDS = (2, 3, 4, 5)
+
+
+def test_the_api_and_mail_doors_cover_every_count_and_option_set_each_run() -> None:
+    for name in REGISTRY:
+        every = [config for n, config in CASES if n == name]
+        covered = [config for n, config in COVERING if n == name]
+        assert {c["players"] for c in covered} == {c["players"] for c in every}, name
+        options = [(c.get("variants"), c.get("expansions")) for c in every]
+        for option_set in options:
+            assert option_set in [(c.get("variants"), c.get("expansions")) for c in covered]
 
 
 def test_every_player_count_of_every_game_is_a_case() -> None:
@@ -125,7 +142,7 @@ def test_random_games_finish_through_the_service(
     _by_service(service, monkeypatch, name, config, seed, tmp_path)
 
 
-@pytest.mark.parametrize(("name", "config"), CASES, ids=IDS)
+@pytest.mark.parametrize(("name", "config"), COVERING, ids=COVERING_IDS)
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_games_finish_through_the_json_api(
     service: GameService,
@@ -138,7 +155,7 @@ def test_random_games_finish_through_the_json_api(
     _by_api(service, monkeypatch, name, config, seed, tmp_path)
 
 
-@pytest.mark.parametrize(("name", "config"), CASES, ids=IDS)
+@pytest.mark.parametrize(("name", "config"), COVERING, ids=COVERING_IDS)
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_games_finish_by_email_replies(
     mail_door: MailDoor,
@@ -164,5 +181,21 @@ def test_more_random_games_finish_through_every_door(
     seed: int,
 ) -> None:
     _by_service(service, monkeypatch, name, config, seed, tmp_path)
+    _by_api(service, monkeypatch, name, config, seed, tmp_path)
+    _by_email(mail_door, monkeypatch, name, config, seed, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "config"), OTHERS, ids=OTHER_IDS)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_other_cases_finish_through_the_api_and_by_email(
+    service: GameService,
+    mail_door: MailDoor,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    name: str,
+    config: dict[str, Any],
+    seed: int,
+) -> None:
     _by_api(service, monkeypatch, name, config, seed, tmp_path)
     _by_email(mail_door, monkeypatch, name, config, seed, tmp_path)
