@@ -7,9 +7,12 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from pbem import store
 from pbem.mail.compose import seat_for_link
+from pbem.naming import Names
 from pbem.replay import VerifyReport, verify
 from pbem.repository import game_or_404
+from pbem.views import visible_events
 
 if TYPE_CHECKING:
     from pbem.service import GameService
@@ -38,3 +41,15 @@ def game_status(service: GameService, game_id: str) -> dict[str, Any]:
             "to_act": json.loads(game.to_act),
             "finished": game.finished,
         }
+
+
+def log_as_of(
+    service: GameService, game_id: str, viewer: int | None, upto: int, names: Names
+) -> list[dict[str, Any]]:
+    """The log as ``viewer`` saw it at version ``upto``: only the events up to it, so a secret
+    choice revealed later stays hidden and a step retracted later is not yet struck through
+    (visibility is worked out from the events given)."""
+    with service.db.read() as session:
+        game_or_404(session, game_id)
+        events = [e for e in store.read(session, game_id) if e.version <= upto]
+    return visible_events(events, viewer, names=names)

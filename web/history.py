@@ -13,6 +13,7 @@ from typing import Any
 from flask import Blueprint, render_template, request, url_for
 
 from pbem.errors import ServiceError
+from pbem.pages_data import log_as_of
 from pbem.views import describe
 from web import page_common as pc
 
@@ -34,14 +35,18 @@ def history_page(game_id: str) -> Any:
                 f"'{at_text[:40]}' is not a version: give a number from 1 to {head.version}.", 400
             )
         loaded = svc.load(game_id, at=at)
-        events = svc.events(game_id, 0, seat)
+        # The log exactly as the viewer saw it at that version: what a later step revealed
+        # or retracted is not shown beside the board of before.
+        events = log_as_of(svc, game_id, seat, loaded.version, head.names)
+        now = svc.events(game_id, 0, seat) if seat is not None else []
     except ServiceError as e:
         return pc.refused(e.message, e.status)
     names = head.names
     doc = describe(loaded, seat)
     doc["legal"] = []  # a past position is looked at, not played
     lines = pc.log_lines(events, names)
-    since = pc.since_last_move(lines, seat) if seat is not None else None
+    # a way through the game, worked out from the log as it stands now
+    since = pc.since_last_move(pc.log_lines(now, names), seat) if seat is not None else None
     extra: dict[str, Any] = {"view": "public"} if public else {}
 
     base = url_for("pages.history.history_page", game_id=game_id, **extra)
