@@ -5,6 +5,7 @@ the web layer never holds a database session."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from pbem import store
@@ -53,3 +54,17 @@ def log_as_of(
         game_or_404(session, game_id)
         events = [e for e in store.read(session, game_id) if e.version <= upto]
     return visible_events(events, viewer, names=names)
+
+
+def provisional_values(service: GameService, game_id: str) -> list[tuple[str, str]]:
+    """(path, value) of the game's component values that are not from a published source,
+    under the game's own config (e.g. Lancaster with its Henry V modules); empty for rules
+    that declare no ``provisional_values``."""
+    with service.db.read() as session:
+        game = game_or_404(session, game_id)
+        config: Mapping[str, Any] = json.loads(game.config)
+        rules = service.rules_for(game.game)
+    listed = getattr(rules, "provisional_values", None)
+    if listed is None:
+        return []
+    return [(str(path), str(value)) for path, value in listed(config)]

@@ -19,7 +19,7 @@ from flask import current_app, render_template, session
 from pbem import events as ev
 from pbem.errors import ServiceError
 from pbem.naming import Names
-from pbem.pages_data import seat_for_page_link
+from pbem.pages_data import provisional_values, seat_for_page_link
 from pbem.repository import Loaded
 from pbem.service import GameService
 from web import board_lancaster, board_lancelot
@@ -193,6 +193,8 @@ def board_context(loaded: Loaded, doc: dict[str, Any], names: Names) -> dict[str
         "names": people,
         "naming": names,
         "prompt": names.text(str(view.get("prompt") or "")),
+        # the component values of this game's config not from a published source
+        "provisional": provisional_values(service(), loaded.game_id),
     }
     if loaded.game == "lancelot":
         context["lancelot"] = board_lancelot.board(view, doc["legal"], people)
