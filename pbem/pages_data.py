@@ -8,6 +8,7 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from engine.core import ConfigError
 from pbem import store
 from pbem.mail.compose import seat_for_link
 from pbem.naming import Names
@@ -68,3 +69,15 @@ def provisional_values(service: GameService, game_id: str) -> list[tuple[str, st
     if listed is None:
         return []
     return [(str(path), str(value)) for path, value in listed(config)]
+
+
+def config_error(
+    service: GameService, game: str, config: Mapping[str, Any], players: int
+) -> str | None:
+    """The rules' own words (their ``ConfigError``) when ``config`` cannot be played with
+    ``players`` players, so a form can show them next to the field; None when it can."""
+    try:
+        service.rules_for(game).validate_config({**config, "players": players})
+    except ConfigError as e:
+        return str(e)
+    return None

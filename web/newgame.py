@@ -14,11 +14,18 @@ from flask import Blueprint, render_template, request
 
 from pbem.errors import ServiceError
 from pbem.mail.headers import clean_address
+from pbem.pages_data import config_error
 from web import page_common as pc
 
 newgame = Blueprint("newgame", __name__)
 
 GAMES = {"lancaster": "Lancaster", "lancelot": "Lancelot"}
+#: Lancaster's Henry V modules, as the form names them (the rules' config keys).
+HENRY_V = {
+    "kings_court": "At the King's Court",
+    "resentment": "The King's Resentment",
+    "laws_of_the_king": "Laws of the King (only with both others)",
+}
 ROWS = 5  # both games are for 2 to 5 players
 MAX_NAME = 200
 
@@ -34,6 +41,7 @@ def _form() -> dict[str, Any]:
         "players": players,
         "diagonals": bool(form.get("diagonals")),
         "excalibur": bool(form.get("excalibur")),
+        "expansions": {key: bool(form.get(key)) for key in HENRY_V},
     }
 
 
@@ -58,14 +66,35 @@ def _check(values: dict[str, Any]) -> dict[str, str]:
                 errors[f"email{i}"] = f"This is not an e-mail address we can write to: {e}."
     if filled < 2 and not any(k.startswith("name") for k in errors):
         errors["players"] = "A game needs 2 to 5 players: fill in at least two rows."
+    if values["game"] in GAMES and "game" not in errors:
+        # The rules' own check of the chosen variants or modules, shown by their field.
+        problem = config_error(pc.service(), values["game"], _config(values), max(filled, 2))
+        if problem:
+            field = "expansions" if values["game"] == "lancaster" else "variants"
+            errors[field] = problem
     return errors
+
+
+def _config(values: dict[str, Any]) -> dict[str, Any]:
+    """The game's config from the form: Lancelot's variants or Lancaster's Henry V modules."""
+    if values["game"] == "lancelot":
+        return {"variants": {"diagonals": values["diagonals"], "excalibur": values["excalibur"]}}
+    if values["game"] == "lancaster":
+        return {"expansions": {k: True for k, on in values["expansions"].items() if on}}
+    return {}
 
 
 @newgame.route("/new", methods=["GET", "POST"])
 def new_game() -> Any:
     if request.method == "GET":
-        blank = {"game": "lancaster", "players": [{"name": "", "email": ""}] * ROWS}
-        return render_template("new.html", v=blank, errors={}, games=GAMES, rows=ROWS)
+        blank = {
+            "game": "lancaster",
+            "players": [{"name": "", "email": ""}] * ROWS,
+            "expansions": {},
+        }
+        return render_template(
+            "new.html", v=blank, errors={}, games=GAMES, rows=ROWS, henry_v=HENRY_V
+        )
     values = _form()
     errors = _check(values)
     if not errors:
@@ -74,12 +103,7 @@ def new_game() -> Any:
             for p in values["players"]
             if p["name"] or p["email"]
         ]
-        config: dict[str, Any] = {}
-        if values["game"] == "lancelot":
-            config["variants"] = {
-                "diagonals": values["diagonals"],
-                "excalibur": values["excalibur"],
-            }
+        config = _config(values)
         try:
             created = pc.service().create_game(values["game"], config, players, channel="web")
         except ServiceError as e:
@@ -102,4 +126,7 @@ def new_game() -> Any:
             )
             # Shown once: no cache may keep the seat links and the admin token.
             return html, 200, {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
-    return render_template("new.html", v=values, errors=errors, games=GAMES, rows=ROWS), 400
+    page = render_template(
+        "new.html", v=values, errors=errors, games=GAMES, rows=ROWS, henry_v=HENRY_V
+    )
+    return page, 400
