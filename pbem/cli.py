@@ -151,8 +151,16 @@ def _seat_links(settings: Settings, game_id: str, seats: Any) -> list[str]:
     help="A player, 'Name <email>' or 'Name'; once per seat, in seat order.",
 )
 @click.option("--config", "config_json", default="{}", help="Game options as JSON.")
+@click.option(
+    "--private",
+    is_flag=True,
+    help="Only the seats and the admin see the game: it is listed nowhere, and its pages "
+    "answer 'no such game' to anyone else.",
+)
 @pass_context
-def new_game(obj: Context, game: str, players: tuple[str, ...], config_json: str) -> None:
+def new_game(
+    obj: Context, game: str, players: tuple[str, ...], config_json: str, private: bool
+) -> None:
     """Create a game and print its seat tokens (shown only now)."""
     try:
         config = json.loads(config_json)
@@ -162,9 +170,10 @@ def new_game(obj: Context, game: str, players: tuple[str, ...], config_json: str
         raise click.BadParameter("must be a JSON object", param_hint="--config")
     with _errors():
         created = obj.service.create_game(
-            game, config, [_parse_player(p) for p in players], channel="cli"
+            game, config, [_parse_player(p) for p in players], channel="cli", private=private
         )
-    click.echo(f"game {created.id} ({game}) created at version {created.version}")
+    shown = " (private: only its seats and admin see it)" if private else ""
+    click.echo(f"game {created.id} ({game}) created at version {created.version}{shown}")
     names = obj.service.load(created.id).names
     for s in created.seats:
         click.echo(f"  seat {s.seat} {names.of(s.seat)}: token {s.token}")

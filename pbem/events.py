@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -80,6 +80,8 @@ class GameCreated(Payload):
     seats: tuple[SeatEntry, ...]
     seed_commitment: str
     channel: str
+    #: shown only to its seats and its admin (V2; a V1 game is public)
+    private: bool = False
 
 
 @dataclass(frozen=True)
@@ -247,6 +249,17 @@ class GameCreatedV1(_Strict):
         return GameCreated(**{**data, "seats": tuple(data["seats"])})
 
 
+class GameCreatedV2(GameCreatedV1):
+    #: only the game's seats and its admin may see it; anyone else is told there is no game
+    private = fields.Boolean(required=True)
+
+
+def _game_created_v1_to_v2(payload: Payload) -> Payload:
+    # Every game created before the flag existed was public.
+    assert isinstance(payload, GameCreated)
+    return replace(payload, private=False)
+
+
 class GameStartedV1(_Strict):
     to_act = fields.List(fields.Integer(strict=True), required=True)
 
@@ -359,6 +372,7 @@ class GameFinishedV1(_Strict):
 
 SCHEMAS: dict[tuple[str, int], Schema] = {
     (GAME_CREATED, 1): GameCreatedV1(),
+    (GAME_CREATED, 2): GameCreatedV2(),
     (GAME_STARTED, 1): GameStartedV1(),
     (ACTION_APPLIED, 1): ActionAppliedV1(),
     (UNDO_REQUESTED, 1): UndoRequestedV1(),
@@ -373,7 +387,9 @@ for _type, _version in SCHEMAS:
     CURRENT_VERSION[_type] = max(_version, CURRENT_VERSION.get(_type, 0))
 
 #: (type, from schema version) -> function turning that version's typed payload into the next's
-UPCASTERS: dict[tuple[str, int], Callable[[Payload], Payload]] = {}
+UPCASTERS: dict[tuple[str, int], Callable[[Payload], Payload]] = {
+    (GAME_CREATED, 1): _game_created_v1_to_v2,
+}
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,8 @@ class Game(SQLModel, table=True):
     outcome: str | None = Field(default=None, sa_type=Text)
     created_at: str = Field(max_length=32)
     updated_at: str = Field(max_length=32)
+    #: only its seats and its admin see it (GameCreated's ``private``)
+    private: bool = False
 
 
 class Seat(SQLModel, table=True):

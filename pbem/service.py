@@ -31,7 +31,7 @@ from engine.core import (
 from pbem import credentials, store
 from pbem import events as ev
 from pbem import undo as undo_rules
-from pbem.actions import action_event, auto_moves, check_players, seats_text
+from pbem.actions import action_event, auto_moves, check_players
 from pbem.cache import StateCache
 from pbem.clock import Clock, format_time
 from pbem.db import Database
@@ -40,6 +40,7 @@ from pbem.errors import (
     BadRequest,
     Conflict,
     Forbidden,
+    GameNotFound,
     ServiceError,
     StaleVersion,
     Unreadable,
@@ -47,6 +48,7 @@ from pbem.errors import (
 )
 from pbem.events import StoredEvent
 from pbem.models import Game, IdempotencyKey, Seat
+from pbem.naming import names_for
 from pbem.repository import Loaded, Repository, SeatInfo, game_or_404
 from pbem.settings import Settings
 from pbem.unit_of_work import Listener, Transactions, UnitOfWork
@@ -187,7 +189,9 @@ class GameService:
         players: Sequence[Mapping[str, Any]],
         *,
         channel: str = "api",
+        private: bool = False,
     ) -> Created:
+        """``private``: only the seats and the admin will see the game (``can_see``)."""
         rules = self.rules_for(game)
         seats = check_players(players, rules)
         if "players" in config and config["players"] != len(seats):
@@ -213,6 +217,7 @@ class GameService:
                 seats=tuple(ev.SeatEntry(i, s["name"], s["email"]) for i, s in enumerate(seats)),
                 seed_commitment=ev.seed_commitment(seed),
                 channel=channel,
+                private=private,
             ),
             ev.GameStarted(to_act=tuple(sorted(rules.to_act(state)))),
         ]
@@ -297,9 +302,28 @@ class GameService:
         with self.db.read() as session:
             seat = credentials.seat_of_token(session, game_id, token)
             if seat is None:
-                game_or_404(session, game_id)  # a 404 says more than a 403 when there is none
+                game = game_or_404(session, game_id)  # a 404 says more than a 403 then
+                if _hidden_from(session, game, token):
+                    raise _no_such_game(game_id)  # a 403 would confirm the game exists
                 raise Forbidden("This token is not a seat token of this game.")
         return seat
+
+    def can_see(self, game_id: str, *, seat: int | None = None, token: str | None = None) -> bool:
+        """Whether a viewer may see this game at all: anyone a public one; a private one
+        only its seats (``seat``, already authenticated by the caller, or a seat ``token``)
+        and its admin (the admin ``token``). False when there is no such game."""
+        with self.db.read() as session:
+            game = session.get(Game, game_id)
+            if game is None:
+                return False
+            return seat is not None or not _hidden_from(session, game, token)
+
+    def check_can_see(
+        self, game_id: str, *, seat: int | None = None, token: str | None = None
+    ) -> None:
+        """GameNotFound unless ``can_see``: a private game is not confirmed to exist."""
+        if not self.can_see(game_id, seat=seat, token=token):
+            raise _no_such_game(game_id)
 
     def is_admin(self, game_id: str, token: str | None) -> bool:
         with self.db.read() as session:
@@ -308,8 +332,12 @@ class GameService:
 
     def list_games(self, limit: int = 100) -> list[dict[str, Any]]:
         with self.db.read() as session:
+            # A private game is listed nowhere: only its seats and admin know it exists.
             games = session.exec(
-                select(Game).order_by(col(Game.updated_at).desc()).limit(limit)
+                select(Game)
+                .where(col(Game.private).is_(False))
+                .order_by(col(Game.updated_at).desc())
+                .limit(limit)
             ).all()
             seats = session.exec(
                 select(Seat).where(col(Seat.game_id).in_([g.id for g in games]))
@@ -446,9 +474,10 @@ class GameService:
                 error = Conflict(f"Line {number} was not applied: the game is over.")
                 break
             if seat not in rules.to_act(state):
+                names = names_for(rules, state, [s.name for s in txn.seats])
                 error = AgainstTheRules(
                     f"Line {number} ({line[:60]!r}) was not applied: it is not your turn now; "
-                    f"waiting for {seats_text(rules.to_act(state))}.",
+                    f"waiting for {', '.join(f'seat {x}' for x in sorted(rules.to_act(state)))}.",
                     line=number,
                 )
                 break
@@ -630,12 +659,16 @@ class GameService:
         with self.db.read() as session:
             game = game_or_404(session, game_id)
             if not credentials.is_admin_token(session, game_id, admin_token):
+                if _hidden_from(session, game, admin_token):
+                    raise _no_such_game(game_id)  # a 403 would confirm the game exists
                 raise Forbidden("This needs the game's admin token.")
             names = self._loaded(session, game, None).names
             return visible_events(store.read(session, game_id), None, everything=True, names=names)
 
     def _check_admin(self, txn: UnitOfWork, admin_token: str | None) -> None:
         if not credentials.is_admin_token(txn.session, txn.game_id, admin_token):
+            if txn.game is not None and _hidden_from(txn.session, txn.game, admin_token):
+                raise _no_such_game(txn.game_id)  # a 403 would confirm the game exists
             raise Forbidden("This needs the game's admin token.")
 
     # -- checks shared by the commands ----------------------------------------------------
@@ -644,6 +677,7 @@ class GameService:
         if not 0 <= seat < len(txn.seats):
             raise Forbidden(f"There is no seat {seat} in this game.")
         if txn.seats[seat].resigned:
+            names = names_for(txn.rules, txn.state, [s.name for s in txn.seats])
             raise Forbidden(f"Seat {seat} has resigned from this game.")
         if txn.finished:
             raise Conflict(f"The game is over (it finished at version {txn.version}).")
@@ -721,6 +755,22 @@ class GameService:
                 reason="rules",
             )
         ]
+
+
+def _hidden_from(session: Session, game: Game, token: str | None) -> bool:
+    """Whether the holder of ``token`` (or of none) may not know this game exists: it is
+    private, and the token is neither one of its seats' nor its admin's."""
+    if not game.private:
+        return False
+    if not token:
+        return True
+    seat = credentials.seat_of_token(session, game.id, token)
+    return seat is None and not credentials.is_admin_token(session, game.id, token)
+
+
+def _no_such_game(game_id: str) -> GameNotFound:
+    # The very words of ``game_or_404``: a private game reads as one that does not exist.
+    return GameNotFound(f"There is no game {game_id!r}.")
 
 
 def _stored_result(

@@ -58,9 +58,21 @@ def bearer_token() -> str | None:
 
 
 def optional_seat(game_id: str) -> int | None:
-    """The caller's seat if a token was sent (a wrong token is refused, not ignored)."""
+    """The caller's seat if a seat token was sent; None for no token or the game's admin
+    token (the public view). Any other token is refused, not ignored."""
     token = bearer_token()
-    return None if token is None else service().seat_for_token(game_id, token)
+    if token is None or service().is_admin(game_id, token):
+        return None
+    return service().seat_for_token(game_id, token)
+
+
+@blp.before_request
+def _private_games() -> None:
+    """A private game exists only for its seats and its admin: anyone else is told there is
+    no such game, whatever the endpoint (a 403 would confirm it exists)."""
+    game_id = (request.view_args or {}).get("game_id")
+    if game_id is not None:
+        service().check_can_see(game_id, token=bearer_token())
 
 
 def required_seat(game_id: str) -> int:
@@ -99,7 +111,7 @@ class Games(MethodView):
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create a game: returns each seat's token (shown once) and an admin token."""
         created = service().create_game(
-            body["game"], body["config"], body["players"], channel=CHANNEL
+            body["game"], body["config"], body["players"], channel=CHANNEL, private=body["private"]
         )
         return {
             "id": created.id,
@@ -107,6 +119,7 @@ class Games(MethodView):
             "head_hash": created.head_hash,
             "seats": [{"seat": x.seat, "name": x.name, "token": x.token} for x in created.seats],
             "admin_token": created.admin_token,
+            "private": body["private"],
         }
 
 

@@ -42,6 +42,7 @@ def _form() -> dict[str, Any]:
         "diagonals": bool(form.get("diagonals")),
         "excalibur": bool(form.get("excalibur")),
         "expansions": {key: bool(form.get(key)) for key in HENRY_V},
+        "private": bool(form.get("private")),
     }
 
 
@@ -105,7 +106,9 @@ def new_game() -> Any:
         ]
         config = _config(values)
         try:
-            created = pc.service().create_game(values["game"], config, players, channel="web")
+            created = pc.service().create_game(
+                values["game"], config, players, channel="web", private=values["private"]
+            )
         except ServiceError as e:
             errors["form"] = e.message
         else:
@@ -123,6 +126,8 @@ def new_game() -> Any:
                 links=[f"{base}/games/{created.id}?token={s.token}" for s in created.seats],
                 base=base,
                 elsewhere=here if here != base else None,
+                private=values["private"],
+                admin_link=f"{base}/games/{created.id}?admin={created.admin_token}",
             )
             # Shown once: no cache may keep the seat links and the admin token.
             return html, 200, {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, session, url_for
 from flask.blueprints import BlueprintSetupState
 
 from pbem.errors import ServiceError
@@ -42,6 +42,8 @@ pages.register_blueprint(newgame)
 MAX_TEXT = 4000
 #: How many of the latest log lines the game page shows (the history page has them all).
 RECENT = 12
+#: The session's admin tokens by game (``?admin=`` on a game page, exchanged like a seat's).
+ADMIN_KEY = "admin"
 
 
 @pages.record_once
@@ -54,6 +56,47 @@ def _cookie_settings(state: BlueprintSetupState) -> None:
     app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     if settings is not None and settings.base_url.startswith("https://"):
         app.config["SESSION_COOKIE_SECURE"] = True
+
+
+@pages.before_request
+def _private_games() -> Any:
+    """A private game exists only for its seats and its admin: every page of it (the game,
+    history, audit, export, status) tells anyone else there is no such game, in the words
+    used for a game that does not exist, so it is never confirmed."""
+    game_id = (request.view_args or {}).get("game_id")
+    if game_id is None:
+        return None
+    svc = service()
+    if svc.can_see(game_id):
+        return None  # a public game
+    on_game_page = request.endpoint == "pages.game_page"
+    presented = request.args.get("admin")
+    if (
+        on_game_page
+        and presented
+        and svc.can_see(game_id, token=presented)  # the game exists: is_admin may ask
+        and svc.is_admin(game_id, presented)
+    ):
+        admins = dict(session.get(ADMIN_KEY, {}))
+        admins[game_id] = presented
+        session[ADMIN_KEY] = admins
+        session.permanent = True
+        return redirect(url_for("pages.game_page", game_id=game_id), 303)
+    admin = session.get(ADMIN_KEY, {}).get(game_id)
+    if svc.can_see(game_id, seat=session_seat(game_id), token=admin):
+        return None
+    for kind in ("link", "token"):
+        # A seat's credential on the game page: the page exchanges it for the cookie.
+        if on_game_page and request.args.get(kind):
+            try:
+                seat_from_credential(game_id, {kind: request.args[kind]})
+            except ServiceError:
+                continue
+            return None
+    message = f"There is no game {game_id!r}."
+    if request.endpoint == "pages.status":
+        return {"error": message}, 404
+    return refused(message, 404)
 
 
 @pages.get("/")

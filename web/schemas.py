@@ -35,6 +35,13 @@ class CreateGameIn(Strict):
     players = fields.List(
         fields.Nested(PlayerIn), required=True, validate=validate.Length(min=1, max=10)
     )
+    private = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "only the seats and the admin see the game: it is listed nowhere, "
+            "and anyone else is answered 404 'no such game'"
+        },
+    )
 
 
 class ActionIn(Strict):
@@ -152,6 +159,7 @@ class CreatedOut(Schema):
     head_hash = fields.String()
     seats = fields.List(fields.Nested(SeatCreatedOut))
     admin_token = fields.String()
+    private = fields.Boolean()
 
 
 class EventOut(Schema):

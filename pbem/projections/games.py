@@ -30,6 +30,7 @@ def project(
                 outcome=None,
                 created_at=e.recorded_at,
                 updated_at=e.recorded_at,
+                private=p.private,
             )
         elif isinstance(p, ev.GameFinished) and game is not None:
             game.finished = True
