@@ -110,6 +110,10 @@ class Names:
             if own:
                 replacements[f"{own} (you)"] = f"{self.people[seat]} ({own}, you)"
                 replacements[own] = self.of(seat)
+        # A text already naming people (a message of the service, "waiting for Ann (Red)")
+        # stays as it is: each named form maps to itself, and being longer it wins.
+        for named in list(replacements.values()):
+            replacements[named] = named
         # Longest first, so that "Yellow (Red's ally)" wins over "Yellow" and "Red".
         keys = sorted(replacements, key=len, reverse=True)
         words = [rf"(?<![\w]){re.escape(k)}(?![\w])" for k in keys]

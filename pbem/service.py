@@ -477,7 +477,7 @@ class GameService:
                 names = names_for(rules, state, [s.name for s in txn.seats])
                 error = AgainstTheRules(
                     f"Line {number} ({line[:60]!r}) was not applied: it is not your turn now; "
-                    f"waiting for {', '.join(f'seat {x}' for x in sorted(rules.to_act(state)))}.",
+                    f"waiting for {names.many(rules.to_act(state))}.",
                     line=number,
                 )
                 break
@@ -678,7 +678,7 @@ class GameService:
             raise Forbidden(f"There is no seat {seat} in this game.")
         if txn.seats[seat].resigned:
             names = names_for(txn.rules, txn.state, [s.name for s in txn.seats])
-            raise Forbidden(f"Seat {seat} has resigned from this game.")
+            raise Forbidden(f"{names.of(seat)} has resigned from this game.")
         if txn.finished:
             raise Conflict(f"The game is over (it finished at version {txn.version}).")
 
