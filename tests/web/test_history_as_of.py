@@ -110,3 +110,26 @@ def test_history_at_every_version_hides_votes_not_yet_revealed_then(app: Flask) 
     assert checked > 0
     last = clients[0].get(f"/games/{gid}/history?at={head}")
     assert any(line in _log_items(last)[v] for v, s, line in secrets if s != 0)
+
+
+def test_a_step_is_struck_through_only_from_the_version_that_retracted_it(app: Flask) -> None:
+    svc: GameService = app.extensions["pbem"]
+    created = svc.create_game("lancelot", {}, [{"name": "Ann"}, {"name": "Bob"}])
+    gid = created.id
+    loaded = svc.load(gid)
+    (mover,) = loaded.to_act
+    svc.submit(gid, mover, loaded.legal(mover)[0], expected_version=loaded.version, channel="api")
+    played = svc.load(gid).version
+    svc.undo(gid, mover, channel="api")
+    retracted_at = svc.load(gid).version
+    assert retracted_at > played
+    client = app.test_client()
+
+    def line_class(at: int) -> str:
+        page = client.get(f"/games/{gid}/history?at={at}").get_data(as_text=True)
+        found = re.search(rf'<li id="v{played}" class="([^"]*)"', page)
+        assert found, page
+        return found.group(1)
+
+    assert "retracted" not in line_class(played)
+    assert "retracted" in line_class(retracted_at)
