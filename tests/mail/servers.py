@@ -233,4 +233,8 @@ service submission-login {{
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        if self.process is not None and self.process.stderr is not None:
+            # Left open, the pipe is closed by the garbage collector with a ResourceWarning,
+            # which pytest (warnings as errors) reports against whichever test runs then.
+            self.process.stderr.close()
         self.process = None
