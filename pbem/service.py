@@ -553,7 +553,10 @@ class GameService:
             self._check_can_act(txn, seat)
             if expected_version is not None:
                 self._check_version(txn, seat, expected_version, "strict")
-            chosen = undo_rules.plan(txn.read(), txn.version, seat, to_version, txn.resigned)
+            names = names_for(txn.rules, txn.state, [s.name for s in txn.seats])
+            chosen = undo_rules.plan(
+                txn.read(), txn.version, seat, to_version, txn.resigned, name_of=names.of
+            )
             if txn.open_undo_request() is not None:
                 raise Conflict(
                     "Another undo request is waiting for answers; it must be decided first."
@@ -606,8 +609,15 @@ class GameService:
             if waiting:
                 stored = txn.append([decided], txn.state, lapse=False)
                 return UndoResult(game_id, stored[-1].version, "accepted", request, ())
+            names = names_for(txn.rules, txn.state, [s.name for s in txn.seats])
             chosen = undo_rules.plan(
-                txn.read(), txn.version, row.seat, row.to_version, txn.resigned, consent=True
+                txn.read(),
+                txn.version,
+                row.seat,
+                row.to_version,
+                txn.resigned,
+                consent=True,
+                name_of=names.of,
             )
             retracted = ev.ActionsRetracted(
                 seat=row.seat,

@@ -12,7 +12,7 @@ on before it is decided.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from sqlmodel import Session, select
@@ -59,9 +59,11 @@ def plan(
     resigned: set[int],
     *,
     consent: bool = False,
+    name_of: Callable[[int], str] = lambda seat: f"seat {seat}",
 ) -> Plan:
     """What undoing for ``seat`` back to ``to_version`` (default: before its latest
-    action) would retract, or AgainstTheRules saying why it cannot be done."""
+    action) would retract, or AgainstTheRules saying why it cannot be done (naming players
+    with ``name_of``, e.g. "Ann (Red)")."""
     actions = ev.effective_actions(events)
     if to_version is None:
         own = [e for e in actions if _action(e).seat == seat]
@@ -83,7 +85,7 @@ def plan(
         p = e.payload
         if isinstance(p, ev.PlayerResigned):
             raise AgainstTheRules(
-                f"Cannot go back past version {e.version}: seat {p.seat} resigned there."
+                f"Cannot go back past version {e.version}: {name_of(p.seat)} resigned there."
             )
         if isinstance(p, ev.ActionApplied) and p.irreversible and e in retracted:
             # The design: undo never crosses a step that drew randomness or revealed a secret.

@@ -185,3 +185,14 @@ def test_a_consented_undo_shows_the_accepting_mail_only_to_its_sender(
         refs = {e["data"].get("channel_ref") for e in service.events(gid, 0, viewer)} - {None}
         assert refs == visible, viewer
     assert {e["data"].get("channel_ref") for e in service.events(gid, 0, None)} == {None}
+
+
+def test_an_undo_past_a_resignation_names_the_player_who_resigned(service: GameService) -> None:
+    gid = new_hoard(service, players=3)
+    play(service, gid, 0, "keep")
+    service.resign(gid, 2, channel="api")
+    with pytest.raises(AgainstTheRules) as refused:
+        service.undo(gid, 0, to_version=2, channel="api")
+    message = str(refused.value)
+    assert "P2" in message and "resigned" in message
+    assert "seat 2" not in message
