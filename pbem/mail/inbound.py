@@ -441,8 +441,8 @@ class Inbound:
             except ServiceError as error:
                 line = _failed_line(error, lines)
                 return self._stopped(route, incoming, done, line, error, mails)
-        applied = "applied: " + "; ".join(done)
-        return _Outcome("applied", applied, route, mails=mails)
+        # The outcome word is printed before the detail ("applied: E5"): not repeated here.
+        return _Outcome("applied", "; ".join(done), route, mails=mails)
 
     def _stopped(
         self,

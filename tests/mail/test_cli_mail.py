@@ -50,7 +50,7 @@ def test_mail_in_applies_a_reply_once(run, database_url: str) -> None:  # type: 
     turn = next(m for m in mails if m.kind == "turn")
     raw = reply_to(turn, "E5")
     first = run("mail-in", input=raw)
-    assert first.exit_code == 0 and first.output.startswith("applied"), first.output
+    assert first.exit_code == 0 and first.output == "applied: E5\n", first.output
     again = run("mail-in", input=raw)
     assert again.exit_code == 0 and "(duplicate)" in again.output
     log = run("log", game_id).output
