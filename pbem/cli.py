@@ -190,7 +190,12 @@ def games(obj: Context) -> None:
     if not rows:
         click.echo("no games yet (pbem new-game, or pbem demo)")
     for g in rows:
-        state = "finished" if g["finished"] else f"to act: {g['to_act']}"
+        # Players by name, not seat numbers: the list is read by people.
+        players = g["players"]
+        acting = ", ".join(
+            players[s] if 0 <= s < len(players) else f"seat {s}" for s in g["to_act"]
+        )
+        state = "finished" if g["finished"] else f"to act: {acting}"
         click.echo(
             f"{g['id']}  {g['game']:<10} v{g['version']:<5} {state:<16} {', '.join(g['players'])}"
         )

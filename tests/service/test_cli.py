@@ -47,7 +47,8 @@ def test_a_game_from_the_command_line(run, database_url: str) -> None:  # type: 
     assert run("db", "upgrade").exit_code == 0
     gid, tokens = _new_game(run)
     assert len(tokens) == 2
-    assert gid in run("games").output
+    listed = next(line for line in run("games").output.splitlines() if line.startswith(gid))
+    assert listed == f"{gid}  lancelot   v2     to act: Ann      Ann, Bob", listed
     assert run("act", gid, "0", "E5").output.strip() == "v3: Ann (Red) (seat 0) played E5"
     refused = run("act", gid, "0", "F5")
     assert refused.exit_code == 1 and "not your turn" in refused.output
