@@ -176,6 +176,14 @@ def result_text(outcome: dict[str, Any], names: Names) -> str:
     return "\n".join(lines)
 
 
+def _versions(numbers: list[int]) -> str:
+    """ "version 5", "versions 5 and 6", "versions 5, 6 and 7": read by players, not a list."""
+    words = [str(n) for n in numbers]
+    if len(words) == 1:
+        return f"version {words[0]}"
+    return "versions " + ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def event_text(kind: str, d: dict[str, Any], names: Names | None = None) -> str:
     """One event as people read it (seats named when ``names`` is given)."""
 
@@ -211,7 +219,7 @@ def event_text(kind: str, d: dict[str, Any], names: Names | None = None) -> str:
             f"{d['to_version']}) lapsed: the game moved on before everyone answered"
         )
     if kind == ev.ACTIONS_RETRACTED:
-        return f"back to version {d['to_version']} (retracted {d['versions']})"
+        return f"back to version {d['to_version']}, retracting {_versions(d['versions'])}"
     if kind == ev.PLAYER_RESIGNED:
         return f"{who(d['seat'])} resigned"
     if kind == ev.GAME_FINISHED:

@@ -9,6 +9,7 @@ from pbem import events as ev
 from pbem.errors import AgainstTheRules, Conflict, Forbidden
 from pbem.replay import state_hash
 from pbem.service import GameService
+from pbem.views import event_text
 from tests.service.test_games import event_count, new_hoard, play
 
 
@@ -43,6 +44,7 @@ def test_a_seat_takes_back_its_own_latest_action(service: GameService) -> None:
     last = service.raw_events(gid)[-1]
     assert last.type == ev.ACTIONS_RETRACTED
     assert (last.data["to_version"], last.data["versions"], last.data["request"]) == (2, [3], None)
+    assert event_text(last.type, last.data) == "back to version 2, retracting version 3"
     # the game goes on from the restored position, and the retracted action stays in the log
     play(service, gid, 0, "keep")
     assert [e.type for e in service.raw_events(gid)][2:] == [
@@ -85,6 +87,8 @@ def test_going_back_over_another_seats_action_needs_its_consent(service: GameSer
         ev.UNDO_DECIDED,
         ev.ACTIONS_RETRACTED,
     ]
+    last = service.raw_events(gid)[-1]
+    assert event_text(last.type, last.data) == "back to version 2, retracting versions 3 and 4"
     assert log.grew() == 7
     assert _state(service, gid) == start
     with pytest.raises(Conflict, match="already accepted"):
