@@ -9,6 +9,11 @@ from typing import Any
 _ONE = {"voting_markers": "voting marker", "squires": "squire", "gold": "gold"}
 
 
+def _count(number: int, one: str, many: str) -> str:
+    """ "1 seal", "2 seals": the singular for one."""
+    return f"{number} {one if number == 1 else many}"
+
+
 def _n(value: Any) -> str:
     return "?" if value is None else str(value)
 
@@ -93,7 +98,7 @@ def render_text(view: Mapping[str, Any]) -> str:
         occ = c["occupant"]
         who = "empty"
         if occ is not None:
-            sq = f" +{occ['squires']} squires" if occ["squires"] else ""
+            sq = f" +{_count(occ['squires'], 'squire', 'squires')}" if occ["squires"] else ""
             who = f"{occ['colour']} knight {occ['strength']}{sq}"
         start = "; the holder names the next start player" if c.get("names_start_player") else ""
         lines.append(
@@ -108,18 +113,23 @@ def render_text(view: Mapping[str, Any]) -> str:
             holder = o["holder"]["colour"] if o["holder"] else "nobody"
             a = o["applicant"]
             applicant = f"{a['colour']} (stack {a['stack']})" if a is not None else "no applicant"
-            grant = f"{o['seals']} seals" + (f" + {o['privilege']}" if o["privilege"] else "")
+            # An office granting no seal names only its privilege, never "0 seals".
+            granted = [_count(o["seals"], "seal", "seals")] if o["seals"] else []
+            granted += [o["privilege"]] if o["privilege"] else []
+            grant = " + ".join(granted) or "nothing"
             lines.append(
                 f"  {o['title']} (tribute 1 {_ONE[o['tribute']]}; {grant}): "
                 f"held by {holder}; {applicant}"
             )
         t = regal["treasury"]
         lines.append(
-            f"  Treasury: {t['voting_markers']} voting markers, {t['squires']} squires, "
+            f"  Treasury: {_count(t['voting_markers'], 'voting marker', 'voting markers')}, "
+            f"{_count(t['squires'], 'squire', 'squires')}, "
             f"{t['gold']} gold; lords inside: {', '.join(regal['in_treasury']) or 'none'}"
         )
         lines.append(
-            f"  Supply: {regal['bishop_supply']} bishops, {regal['seal_supply']} regal seals"
+            f"  Supply: {_count(regal['bishop_supply'], 'bishop', 'bishops')}, "
+            f"{_count(regal['seal_supply'], 'regal seal', 'regal seals')}"
         )
     resentment = view.get("resentment")
     if resentment:

@@ -392,3 +392,18 @@ def test_the_deadline_default_upgrades_a_knight_before_taking_a_bishop() -> None
     assert "reward bishop" in g.legal(RED)
     auto = R.auto_action(g.state, RED)
     assert auto in R.legal_actions(g.state, RED) and "bishop" not in auto
+
+
+def test_the_text_rendering_counts_in_the_singular_for_one() -> None:
+    g = game()
+    g.edit(treasury=(1, 1, 2))
+    lines = R.render_text(g.view(None)).splitlines()
+    for line in (
+        "  Lord High Chancellor (tribute 1 voting marker; 2 seals + shield): "
+        "held by nobody; no applicant",
+        "  Lord High Constable (tribute 1 squire; 1 seal + archer): held by nobody; no applicant",
+        "  Lord Great Chamberlain (tribute 1 gold; tudor): held by nobody; no applicant",
+        "  Treasury: 1 voting marker, 1 squire, 2 gold; lords inside: none",
+        "  Supply: 5 bishops, 24 regal seals",
+    ):
+        assert line in lines, line
