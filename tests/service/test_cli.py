@@ -66,6 +66,10 @@ def test_a_game_from_the_command_line(run, database_url: str) -> None:  # type: 
     verified = run("replay", gid, "--verify")
     assert verified.exit_code == 0, verified.output
     assert re.search(r"final state hash [0-9a-f]{64}", verified.output)
+    assert (
+        f"{gid}: 4 events chain and legality verified; seed committed (revealed when the game "
+        "ends)\n" in verified.output
+    ), verified.output
     bundle = json.loads(run("export", gid).output)
     assert bundle["rules"] == {"name": "lancelot", "version": bundle["rules"]["version"]}
     assert [e["version"] for e in bundle["events"]] == [1, 2, 3, 4]
@@ -166,3 +170,15 @@ def test_serve_warns_when_the_dev_pages_are_reachable_from_other_machines(
     assert served == ["127.0.0.1", "0.0.0.0"]
     assert "dev_pages" not in local.stderr
     assert "warning: dev_pages is on" in shared.stderr and "/dev/mail" in shared.stderr
+
+
+def test_replay_verify_says_the_seed_is_verified_once_the_game_is_over(  # type: ignore[no-untyped-def]
+    run, service
+) -> None:
+    gid, _ = _new_game(run)
+    run("act", gid, "0", "E5")
+    service.resign(gid, 1, channel="api")
+    assert service.load(gid).finished
+    verified = run("replay", gid, "--verify")
+    assert verified.exit_code == 0, verified.output
+    assert f"{gid}: 5 events chain, legality and seed verified\n" in verified.output
