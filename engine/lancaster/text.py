@@ -60,9 +60,8 @@ def render_text(view: Mapping[str, Any]) -> str:
         f"start player {start}"
     )
     lines.append("")
+    # The examples of what to type ("can_type") are the mail's and the page's to show, once.
     lines.append(view["prompt"])
-    if view.get("can_type"):
-        lines.append("You can type, for example: " + " | ".join(view["can_type"]))
     lines.append("")
     lines.append("PLAYERS")
     for p in players:

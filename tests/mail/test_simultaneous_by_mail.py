@@ -141,6 +141,11 @@ def test_turn_and_help_mails_link_the_rules_page(world: MailWorld) -> None:
     turn = _latest(world, game.id, 0)
     assert "Rules and how to write each move: https://pbem.test/rules/lancaster" in _text(turn)
     assert "your turn, Ann (Red)." in _text(turn)
+    typed = [line for line in _text(turn).splitlines() if "You can type" in line]
+    assert typed == [
+        "You can type, for example: extension 1, extension 2, extension 3, extension 4, "
+        "extension 5, extension 6"
+    ], typed
     assert _inbound(world).receive(reply_to(turn, "help"), "webhook").outcome == "applied"
     help_mail = _latest(world, game.id, 0)
     assert help_mail.kind == "help"
