@@ -27,24 +27,6 @@ FIRST_POSITION = 2
 
 
 @dataclass(frozen=True)
-class UndoResult:
-    game_id: str
-    version: int
-    #: retracted | requested | accepted (waiting for others) | declined
-    status: str
-    request: int | None
-    retracted: tuple[int, ...]
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "version": self.version,
-            "status": self.status,
-            "request": self.request,
-            "retracted": list(self.retracted),
-        }
-
-
-@dataclass(frozen=True)
 class Plan:
     to_version: int
     versions: list[int]
