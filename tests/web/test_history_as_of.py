@@ -8,7 +8,6 @@ import html
 import random
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,24 +15,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from pbem import events as ev
-from pbem.bootstrap import build_service
-from pbem.db import Database
-from pbem.migrate import upgrade
 from pbem.service import GameService
-from tests.service.helpers import REGISTRY, make_settings
-from web import create_app
+from tests.web.helpers import sqlite_app
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
-    var: Path = tmp_path_factory.mktemp("history")
-    url = f"sqlite:///{var / 'pbem.db'}"
-    db = Database(url)
-    upgrade(db)
-    yield create_app(
-        service=build_service(make_settings(url, var), db=db, registry=REGISTRY, listeners=[])
-    )
-    db.dispose()
+    with sqlite_app(tmp_path_factory.mktemp("history")) as app:
+        yield app
 
 
 def _text(page: Any) -> str:

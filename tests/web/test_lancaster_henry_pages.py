@@ -10,33 +10,22 @@ import random
 import re
 import secrets
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem.bootstrap import build_service
-from pbem.db import Database
-from pbem.migrate import upgrade
 from pbem.service import GameService
-from tests.service.helpers import REGISTRY, make_settings
-from web import create_app
+from tests.web.helpers import sqlite_app
 
 ALL_MODULES = {"kings_court": True, "resentment": True, "laws_of_the_king": True}
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
-    var: Path = tmp_path_factory.mktemp("henry")
-    url = f"sqlite:///{var / 'pbem.db'}"
-    db = Database(url)
-    upgrade(db)
-    yield create_app(
-        service=build_service(make_settings(url, var), db=db, registry=REGISTRY, listeners=[])
-    )
-    db.dispose()
+    with sqlite_app(tmp_path_factory.mktemp("henry")) as app:
+        yield app
 
 
 def _seat_client(app: Flask, game_id: str, token: str) -> FlaskClient:

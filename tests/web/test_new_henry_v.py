@@ -7,30 +7,19 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from flask import Flask
 
 from pbem import events as ev
-from pbem.bootstrap import build_service
-from pbem.db import Database
-from pbem.migrate import upgrade
 from pbem.service import GameService
-from tests.service.helpers import REGISTRY, make_settings
-from web import create_app
+from tests.web.helpers import sqlite_app
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
-    var: Path = tmp_path_factory.mktemp("newgame")
-    url = f"sqlite:///{var / 'pbem.db'}"
-    db = Database(url)
-    upgrade(db)
-    yield create_app(
-        service=build_service(make_settings(url, var), db=db, registry=REGISTRY, listeners=[])
-    )
-    db.dispose()
+    with sqlite_app(tmp_path_factory.mktemp("newgame")) as app:
+        yield app
 
 
 PLAYERS = {"name0": "Ann", "name1": "Bob", "name2": "Cat"}
