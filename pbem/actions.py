@@ -10,7 +10,7 @@ from typing import Any
 from engine.core import Rules, action_to_json
 from pbem import events as ev
 from pbem.errors import BadRequest
-from pbem.mail.headers import clean_address
+from pbem.mail.headers import check_display_name, clean_address
 
 MAX_NAME = 200
 
@@ -31,6 +31,10 @@ def check_players(players: Sequence[Mapping[str, Any]], rules: Rules) -> list[di
             raise BadRequest(
                 f"Player {i + 1} needs a name of 1 to {MAX_NAME} printable characters."
             )
+        try:
+            check_display_name(name)
+        except ValueError as e:
+            raise BadRequest(f"Player {i + 1}'s name {e}.") from None
         if email is not None:
             email = str(email).strip()
             try:

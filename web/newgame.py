@@ -13,7 +13,7 @@ from typing import Any
 from flask import Blueprint, render_template, request
 
 from pbem.errors import ServiceError
-from pbem.mail.headers import clean_address
+from pbem.mail.headers import check_display_name, clean_address
 from pbem.pages_data import config_error
 from web import page_common as pc
 
@@ -60,6 +60,11 @@ def _check(values: dict[str, Any]) -> dict[str, str]:
             errors[f"name{i}"] = "Give this player a name (it is how the others will see them)."
         elif len(p["name"]) > MAX_NAME or any(ord(c) < 32 for c in p["name"]):
             errors[f"name{i}"] = f"A name has 1 to {MAX_NAME} printable characters."
+        else:
+            try:
+                check_display_name(p["name"])
+            except ValueError as e:
+                errors[f"name{i}"] = f"This name {e}."
         if p["email"]:
             try:
                 clean_address(p["email"])

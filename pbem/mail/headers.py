@@ -108,6 +108,34 @@ def clean_address(address: str) -> str:
     return address
 
 
+#: An RFC 2047 encoded word: mail clients show what it decodes to, not its text.
+_ENCODED_WORD = re.compile(r"=\?[^?\s]*\?[BbQq]\?[^?\s]*\?=")
+
+
+def check_display_name(name: str) -> str:
+    """A person's name as the mail layer will write it in ``To:``; raises ValueError with
+    the reason when it cannot be, so that a name is refused where it is given rather than
+    when a mail to it is written.
+
+    An encoded word (``=?utf-8?q?...?=``) is refused outright: every mail client shows what
+    it decodes to, which may be another name or a line break that ends the header."""
+    if type(name) is not str:
+        raise TypeError(f"a name must be a str, not {type(name).__name__}")
+    if _ENCODED_WORD.search(name):
+        raise ValueError(
+            "holds a MIME encoded word (=?charset?q?...?=), which mail programs show as "
+            "other text: write the name as plain text"
+        )
+    try:
+        # The very header the mails to this seat carry, built and written out.
+        message = EmailMessage(policy=SMTP_POLICY)
+        message["To"] = format_address(name, "player@example.org")
+        message.as_bytes()
+    except (ValueError, TypeError, IndexError) as e:
+        raise ValueError(f"cannot be written in a mail header ({e})") from None
+    return name
+
+
 def format_address(name: str, address: str) -> str:
     """``"Name" <address>`` with the name cleaned and the address checked."""
     return formataddr((clean(name, NAME_MAX), clean_address(address)))

@@ -77,6 +77,18 @@ def test_a_new_game_records_creation_and_start_with_a_seed_commitment(
         ("hoard", {}, [{"name": "A", "email": "a..b@example.com"}, {"name": "B"}], "address"),
         ("hoard", {}, [{"name": "A", "email": "a@b.c\r\nBcc: x@y"}, {"name": "B"}], "address"),
         ("hoard", {}, [{"name": "A\r\nBcc: x"}, {"name": "B"}], "printable"),
+        # An encoded word decodes to other text in every mail client, here to a header line:
+        # the mail layer could not write the name into a mail, so it is refused at creation.
+        (
+            "hoard",
+            {},
+            [
+                {"name": "=?utf-8?q?x=0D=0ABcc:_evil@example.com?=", "email": "a@example.com"},
+                {"name": "B"},
+            ],
+            "encoded word",
+        ),
+        ("hoard", {}, [{"name": "Ann =?utf-8?b?QWRtaW4=?="}, {"name": "B"}], "encoded word"),
     ],
 )
 def test_bad_creations_are_refused_with_the_reason(

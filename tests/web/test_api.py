@@ -79,6 +79,16 @@ def test_creating_a_game_explains_what_is_wrong(client: FlaskClient) -> None:
             },
             "target",
         ),
+        (
+            {
+                "game": "hoard",
+                "players": [
+                    {"name": "=?utf-8?q?x=0D=0ABcc:_evil@example.com?=", "email": "a@example.org"},
+                    {"name": "B"},
+                ],
+            },
+            "Player 1's name holds a MIME encoded word",
+        ),
     ]
     for body, message in cases:
         response = client.post("/api/v1/games", json=body)

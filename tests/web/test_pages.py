@@ -102,6 +102,23 @@ def test_new_game_errors_are_shown_by_their_fields_and_nothing_is_created(app: F
     assert _service(app).load(game_id).view(None)["variants"]["excalibur"] is True
 
 
+def test_a_name_holding_an_encoded_word_is_refused_by_its_field(app: Flask) -> None:
+    before = len(_service(app).list_games())
+    answer = app.test_client().post(
+        "/new",
+        data={
+            "game": "lancelot",
+            "name0": "=?utf-8?q?x=0D=0ABcc:_evil@example.com?=",
+            "email0": "ann@example.org",
+            "name1": "Bob",
+        },
+    )
+    assert answer.status_code == 400
+    error = re.search(r'id="name0-error"[^>]*>(.*?)<', answer.get_data(as_text=True), re.S)
+    assert error is not None and "encoded word" in error.group(1)
+    assert len(_service(app).list_games()) == before
+
+
 def test_the_index_links_games_with_who_is_to_act(app: Flask) -> None:
     created = _game(app, "lancelot", 2)
     text = app.test_client().get("/").get_data(as_text=True)
