@@ -12,9 +12,17 @@ gets at most one mail:
 
 ``Relay.run_once`` sends what is due. Rows are claimed in a short transaction (``FOR UPDATE
 SKIP LOCKED`` on PostgreSQL, so concurrent relays take different rows; on SQLite a named
-lease lets one relay run at a time) and leased for ``lease_seconds``; each row's result is
-written right after it is sent. A failure is retried with exponential backoff up to a cap;
-after ``max_attempts`` failures, or at once for a permanent refusal, the row is dead.
+lease lets one relay run at a time) and leased for ``lease_seconds``. Each row's result is
+written right after it is sent, and the same transaction renews the lease of the rows still
+to send: a mail starts going out within a lease renewed just before it, so however long a
+batch takes, another relay never takes a row this one will still send (it would only after
+one mail took longer than the whole lease). A failure is retried with exponential backoff up
+to a cap; after ``max_attempts`` failures, or at once for a permanent refusal, the row is dead.
+
+One window remains where a mail goes out twice: a relay stopped (killed, the machine lost)
+after the server's 250 and before recording it. Its rows are taken over when the lease runs
+out and sent again — the same bytes, Message-ID included, so the recipient's client and our
+own inbound pipeline see one message. The relay taking over logs each such row.
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ import logging
 import os
 import socket
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -399,13 +408,36 @@ class Relay:
             )
             until = format_time(now + timedelta(seconds=mail.lease_seconds))
             for row in rows:
+                if row.status == SENDING:
+                    log.warning(
+                        "relay: mail %s <%s> to %s was being sent by %s, which stopped before "
+                        "recording the result; it may have been sent already and goes again "
+                        "with the same Message-ID",
+                        row.id,
+                        row.message_id,
+                        row.recipient,
+                        row.lease_owner,
+                    )
                 row.status, row.lease_owner, row.lease_expires_at = SENDING, self.owner, until
                 session.add(row)
         return rows
 
-    def _settle(self, row: OutboxMail, error: SendError | None) -> str:
-        """Write one row's result (only while we still hold its lease)."""
+    def _settle(
+        self, row: OutboxMail, error: SendError | None, still_to_send: Sequence[OutboxMail] = ()
+    ) -> tuple[str, list[OutboxMail]]:
+        """Write one row's result (only while we still hold its lease) and, in the same
+        transaction, renew the lease of the rows still to send; returns the row's status and
+        those of ``still_to_send`` this relay still holds (a row whose lease ran out may
+        have been taken by another relay: it is not ours to send any more)."""
         now = self.clock.now()
+        if error is None and (row.lease_expires_at or "") < format_time(now):
+            log.warning(
+                "relay: mail %s <%s> took longer to send than its lease (%s s): another relay "
+                "may have sent it too",
+                row.id,
+                row.message_id,
+                self.settings.mail.lease_seconds,
+            )
         attempts = row.attempts + 1
         values: dict[str, object] = {"attempts": attempts, "lease_owner": None}
         if error is None:
@@ -426,7 +458,29 @@ class Relay:
             )
             if error is not None and error.refused:
                 record_failure(session, row.recipient, str(error), now)
-        return str(values["status"])
+            held = self._renew(session, list(still_to_send), now) if still_to_send else []
+        return str(values["status"]), held
+
+    def _renew(self, session: Session, rows: list[OutboxMail], now: datetime) -> list[OutboxMail]:
+        """Extend this relay's lease on ``rows``; the rows it still held. A row stays ours
+        while its ``lease_owner`` is us: another relay claiming it writes its own name."""
+        seconds = self.settings.mail.lease_seconds
+        until = format_time(now + timedelta(seconds=seconds))
+        if self.db.is_sqlite:  # keep the one-relay-at-a-time lease with the rows
+            take_lease(session, "relay", self.owner, now, seconds)
+        ids = [r.id for r in rows]
+        ours = (
+            col(OutboxMail.id).in_(ids),
+            col(OutboxMail.lease_owner) == self.owner,
+            col(OutboxMail.status) == SENDING,
+        )
+        renewed = session.exec(update(OutboxMail).where(*ours).values(lease_expires_at=until))
+        if renewed.rowcount != len(ids):
+            still = set(session.exec(select(OutboxMail.id).where(*ours)))
+            rows = [r for r in rows if r.id in still]
+        for r in rows:
+            r.lease_expires_at = until
+        return rows
 
     def run_once(self) -> RelayResult:
         result = RelayResult()
@@ -442,18 +496,18 @@ class Relay:
             try:
                 with self.transport.session() as session:
                     while pending:
-                        row = pending[0]
+                        row = pending.pop(0)
                         try:
                             session.send(row.envelope_from, [row.recipient], row.message)
                             error: SendError | None = None
                         except SendError as e:
                             error = e
-                        pending.pop(0)
-                        _count(result, self._settle(row, error))
+                        status, pending = self._settle(row, error, pending)
+                        _count(result, status)
             except SendError as e:  # the connection could not be opened: retry them all
                 log.warning("relay: %s", e)
                 for row in pending:
-                    _count(result, self._settle(row, e))
+                    _count(result, self._settle(row, e)[0])
             return result
         finally:
             if self.db.is_sqlite:

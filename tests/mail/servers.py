@@ -8,6 +8,7 @@ passwd-file auth, maildir in the folder, no privileged port) and runs ``dovecot 
 
 from __future__ import annotations
 
+import asyncio
 import grp
 import os
 import pwd
@@ -54,6 +55,8 @@ class _Handler:
         return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        if self.server.delay:  # a slow server: the 250 comes after a pause
+            await asyncio.sleep(self.server.delay)
         if self.server.mode == "tempfail":
             return "451 4.3.0 Temporary local problem, try again later"
         user = session.auth_data.login.decode() if session.authenticated else None
@@ -68,6 +71,8 @@ class SmtpTestServer:
     def __init__(self, **smtp_options: Any) -> None:
         self.port = free_port()
         self.mode = "accept"
+        #: seconds the server waits before answering each message's DATA (a slow relay)
+        self.delay = 0.0
         self.lock = threading.Lock()
         self.received: list[Received] = []
         self.smtp_options = smtp_options
