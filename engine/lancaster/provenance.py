@@ -133,7 +133,11 @@ def _value_text(data: Data, path: str) -> str:
         space = data.space(int(parts[1]))
         if parts[2] == "cost_squires":
             return str(space.cost_squires)
-        cost = f"pay {space.cost_squires} squires: " if space.cost_squires else ""
+        cost = (
+            f"pay {space.cost_squires} squire{'s' if space.cost_squires != 1 else ''}: "
+            if space.cost_squires
+            else ""
+        )
         return cost + space.reward.describe()
     if parts[0] == "favors":
         return data.favor(int(parts[1])).reward.describe()

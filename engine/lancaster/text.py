@@ -121,10 +121,11 @@ def render_text(view: Mapping[str, Any]) -> str:
                 f"held by {holder}; {applicant}"
             )
         t = regal["treasury"]
+        lords = ", ".join(f"{colour}'s lord" for colour in regal["in_treasury"]) or "none"
         lines.append(
             f"  Treasury: {_count(t['voting_markers'], 'voting marker', 'voting markers')}, "
             f"{_count(t['squires'], 'squire', 'squires')}, "
-            f"{t['gold']} gold; lords inside: {', '.join(regal['in_treasury']) or 'none'}"
+            f"{t['gold']} gold; lords inside: {lords}"
         )
         lines.append(
             f"  Supply: {_count(regal['bishop_supply'], 'bishop', 'bishops')}, "

@@ -93,7 +93,10 @@ def test_the_seat_page_shows_the_court_the_resentment_and_only_its_own_secrets(
             assert office["title"] in text
         treasury = view["court"]["treasury"]
         assert f"{treasury['gold']} gold · lords inside: " in text
-        assert ", ".join(view["court"]["in_treasury"]) in text
+        lords = ", ".join(f"{c}'s lord" for c in view["court"]["in_treasury"]) or "none"
+        assert f"lords inside: {lords}" in text
+        # An office granting no seal names its privilege alone, never "0 seals".
+        assert "0 regal seals" not in text and "0 seals" not in text
         resentment = view["resentment"]
         assert f"strength {resentment['tower_strength']} / 7" in text
         assert re.search(r"next penalties: −\d+ / −\d+", text)

@@ -62,9 +62,14 @@ class VoteOnLaw(Handler):
         have = state.colours[seat].voting_markers
         if state.votes[seat] is not None:
             return "You have voted; waiting for the others."
+        markers = (
+            f", adding 0 to {have} of your voting markers"
+            if have
+            else "; you have no voting markers to add"
+        )
         return (
-            f'Vote on the new law "{law.title}": {law.text} Vote yes or no, adding 0 to '
-            f"{have} of your voting markers (a tie approves the law)."
+            f'Vote on the new law "{law.title}": {law.text} Vote yes or no{markers} '
+            "(a tie approves the law)."
         )
 
     def waiting(self, state: State, frame: Frame) -> str:
