@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -372,8 +372,14 @@ class GameService:
         idempotency_key: str | None = None,
         received_at: Any = None,
         stale_policy: StalePolicy = "strict",
+        record: Callable[[Session, SubmitResult], None] | None = None,
     ) -> SubmitResult:
-        """Apply the command lines of ``text`` in order, in one transaction."""
+        """Apply the command lines of ``text`` in order, in one transaction.
+
+        ``record``: called in that transaction once something was applied, with the result,
+        so that what the caller writes about it (the inbound mail's outcome) commits with the
+        move or not at all, without a transaction of its own. It is not called for a
+        submission that applies nothing or returns the stored result of an earlier one."""
         if idempotency_key is not None and (
             not 1 <= len(idempotency_key) <= MAX_KEY
             or any(ord(c) < 32 or c == "\x7f" for c in idempotency_key)
@@ -439,6 +445,8 @@ class GameService:
                         )
                     )
                     session.flush()
+                if record is not None:
+                    record(session, result)
         except (IntegrityError, store.VersionTaken):
             # Lost a race the lock should have prevented: the answer is the same as for a
             # stale version (or the stored result, if it was this very request).

@@ -41,7 +41,7 @@ from pbem.mail.address import BadToken, find_token, peek, verify
 from pbem.mail.models import InboundMail, OutboxMail
 from pbem.mail.outbox import clear_failure, default_owner, record_failure
 from pbem.mail.reading import Incoming, Kind, read_message
-from pbem.service import GameService
+from pbem.service import GameService, SubmitResult
 from pbem.settings import Settings
 from pbem.views import summary_line
 
@@ -87,6 +87,8 @@ class _Outcome:
     failing: list[str] = field(default_factory=list)
     #: the game version the reply shows (its Reply-To carries it)
     version: int | None = None
+    #: already written, in the transaction that applied the reply's commands
+    recorded: bool = False
 
 
 class TooLarge(ValueError):
@@ -224,6 +226,10 @@ class Inbound:
             log.exception("inbound %s failed", key)
             incoming = None
             outcome = _Outcome("failed", f"internal error: {type(error).__name__}: {error}")
+        if outcome.recorded:
+            route = outcome.route
+            game_id, seat = (route.game_id, route.seat) if route else (None, None)
+            return Result(key, outcome.outcome, outcome.detail, game_id, seat)
         try:
             return self._finish(key, incoming, outcome)
         except Exception as error:
@@ -401,6 +407,9 @@ class Inbound:
                 if word is None:
                     if expected is None:
                         expected = svc.load(game).version
+                    # The reply's last commands: its outcome is written in their transaction.
+                    last = index == len(groups) - 1
+                    recorder = _Recorder(self, key, incoming, route, done, mails) if last else None
                     result = svc.submit(
                         game,
                         seat,
@@ -410,12 +419,16 @@ class Inbound:
                         channel_ref=key,
                         idempotency_key=f"mail:{key}:{index}"[:200],
                         stale_policy="same_decision",
+                        record=recorder,
                     )
                     done.extend(a.canonical for a in result.applied if a.line)
                     expected = result.version
                     if result.error is not None:
                         line = _failed_line(result.error, lines)
                         return self._stopped(route, incoming, done, line, result.error, mails)
+                    recorded = recorder.outcome if recorder is not None else None
+                    if recorded is not None and not result.replayed:
+                        return recorded  # written, and committed with the move
                 elif word == "undo":
                     expected = svc.undo(game, seat, channel="email", channel_ref=key).version
                     done.append("undo")
@@ -531,56 +544,93 @@ class Inbound:
     # -- recording the outcome -----------------------------------------------------------
 
     def _finish(self, key: str, incoming: Incoming | None, outcome: _Outcome) -> Result:
+        with self.db.write() as session:
+            return self._record(session, key, incoming, outcome)
+
+    def _record(
+        self, session: Session, key: str, incoming: Incoming | None, outcome: _Outcome
+    ) -> Result:
+        """Write the message's outcome (and its mails) in ``session``'s transaction."""
         now = self.clock.now()
         route = outcome.route
-        with self.db.write() as session:
-            for mail in outcome.mails:
-                session.add(mail)
-            if outcome.reply is not None and incoming is not None:
-                kind, to_address, to_name, text = outcome.reply
-                reply = replies.reply_mail(
-                    session,
-                    self.settings,
-                    incoming,
-                    kind=kind,
-                    to_address=to_address,
-                    to_name=to_name,
-                    text=text,
-                    game_id=route.game_id if route else None,
-                    seat=route.seat if route else None,
-                    version=outcome.version,
-                    now=now,
-                )
-                if reply is not None:
-                    session.add(reply)
-            for address in outcome.failing:
-                record_failure(session, address, "the mail to this address bounced", now)
-            if (
-                route is not None
-                and incoming is not None
-                and outcome.outcome in ("applied", "partly applied")
-            ):
-                clear_failure(session, incoming.sender)
-            game_id, seat = (route.game_id, route.seat) if route else (None, None)
-            # One statement (the row is not read first): it runs for every message.
-            done = session.exec(
-                update(InboundMail)
-                .where(col(InboundMail.key) == key)
-                .values(
-                    status="held" if outcome.outcome == "held" else "done",
-                    kind=incoming.kind.value if incoming is not None else None,
-                    outcome=outcome.outcome,
-                    detail=_db_text(outcome.detail)[:4000],
-                    game_id=game_id,
-                    seat=seat,
-                    processed_at=format_time(now),
-                    lease_owner=None,
-                    lease_expires_at=None,
-                )
+        for mail in outcome.mails:
+            session.add(mail)
+        if outcome.reply is not None and incoming is not None:
+            kind, to_address, to_name, text = outcome.reply
+            reply = replies.reply_mail(
+                session,
+                self.settings,
+                incoming,
+                kind=kind,
+                to_address=to_address,
+                to_name=to_name,
+                text=text,
+                game_id=route.game_id if route else None,
+                seat=route.seat if route else None,
+                version=outcome.version,
+                now=now,
             )
-            if done.rowcount != 1:
-                raise LookupError(f"inbound message {key!r} is not stored")
+            if reply is not None:
+                session.add(reply)
+        for address in outcome.failing:
+            record_failure(session, address, "the mail to this address bounced", now)
+        if (
+            route is not None
+            and incoming is not None
+            and outcome.outcome in ("applied", "partly applied")
+        ):
+            clear_failure(session, incoming.sender)
+        game_id, seat = (route.game_id, route.seat) if route else (None, None)
+        # One statement (the row is not read first): it runs for every message.
+        done = session.exec(
+            update(InboundMail)
+            .where(col(InboundMail.key) == key)
+            .values(
+                status="held" if outcome.outcome == "held" else "done",
+                kind=incoming.kind.value if incoming is not None else None,
+                outcome=outcome.outcome,
+                detail=_db_text(outcome.detail)[:4000],
+                game_id=game_id,
+                seat=seat,
+                processed_at=format_time(now),
+                lease_owner=None,
+                lease_expires_at=None,
+            )
+        )
+        if done.rowcount != 1:
+            raise LookupError(f"inbound message {key!r} is not stored")
         return Result(key, outcome.outcome, outcome.detail, game_id, seat)
+
+
+class _Recorder:
+    """Writes a reply's outcome in the transaction of its last commands, when they all
+    applied (``GameService.submit``'s ``record``): the move and the message's one outcome
+    commit together, in one transaction instead of two. Any other ending (an error to
+    answer) is written afterwards, as before."""
+
+    def __init__(
+        self,
+        inbound: Inbound,
+        key: str,
+        incoming: Incoming,
+        route: _Route,
+        done: list[str],
+        mails: list[OutboxMail],
+    ) -> None:
+        self.inbound, self.key, self.incoming, self.route = inbound, key, incoming, route
+        self.done, self.mails = done, mails
+        #: set once the outcome was written (it commits with the submission)
+        self.outcome: _Outcome | None = None
+
+    def __call__(self, session: Session, result: SubmitResult) -> None:
+        if result.error is not None:
+            return
+        done = [*self.done, *(a.canonical for a in result.applied if a.line)]
+        # The outcome word is printed before the detail ("applied: E5"): not repeated here.
+        outcome = _Outcome("applied", "; ".join(done), self.route, mails=self.mails)
+        self.inbound._record(session, self.key, self.incoming, outcome)
+        outcome.recorded = True
+        self.outcome = outcome
 
 
 def _groups(commands: tuple[str, ...]) -> list[tuple[str | None, list[str]]]:

@@ -1,0 +1,74 @@
+"""A reply's move and its outcome commit together: one transaction applies the commands and
+records the message as done, so a move never stands without its outcome (or the reverse)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlmodel import select
+
+from pbem.mail import inbound as inbound_module
+from pbem.mail.inbound import Inbound
+from pbem.mail.models import InboundMail
+from tests.mail.helpers import MailWorld, reply_to
+
+
+def _turn_mail(world: MailWorld, game_id: str, seat: int):  # type: ignore[no-untyped-def]
+    return [m for m in world.outbox(game_id) if m.seat == seat and m.kind == "turn"][-1]
+
+
+def _stored(world: MailWorld, key: str) -> InboundMail:
+    with world.db.read() as session:
+        return session.exec(select(InboundMail).where(InboundMail.key == key)).one()
+
+
+def test_a_move_whose_outcome_cannot_be_written_is_not_applied(
+    world: MailWorld, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = world.new_game()
+    inbound = Inbound(world.db, world.settings, world.service, world.clock)
+    clear_failure = inbound_module.clear_failure
+    calls: list[str] = []
+
+    def failing_once(session: Any, address: str) -> None:
+        # Part of writing an applied reply's outcome (the sender's address works again).
+        calls.append(address)
+        if len(calls) == 1:
+            raise RuntimeError("the disk is full")
+        clear_failure(session, address)
+
+    monkeypatch.setattr(inbound_module, "clear_failure", failing_once)
+    raw = reply_to(_turn_mail(world, game.id, 0), "E5", message_id="full@client.example")
+    result = inbound.receive(raw, "webhook")
+    # The outcome is written in the move's transaction: when it fails, so does the move,
+    # and the message's one outcome says so.
+    assert result.outcome == "failed"
+    assert world.service.load(game.id).version == game.version
+    assert _stored(world, "full@client.example").outcome == "failed"
+    assert calls == ["alice@example.com"]
+
+
+def test_an_applied_reply_is_recorded_in_the_transaction_of_its_move(
+    world: MailWorld, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = world.new_game()
+    inbound = Inbound(world.db, world.settings, world.service, world.clock)
+    writes = 0
+    write = world.db.write
+
+    def counted() -> Any:
+        nonlocal writes
+        writes += 1
+        return write()
+
+    monkeypatch.setattr(world.db, "write", counted)
+    raw = reply_to(_turn_mail(world, game.id, 0), "E5", message_id="one@client.example")
+    result = inbound.receive(raw, "webhook")
+    assert (result.outcome, result.detail) == ("applied", "E5")
+    # Storing the message, then the move with its outcome: two transactions, not three.
+    assert writes == 2
+    stored = _stored(world, "one@client.example")
+    assert (stored.status, stored.outcome, stored.detail) == ("done", "applied", "E5")
+    assert (stored.game_id, stored.seat) == (game.id, 0)
+    assert world.service.load(game.id).version == game.version + 1
