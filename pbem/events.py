@@ -39,6 +39,11 @@ UNDO_LAPSED = "UndoLapsed"
 ACTIONS_RETRACTED = "ActionsRetracted"
 PLAYER_RESIGNED = "PlayerResigned"
 GAME_FINISHED = "GameFinished"
+#: a seat disputes one or more actions of the log; ``DisputeResolved`` ends it
+DISPUTE_OPENED = "DisputeOpened"
+#: another seat agrees (or not) to retract what a dispute is about
+DISPUTE_ANSWERED = "DisputeAnswered"
+DISPUTE_RESOLVED = "DisputeResolved"
 
 
 class EventDataError(ValueError):
@@ -161,8 +166,54 @@ class GameFinished(Payload):
     reason: str
 
 
+@dataclass(frozen=True)
+class DisputeOpened(Payload):
+    TYPE: ClassVar[str] = "DisputeOpened"
+    seat: int
+    versions: tuple[int, ...]
+    text: str
+    channel: str
+    channel_ref: str | None
+
+
+@dataclass(frozen=True)
+class DisputeAnswered(Payload):
+    TYPE: ClassVar[str] = "DisputeAnswered"
+    dispute: int
+    seat: int
+    agree: bool
+    channel: str
+    channel_ref: str | None
+
+
+@dataclass(frozen=True)
+class DisputeResolved(Payload):
+    TYPE: ClassVar[str] = "DisputeResolved"
+    dispute: int
+    #: the seat that opened the dispute
+    seat: int
+    outcome: str
+    by: str
+    reason: str
+    to_version: int | None
+    retracted: tuple[int, ...]
+    revealed: tuple[str, ...]
+    channel: str
+
+
 #: the events a seat causes, through a channel
-SEAT_ACTS = (ActionApplied, UndoRequested, UndoDecided, ActionsRetracted, PlayerResigned)
+SEAT_ACTS = (
+    ActionApplied,
+    UndoRequested,
+    UndoDecided,
+    ActionsRetracted,
+    PlayerResigned,
+    DisputeOpened,
+    DisputeAnswered,
+)
+#: events that change nothing on the board: a reply made before them still answers the
+#: same position
+POSITION_NEUTRAL = (DisputeOpened, DisputeAnswered, DisputeResolved)
 
 
 def _tuples(data: dict[str, Any], *names: str) -> dict[str, Any]:
@@ -338,6 +389,7 @@ class ActionsRetractedV1(_Strict):
     #: who took the actions back (the requester, for a consented undo)
     seat = _int()
     #: the UndoRequested version, or None for a seat taking back its own latest actions
+    #: and for an upheld dispute (the DisputeResolved right before it says which)
     request = fields.Integer(required=True, strict=True, allow_none=True)
     to_version = _int()
     versions = fields.List(fields.Integer(strict=True), required=True)
@@ -370,6 +422,56 @@ class GameFinishedV1(_Strict):
         return GameFinished(**data)
 
 
+class DisputeOpenedV1(_Strict):
+    seat = _int()
+    #: the ActionApplied versions disputed (in effect when the dispute was opened)
+    versions = fields.List(fields.Integer(strict=True), required=True)
+    #: what the seat wrote about them, as it wrote it (every seat reads it)
+    text = fields.String(required=True)
+    channel = _channel()
+    channel_ref = _ref()
+
+    @post_load
+    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
+        return DisputeOpened(**_tuples(data, "versions"))
+
+
+class DisputeAnsweredV1(_Strict):
+    #: the DisputeOpened version
+    dispute = _int()
+    seat = _int()
+    #: agrees to retract the disputed actions
+    agree = fields.Boolean(required=True)
+    channel = _channel()
+    channel_ref = _ref()
+
+    @post_load
+    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
+        return DisputeAnswered(**data)
+
+
+class DisputeResolvedV1(_Strict):
+    dispute = _int()
+    seat = _int()
+    outcome = fields.String(required=True, validate=validate.OneOf(("dismissed", "upheld")))
+    #: who decided: the game's ``administrator``, or every other seat's ``consent``
+    by = fields.String(required=True, validate=validate.OneOf(("administrator", "consent")))
+    #: why (a dismissal's reason; for an upheld dispute, the remedy in words)
+    reason = fields.String(required=True)
+    #: the version the game went back to (upheld), else None
+    to_version = fields.Integer(required=True, strict=True, allow_none=True)
+    #: the ActionApplied versions retracted (the ActionsRetracted right after says the same)
+    retracted = fields.List(fields.Integer(strict=True), required=True)
+    #: what the retracted steps had already revealed to the players (draws, reveals): it
+    #: stays known, and the log says so
+    revealed = fields.List(fields.String(), required=True)
+    channel = _channel()
+
+    @post_load
+    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
+        return DisputeResolved(**_tuples(data, "retracted", "revealed"))
+
+
 SCHEMAS: dict[tuple[str, int], Schema] = {
     (GAME_CREATED, 1): GameCreatedV1(),
     (GAME_CREATED, 2): GameCreatedV2(),
@@ -381,6 +483,9 @@ SCHEMAS: dict[tuple[str, int], Schema] = {
     (ACTIONS_RETRACTED, 1): ActionsRetractedV1(),
     (PLAYER_RESIGNED, 1): PlayerResignedV1(),
     (GAME_FINISHED, 1): GameFinishedV1(),
+    (DISPUTE_OPENED, 1): DisputeOpenedV1(),
+    (DISPUTE_ANSWERED, 1): DisputeAnsweredV1(),
+    (DISPUTE_RESOLVED, 1): DisputeResolvedV1(),
 }
 CURRENT_VERSION: dict[str, int] = {}
 for _type, _version in SCHEMAS:

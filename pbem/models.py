@@ -1,8 +1,8 @@
 """The tables (SQLModel). Alembic owns the schema: a change here needs a migration.
 
-``events`` is the truth. ``games``, ``seats`` and ``undo_requests`` are read models: written
-only by the projections (``pbem.projections``), rebuilt from the events alone by ``pbem db
-rebuild-projections``. ``game_secrets`` and ``seat_tokens`` hold what the log cannot: the
+``events`` is the truth. ``games``, ``seats``, ``undo_requests`` and ``disputes`` are read
+models: written only by the projections (``pbem.projections``), rebuilt from the events alone
+by ``pbem db rebuild-projections``. ``game_secrets`` and ``seat_tokens`` hold what the log cannot: the
 seed until it is revealed at the end, and the hashes of the admin and seat tokens; they are
 written once, when the game is created. ``snapshots`` is a cache: it can be deleted at any
 time.
@@ -14,7 +14,7 @@ the same bytes on every database, which the hash chain needs.
 
 from __future__ import annotations
 
-from sqlalchemy import Text, UniqueConstraint
+from sqlalchemy import Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -137,3 +137,26 @@ class UndoRequest(SQLModel, table=True):
     status: str = Field(max_length=16)
     #: canonical JSON list of the seats that accepted so far
     accepted_by: str = Field(sa_type=Text)
+
+
+class Dispute(SQLModel, table=True):
+    """Read model of a dispute (``pbem.projections.disputes``). The index on the status lets
+    whatever waits on a game (a deadline) find its open disputes at once."""
+
+    __tablename__ = "disputes"
+    __table_args__ = (Index("ix_disputes_open", "game_id", "status"),)
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    #: the version of its DisputeOpened event
+    dispute: int = Field(primary_key=True)
+    seat: int
+    #: canonical JSON list of the disputed ActionApplied versions
+    versions: str = Field(sa_type=Text)
+    text: str = Field(sa_type=Text)
+    #: open | dismissed | upheld
+    status: str = Field(max_length=16)
+    #: canonical JSON object: seat (as text) -> true (agrees to retract) or false
+    answers: str = Field(sa_type=Text)
+    opened_at: str = Field(max_length=32)
+    #: the version of its DisputeResolved event, once resolved
+    resolved: int | None = None

@@ -35,6 +35,7 @@ from pbem.actions import action_event, auto_moves, check_players
 from pbem.cache import StateCache
 from pbem.clock import Clock, format_time
 from pbem.db import Database
+from pbem.disputes import Disputes
 from pbem.errors import (
     AgainstTheRules,
     BadRequest,
@@ -162,6 +163,8 @@ class GameService:
         self.clock = clock
         self.repository = repository
         self.transactions = transactions
+        #: opening, answering and resolving disputes (``pbem.disputes``)
+        self.disputes = Disputes(self)
 
     @property
     def listeners(self) -> list[Listener]:
@@ -707,7 +710,10 @@ class GameService:
         if expected == head:
             return
         if 1 <= expected < head and policy != "strict":
-            since = txn.read(after=expected)
+            # A dispute opened or answered since changes nothing on the board.
+            since = [
+                e for e in txn.read(after=expected) if not isinstance(e.payload, ev.POSITION_NEUTRAL)
+            ]
             if all(isinstance(p := e.payload, ev.ActionApplied) and p.seat == seat for e in since):
                 return
             if policy == "same_decision" and self._same_decision(txn, seat, expected, since):

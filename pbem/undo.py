@@ -31,6 +31,9 @@ class Plan:
     to_version: int
     versions: list[int]
     needs_consent: bool
+    #: the irreversible steps (draws, reveals) among the retracted versions: only the
+    #: administrator's remedy for a dispute may cross them (``cross_irreversible``)
+    crossed: list[int]
 
 
 def plan(
@@ -42,10 +45,12 @@ def plan(
     *,
     consent: bool = False,
     name_of: Callable[[int], str] = lambda seat: f"seat {seat}",
+    cross_irreversible: bool = False,
 ) -> Plan:
     """What undoing for ``seat`` back to ``to_version`` (default: before its latest
     action) would retract, or AgainstTheRules saying why it cannot be done (naming players
-    with ``name_of``, e.g. "Ann (Red)")."""
+    with ``name_of``, e.g. "Ann (Red)"). ``cross_irreversible``: irreversible steps are
+    listed in ``crossed`` instead of refused (an administrator upholding a dispute)."""
     actions = ev.effective_actions(events)
     if to_version is None:
         own = [e for e in actions if _action(e).seat == seat]
@@ -61,6 +66,7 @@ def plan(
     retracted = [e for e in actions if e.version > to_version]
     if not retracted:
         raise AgainstTheRules(f"No action was played after version {to_version}: nothing to undo.")
+    crossed: list[int] = []
     for e in events:
         if e.version <= to_version:
             continue
@@ -70,13 +76,21 @@ def plan(
                 f"Cannot go back past version {e.version}: {name_of(p.seat)} resigned there."
             )
         if isinstance(p, ev.ActionApplied) and p.irreversible and e in retracted:
+            if cross_irreversible:
+                crossed.append(e.version)
+                continue
             # The design: undo never crosses a step that drew randomness or revealed a secret.
             raise AgainstTheRules(
                 f"Cannot undo version {e.version} ({p.canonical}): it drew randomness "
                 "or revealed hidden information, and undo never crosses such a step."
             )
     others = {_action(e).seat for e in retracted} - {seat} - resigned
-    return Plan(to_version, [e.version for e in retracted], needs_consent=bool(others) or consent)
+    return Plan(
+        to_version,
+        [e.version for e in retracted],
+        needs_consent=bool(others) or consent,
+        crossed=crossed,
+    )
 
 
 def open_request(session: Session, game_id: str) -> UndoRequest | None:

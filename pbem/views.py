@@ -222,6 +222,14 @@ def event_text(kind: str, d: dict[str, Any], names: Names | None = None) -> str:
         return f"back to version {d['to_version']}, retracting {_versions(d['versions'])}"
     if kind == ev.PLAYER_RESIGNED:
         return f"{who(d['seat'])} resigned"
+    if kind == ev.DISPUTE_OPENED:
+        return f"{who(d['seat'])} disputes {_versions(d['versions'])}: “{d['text']}”"
+    if kind == ev.DISPUTE_ANSWERED:
+        if d["agree"]:
+            return f"{who(d['seat'])} agrees to retract what dispute {d['dispute']} is about"
+        return f"{who(d['seat'])} disagrees with dispute {d['dispute']}"
+    if kind == ev.DISPUTE_RESOLVED:
+        return _resolved_text(d)
     if kind == ev.GAME_FINISHED:
         winners = d["outcome"].get("winners") or []
         named = names.many(winners) if names is not None else str(winners)
@@ -231,6 +239,19 @@ def event_text(kind: str, d: dict[str, Any], names: Names | None = None) -> str:
             return f"finished: {left} resigned; winner {named}"
         return f"finished ({d['reason']}): winner {named}"
     return kind
+
+
+def _resolved_text(d: dict[str, Any]) -> str:
+    if d["outcome"] == "dismissed":
+        return f"dispute {d['dispute']} dismissed by the administrator: {d['reason']}"
+    by = "the administrator" if d["by"] == "administrator" else "every other player's consent"
+    text = (
+        f"dispute {d['dispute']} upheld by {by} ({d['reason']}): back to version "
+        f"{d['to_version']}, retracting {_versions(d['retracted'])}"
+    )
+    if d["revealed"]:
+        text += ". Already revealed, and still known to every player: " + " ".join(d["revealed"])
+    return text
 
 
 def summary_line(e: dict[str, Any], names: Names | None = None) -> str:

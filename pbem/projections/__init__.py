@@ -1,4 +1,5 @@
-"""The read models, each a projection of the events: ``games``, ``seats``, ``undo_requests``.
+"""The read models, each a projection of the events: ``games``, ``seats``, ``undo_requests``,
+``disputes``.
 
 A projection is a function of the events just appended to one game's stream (and of the
 seats that owe an action after them, which the fold of the log decides); it writes its table
@@ -18,8 +19,8 @@ from sqlalchemy import delete
 from sqlmodel import Session, SQLModel, select
 
 from pbem.events import StoredEvent
-from pbem.models import Game, Seat, UndoRequest
-from pbem.projections import games, seats, undo_requests
+from pbem.models import Dispute, Game, Seat, UndoRequest
+from pbem.projections import disputes, games, seats, undo_requests
 
 #: What a projection is given: the session, the game, the events appended (in order), and
 #: the seats that owe an action after them.
@@ -40,6 +41,7 @@ READ_MODELS: tuple[ReadModel, ...] = (
     ReadModel(Game, "id", ("id",), games.project),
     ReadModel(Seat, "game_id", ("seat",), seats.project),
     ReadModel(UndoRequest, "game_id", ("request",), undo_requests.project),
+    ReadModel(Dispute, "game_id", ("dispute",), disputes.project),
 )
 
 

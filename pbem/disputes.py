@@ -1,0 +1,466 @@
+"""Disputes: a seat says an action of the log went wrong (``DisputeOpened``); it ends with
+``DisputeResolved``, dismissed with a reason or upheld. An upheld dispute retracts the
+disputed actions and everything played after them, exactly as a consented undo does
+(``pbem.undo.plan`` decides what, ``ActionsRetracted`` does it; nothing is deleted).
+
+Who upholds: every other active seat's consent (``DisputeAnswered`` with ``agree``), or the
+game's administrator alone. Consent never crosses an irreversible step (a draw, a reveal):
+only the administrator may, and the log then says which hidden information those steps had
+already revealed, since it stays known to every player. A seat that disagrees leaves the
+dispute to the administrator.
+
+Decisions where the issue was silent: one dispute open per game at a time (as with undo
+requests); a finished game takes no new dispute (its seed is public, nothing can be
+retracted); the text of a dispute is read by every seat (the mails and the form say so).
+
+``Disputes`` is composed into the game service (``GameService.disputes``); the mail door,
+the API, the pages and the CLI call it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sqlmodel import Session, col, select
+
+from pbem import events as ev
+from pbem import undo as undo_rules
+from pbem.errors import AgainstTheRules, BadRequest, Conflict, GameNotFound
+from pbem.events import StoredEvent
+from pbem.models import Dispute
+from pbem.naming import Names, names_for
+from pbem.repository import game_or_404
+from pbem.unit_of_work import UnitOfWork
+
+if TYPE_CHECKING:
+    from pbem.service import GameService
+
+#: The longest text of a dispute (a few sentences; a mail line is at most 200 characters).
+MAX_TEXT = 2000
+#: The most versions one dispute may name (a range is for a few related moves).
+MAX_RANGE = 200
+#: The channel of what the administrator does from the command line.
+ADMIN_CHANNEL = "cli"
+
+#: ``41`` or ``41-43`` (also ``41..43``, ``v41``)
+_RANGE = re.compile(r"^v?(\d{1,9})(?:\s*(?:-|–|\.\.)\s*v?(\d{1,9}))?$", re.IGNORECASE)
+#: A mail line: ``dispute 41: I wrote knight 2, not knight 1``, ``agree 45``, ``disagree``.
+_MAIL_LINE = re.compile(
+    r"^(?P<word>dispute|agree|disagree)\b\s*(?P<what>[^:]*?)\s*(?::\s*(?P<text>.*))?$",
+    re.IGNORECASE,
+)
+#: The words a mail line may begin with to open or answer a dispute.
+MAIL_WORDS = ("dispute", "agree", "disagree")
+
+
+@dataclass(frozen=True)
+class DisputeResult:
+    game_id: str
+    #: the game's version after the command
+    version: int
+    dispute: int
+    #: open | agreed (waiting for others) | disagreed | dismissed | upheld
+    status: str
+    retracted: tuple[int, ...] = ()
+    revealed: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "dispute": self.dispute,
+            "status": self.status,
+            "retracted": list(self.retracted),
+            "revealed": list(self.revealed),
+        }
+
+
+def parse_versions(text: str) -> tuple[int, int]:
+    """``"41"`` -> (41, 41); ``"41-43"`` -> (41, 43); BadRequest saying what to write."""
+    match = _RANGE.match(text.strip())
+    if match is None:
+        raise BadRequest(
+            f"Name the version you dispute as a number, or a range such as 41-43 (not "
+            f"{text.strip()[:40]!r})."
+        )
+    first = int(match.group(1))
+    last = int(match.group(2) or first)
+    if last < first:
+        first, last = last, first
+    return first, last
+
+
+def row_json(row: Dispute, names: Names | None = None) -> dict[str, Any]:
+    """A dispute as the API and pages show it (every seat may read all of it)."""
+    answers = {int(k): v for k, v in json.loads(row.answers).items()}
+    out: dict[str, Any] = {
+        "dispute": row.dispute,
+        "seat": row.seat,
+        "versions": json.loads(row.versions),
+        "text": row.text,
+        "status": row.status,
+        "agreed": sorted(s for s, v in answers.items() if v),
+        "disagreed": sorted(s for s, v in answers.items() if not v),
+        "opened_at": row.opened_at,
+        "resolved": row.resolved,
+    }
+    if names is not None:
+        out["by"] = names.of(row.seat)
+    return out
+
+
+def open_dispute(session: Session, game_id: str) -> Dispute | None:
+    """The game's open dispute, if any (through the ``(game_id, status)`` index)."""
+    return session.exec(
+        select(Dispute).where(Dispute.game_id == game_id, Dispute.status == "open")
+    ).first()
+
+
+class Disputes:
+    """Opening, answering and resolving disputes, on the game service's transactions."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+
+    # -- reading --------------------------------------------------------------------------
+
+    def list(self, game_id: str) -> list[dict[str, Any]]:
+        """Every dispute of the game, oldest first, with the players named."""
+        with self.service.db.read() as session:
+            game_or_404(session, game_id)
+            rows = session.exec(
+                select(Dispute).where(Dispute.game_id == game_id).order_by(col(Dispute.dispute))
+            ).all()
+        if not rows:
+            return []
+        names = self.service.load(game_id).names
+        return [row_json(r, names) for r in rows]
+
+    def open_one(self, game_id: str) -> int | None:
+        """The open dispute of the game (its number), if any."""
+        with self.service.db.read() as session:
+            row = open_dispute(session, game_id)
+        return None if row is None else row.dispute
+
+    # -- commands -------------------------------------------------------------------------
+
+    def open(
+        self,
+        game_id: str,
+        seat: int,
+        first: int,
+        last: int | None,
+        text: str,
+        *,
+        channel: str,
+        channel_ref: str | None = None,
+    ) -> DisputeResult:
+        """``seat`` disputes the actions from version ``first`` to ``last`` (inclusive)."""
+        text = " ".join(text.split())
+        if not text:
+            raise BadRequest("Say what went wrong: a dispute needs a few words of explanation.")
+        if len(text) > MAX_TEXT or "\x00" in text:
+            raise BadRequest(f"A dispute's text has at most {MAX_TEXT} characters of text.")
+        last = first if last is None else last
+        with self.service.transactions.on(game_id) as txn:
+            self.service._check_can_act(txn, seat)
+            versions = _disputed(txn.read(), txn.version, first, last)
+            current = open_dispute(txn.session, game_id)
+            if current is not None:
+                raise Conflict(
+                    f"Dispute {current.dispute} is still open: it must be resolved before "
+                    "another is opened."
+                )
+            opened = ev.DisputeOpened(
+                seat=seat,
+                versions=tuple(versions),
+                text=text,
+                channel=channel,
+                channel_ref=channel_ref,
+            )
+            stored = txn.append([opened], txn.state, lapse=False)
+            return DisputeResult(game_id, stored[-1].version, stored[-1].version, "open")
+
+    def answer(
+        self,
+        game_id: str,
+        seat: int,
+        dispute: int,
+        agree: bool,
+        *,
+        channel: str,
+        channel_ref: str | None = None,
+    ) -> DisputeResult:
+        """Another seat agrees to retract the disputed actions (or does not). The last
+        agreement upholds the dispute; a disagreement leaves it to the administrator."""
+        with self.service.transactions.on(game_id) as txn:
+            self.service._check_can_act(txn, seat)
+            row = _open_row(txn, dispute)
+            if row.seat == seat:
+                raise AgainstTheRules(
+                    "You opened this dispute: the other players answer it (or the "
+                    "administrator decides)."
+                )
+            answers = {int(k): v for k, v in json.loads(row.answers).items()}
+            if seat in answers:
+                word = "agreed to" if answers[seat] else "disagreed with"
+                raise Conflict(f"You already {word} dispute {dispute}.")
+            answered = ev.DisputeAnswered(
+                dispute=dispute, seat=seat, agree=agree, channel=channel, channel_ref=channel_ref
+            )
+            if not agree:
+                stored = txn.append([answered], txn.state, lapse=False)
+                return DisputeResult(game_id, stored[-1].version, dispute, "disagreed")
+            # Checked at the first agreement already: consent that cannot uphold is refused
+            # at once, not after every seat has answered.
+            plan = self._plan(txn, row)
+            if plan.crossed:
+                raise AgainstTheRules(_consent_refusal(txn, plan.crossed))
+            agreed = {s for s, v in answers.items() if v} | {seat}
+            waiting = {s.seat for s in txn.seats if not s.resigned} - {row.seat} - agreed
+            if waiting:
+                stored = txn.append([answered], txn.state, lapse=False)
+                return DisputeResult(game_id, stored[-1].version, dispute, "agreed")
+            reason = "every other player agreed to retract the disputed actions"
+            return self._uphold(txn, row, plan, "consent", reason, channel, [answered])
+
+    def resolve(
+        self,
+        game_id: str,
+        admin_token: str | None,
+        dispute: int,
+        *,
+        uphold: bool,
+        reason: str,
+        channel: str = ADMIN_CHANNEL,
+    ) -> DisputeResult:
+        """The administrator dismisses the dispute (with a reason) or upholds it, retracting
+        the disputed actions even across a draw or a reveal."""
+        reason = " ".join(reason.split())
+        if len(reason) > MAX_TEXT or "\x00" in reason:
+            raise BadRequest(f"A reason has at most {MAX_TEXT} characters of text.")
+        if not uphold and not reason:
+            raise BadRequest("Say why the dispute is dismissed: every player reads the reason.")
+        with self.service.transactions.on(game_id) as txn:
+            self.service._check_admin(txn, admin_token)
+            row = _open_row(txn, dispute)
+            if not uphold:
+                resolved = ev.DisputeResolved(
+                    dispute=dispute,
+                    seat=row.seat,
+                    outcome="dismissed",
+                    by="administrator",
+                    reason=reason,
+                    to_version=None,
+                    retracted=(),
+                    revealed=(),
+                    channel=channel,
+                )
+                stored = txn.append([resolved], txn.state, lapse=False)
+                return DisputeResult(game_id, stored[-1].version, dispute, "dismissed")
+            if txn.finished:
+                raise Conflict(
+                    f"The game is over (it finished at version {txn.version}): nothing can be "
+                    "retracted any more; dismiss the dispute with a reason."
+                )
+            plan = self._plan(txn, row)
+            reason = reason or "the administrator upheld the dispute"
+            return self._uphold(txn, row, plan, "administrator", reason, channel, [])
+
+    # -- the remedy -----------------------------------------------------------------------
+
+    def _plan(self, txn: UnitOfWork, row: Dispute) -> undo_rules.Plan:
+        """What upholding retracts: the disputed actions and everything played after them,
+        by the rules of a consented undo (never across a resignation)."""
+        names = _names(txn)
+        first = min(json.loads(row.versions))
+        return undo_rules.plan(
+            txn.read(),
+            txn.version,
+            row.seat,
+            first - 1,
+            txn.resigned,
+            consent=True,
+            name_of=names.of,
+            cross_irreversible=True,
+        )
+
+    def _uphold(
+        self,
+        txn: UnitOfWork,
+        row: Dispute,
+        plan: undo_rules.Plan,
+        by: str,
+        reason: str,
+        channel: str,
+        before: Sequence[ev.Payload],
+    ) -> DisputeResult:
+        revealed = tuple(revealed_by(txn.read(), plan.crossed, _names(txn)))
+        resolved = ev.DisputeResolved(
+            dispute=row.dispute,
+            seat=row.seat,
+            outcome="upheld",
+            by=by,
+            reason=reason,
+            to_version=plan.to_version,
+            retracted=tuple(plan.versions),
+            revealed=revealed,
+            channel=channel,
+        )
+        # The references of the answers are on the DisputeAnswered events, each its own
+        # seat's: the retraction carries none.
+        retracted = ev.ActionsRetracted(
+            seat=row.seat,
+            request=None,
+            to_version=plan.to_version,
+            versions=tuple(plan.versions),
+            channel=channel,
+            channel_ref=None,
+        )
+        stored = txn.append([*before, resolved, retracted], txn.state_at(plan.to_version))
+        return DisputeResult(
+            txn.game_id,
+            stored[-1].version,
+            row.dispute,
+            "upheld",
+            tuple(plan.versions),
+            revealed,
+        )
+
+
+def revealed_by(events: Sequence[StoredEvent], crossed: Sequence[int], names: Names) -> list[str]:
+    """Plain words for what the irreversible steps ``crossed`` had revealed: the step
+    itself (its public log: a draw, the votes) and the secret choices it made public."""
+    by_version = {e.version: e for e in events}
+    retracted = ev.retracted_versions(events)
+    lines: list[str] = []
+    previous_reveal = 0
+    effective = [e for e in events if e.type == ev.ACTION_APPLIED and e.version not in retracted]
+    for version in crossed:
+        p = by_version[version].payload
+        assert isinstance(p, ev.ActionApplied)
+        log = " ".join(names.lines(p.log))
+        line = (
+            f"Version {version} ({names.of(p.seat)}: {p.canonical}) drew randomness or "
+            f"revealed hidden information, which every player has seen"
+        )
+        line += f": {log}" if log else "."
+        secrets = [
+            e
+            for e in effective
+            if previous_reveal < e.version < version
+            and isinstance(q := e.payload, ev.ActionApplied)
+            and q.secret
+        ]
+        if isinstance(p, ev.ActionApplied) and p.secret:
+            secrets.append(by_version[version])
+        if secrets:
+            choices = ", ".join(
+                f"{names.of(_action(e).seat)}: {_action(e).canonical} (version {e.version})"
+                for e in secrets
+            )
+            line += f" It made these secret choices public: {choices}."
+        lines.append(line)
+        previous_reveal = version
+    return lines
+
+
+def apply_mail_line(
+    disputes: Disputes, game_id: str, seat: int, line: str, channel_ref: str
+) -> tuple[int, str]:
+    """A mail's dispute line (``dispute 41: …``, ``agree 45``, ``disagree``): the game's
+    version after it, and what was done, in a few words."""
+    match = _MAIL_LINE.match(" ".join(line.split()))
+    if match is None:
+        raise BadRequest(
+            "Write a dispute as 'dispute 41: what went wrong' (the version, a colon, then "
+            "your words), or answer one with 'agree 45' or 'disagree 45'."
+        )
+    word, what, text = match.group("word").lower(), match.group("what"), match.group("text")
+    if word == "dispute":
+        if not what:
+            raise BadRequest(
+                "Name the version you dispute: 'dispute 41: what went wrong' (the versions "
+                "are in the log of your mails and on the game page)."
+            )
+        first, last = parse_versions(what)
+        result = disputes.open(
+            game_id, seat, first, last, text or "", channel="email", channel_ref=channel_ref
+        )
+        return result.version, f"dispute {result.dispute} opened"
+    if what:
+        number = re.sub(r"^dispute\s*", "", what, flags=re.IGNORECASE)
+        if not number.isdigit() or len(number) > 9:
+            raise BadRequest(f"'{word} 45' names the dispute by its number (not {what[:20]!r}).")
+        dispute: int | None = int(number)
+    else:
+        dispute = disputes.open_one(game_id)
+        if dispute is None:
+            raise Conflict("There is no dispute waiting for an answer.")
+    result = disputes.answer(
+        game_id, seat, dispute, word == "agree", channel="email", channel_ref=channel_ref
+    )
+    return result.version, f"{word} {dispute}"
+
+
+def _disputed(events: Sequence[StoredEvent], head: int, first: int, last: int) -> list[int]:
+    """The actions in effect from ``first`` to ``last``, or why there are none."""
+    if not 1 <= first <= last < head + 1:
+        raise AgainstTheRules(
+            f"The game is at version {head}: name versions from 3 to {head} "
+            f"(not {first if first == last else f'{first}-{last}'})."
+        )
+    if last - first >= MAX_RANGE:
+        raise BadRequest(f"A dispute names at most {MAX_RANGE} versions at once.")
+    retracted = ev.retracted_versions(events)
+    versions = [
+        e.version
+        for e in events
+        if first <= e.version <= last and e.type == ev.ACTION_APPLIED and e.version not in retracted
+    ]
+    if not versions:
+        span = f"version {first}" if first == last else f"versions {first} to {last}"
+        raise AgainstTheRules(
+            f"There is no move in effect at {span}: a dispute is about moves played "
+            "(see the game's log), not about other events or moves already taken back."
+        )
+    return versions
+
+
+def _open_row(txn: UnitOfWork, dispute: int) -> Dispute:
+    # Disputes are numbered by their event's version: anything else names none (and a
+    # number too large for the database's integers must not reach it).
+    row = txn.session.get(Dispute, (txn.game_id, dispute)) if 1 <= dispute <= txn.version else None
+    if row is None:
+        raise GameNotFound(f"There is no dispute {dispute} in this game.")
+    if row.status != "open":
+        raise Conflict(f"Dispute {dispute} is already resolved ({row.status}).")
+    return row
+
+
+def _consent_refusal(txn: UnitOfWork, crossed: Sequence[int]) -> str:
+    names = _names(txn)
+    steps = []
+    for e in txn.read():
+        if e.version in crossed:
+            p = _action(e)
+            steps.append(f"version {e.version} ({names.of(p.seat)}: {p.canonical})")
+    return (
+        f"Retracting these moves would go back across {', '.join(steps)}, which drew "
+        "randomness or revealed hidden information: the players' consent cannot undo that. "
+        "Only the game's administrator can uphold this dispute."
+    )
+
+
+def _names(txn: UnitOfWork) -> Names:
+    return names_for(txn.rules, txn.state, [s.name for s in txn.seats])
+
+
+def _action(e: StoredEvent) -> ev.ActionApplied:
+    p = e.payload
+    assert isinstance(p, ev.ActionApplied)
+    return p
+

@@ -1,0 +1,225 @@
+"""Disputes as events, through the service on SQLite and PostgreSQL: opened, dismissed,
+upheld by consent or by the administrator (who alone may cross a reveal), with the disputes
+read model rebuilt from the log alone and nothing ever deleted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pbem import events as ev
+from pbem.errors import AgainstTheRules, BadRequest, Conflict, Forbidden, GameNotFound
+from pbem.read_models import first_difference
+from pbem.replay import state_hash
+from pbem.service import Created, GameService
+from pbem.views import event_text
+from tests.service.test_games import event_count, play
+
+
+def _hoard(service: GameService, players: int = 2) -> Created:
+    names = [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(players)]
+    return service.create_game("hoard", {"rounds": 3}, names)
+
+
+def _state(service: GameService, gid: str, at: int | None = None) -> str:
+    loaded = service.load(gid, at=at)
+    return state_hash(loaded.rules, loaded.state)
+
+
+def _types(service: GameService, gid: str) -> list[str]:
+    return [e.type for e in service.raw_events(gid)]
+
+
+def _texts(service: GameService, gid: str, after: int) -> list[str]:
+    return [e["text"] for e in service.events(gid, after)]
+
+
+def _read_models_match(service: GameService, gid: str) -> None:
+    assert first_difference(service.db, gid, service.registry) is None
+
+
+def test_a_dispute_is_opened_then_dismissed_with_a_reason(service: GameService) -> None:
+    game = _hoard(service)
+    gid = game.id
+    play(service, gid, 0, "keep")  # version 3
+    play(service, gid, 1, "keep")  # version 4
+    before = _state(service, gid)
+    opened = service.disputes.open(gid, 1, 3, None, "  P0 never  said keep ", channel="api")
+    assert (opened.dispute, opened.status, opened.version) == (5, "open", 5)
+    assert _state(service, gid) == before  # the board is untouched
+    [row] = service.disputes.list(gid)
+    assert (row["seat"], row["versions"], row["text"], row["status"]) == (
+        1,
+        [3],
+        "P0 never said keep",
+        "open",
+    )
+    assert service.disputes.open_one(gid) == 5
+    with pytest.raises(Conflict, match="Dispute 5 is still open"):
+        service.disputes.open(gid, 0, 4, None, "and this", channel="api")
+    with pytest.raises(Forbidden, match="admin token"):
+        service.disputes.resolve(gid, game.seats[0].token, 5, uphold=False, reason="no")
+    with pytest.raises(BadRequest, match="Say why"):
+        service.disputes.resolve(gid, game.admin_token, 5, uphold=False, reason="  ")
+    dismissed = service.disputes.resolve(
+        gid, game.admin_token, 5, uphold=False, reason="the API log shows P0 sent keep"
+    )
+    assert (dismissed.status, dismissed.version, dismissed.retracted) == ("dismissed", 6, ())
+    assert _state(service, gid) == before
+    assert service.disputes.list(gid)[0]["status"] == "dismissed"
+    assert service.disputes.list(gid)[0]["resolved"] == 6
+    assert service.disputes.open_one(gid) is None
+    assert _texts(service, gid, 4) == [
+        "P1 disputes version 3: “P0 never said keep”",
+        "dispute 5 dismissed by the administrator: the API log shows P0 sent keep",
+    ]
+    with pytest.raises(Conflict, match="already resolved"):
+        service.disputes.resolve(gid, game.admin_token, 5, uphold=True, reason="")
+    _read_models_match(service, gid)
+
+
+def test_a_dispute_names_moves_in_effect_and_says_what_to_write_otherwise(
+    service: GameService,
+) -> None:
+    game = _hoard(service)
+    gid = game.id
+    play(service, gid, 0, "keep")
+    count = event_count(service, gid)
+    with pytest.raises(AgainstTheRules, match="no move in effect at version 2"):
+        service.disputes.open(gid, 1, 2, None, "the start was wrong", channel="api")
+    with pytest.raises(AgainstTheRules, match="The game is at version 3"):
+        service.disputes.open(gid, 1, 9, None, "future", channel="api")
+    with pytest.raises(BadRequest, match="a few words"):
+        service.disputes.open(gid, 1, 3, None, " ", channel="api")
+    with pytest.raises(Forbidden, match="no seat 7"):
+        service.disputes.open(gid, 7, 3, None, "who am I", channel="api")
+    with pytest.raises(GameNotFound, match="no dispute 3"):
+        service.disputes.answer(gid, 1, 3, True, channel="api")
+    with pytest.raises(GameNotFound, match="no dispute 99999999999"):
+        service.disputes.answer(gid, 1, 99999999999, True, channel="api")
+    assert event_count(service, gid) == count  # nothing refused was recorded
+
+
+def test_a_dispute_upheld_by_every_other_seats_consent_retracts_like_an_undo(
+    service: GameService,
+) -> None:
+    game = _hoard(service, players=3)
+    gid = game.id
+    start = _state(service, gid)
+    play(service, gid, 0, "keep")  # 3
+    play(service, gid, 1, "keep")  # 4
+    opened = service.disputes.open(gid, 0, 3, 4, "I meant draw", channel="api")
+    assert service.disputes.list(gid)[0]["versions"] == [3, 4]
+    with pytest.raises(AgainstTheRules, match="You opened this dispute"):
+        service.disputes.answer(gid, 0, opened.dispute, True, channel="api")
+    first = service.disputes.answer(gid, 1, opened.dispute, True, channel="api")
+    assert first.status == "agreed"
+    assert _state(service, gid) != start  # one consent is not enough
+    with pytest.raises(Conflict, match="already agreed"):
+        service.disputes.answer(gid, 1, opened.dispute, True, channel="api")
+    last = service.disputes.answer(gid, 2, opened.dispute, True, channel="api")
+    assert (last.status, last.retracted, last.revealed) == ("upheld", (3, 4), ())
+    assert _state(service, gid) == start
+    assert _types(service, gid)[-3:] == [
+        ev.DISPUTE_ANSWERED,
+        ev.DISPUTE_RESOLVED,
+        ev.ACTIONS_RETRACTED,
+    ]
+    # Nothing deleted: the retracted moves are still in the log, skipped by the fold.
+    assert _types(service, gid)[2:4] == [ev.ACTION_APPLIED, ev.ACTION_APPLIED]
+    assert service.load(gid, at=4).to_act == frozenset({2})
+    resolved = service.raw_events(gid)[-2]
+    assert event_text(resolved.type, resolved.data) == (
+        "dispute 5 upheld by every other player's consent (every other player agreed to "
+        "retract the disputed actions): back to version 2, retracting versions 3 and 4"
+    )
+    [row] = service.disputes.list(gid)
+    assert (row["status"], row["agreed"], row["disagreed"]) == ("upheld", [1, 2], [])
+    play(service, gid, 0, "keep")  # the game goes on from the restored position
+    _read_models_match(service, gid)
+
+
+def test_a_disagreement_leaves_the_dispute_to_the_administrator(service: GameService) -> None:
+    game = _hoard(service)
+    gid = game.id
+    play(service, gid, 0, "keep")
+    play(service, gid, 1, "keep")
+    opened = service.disputes.open(gid, 1, 3, None, "not what P0 said", channel="api")
+    no = service.disputes.answer(gid, 0, opened.dispute, False, channel="api")
+    assert no.status == "disagreed"
+    assert service.disputes.list(gid)[0]["status"] == "open"
+    upheld = service.disputes.resolve(gid, game.admin_token, opened.dispute, uphold=True, reason="")
+    assert (upheld.status, upheld.retracted) == ("upheld", (3, 4))
+    assert service.load(gid).to_act == frozenset({0})
+    _read_models_match(service, gid)
+
+
+def _to_reveal(service: GameService, gid: str) -> tuple[int, int]:
+    """Both seats keep, then both stake nothing: the second stake reveals (irreversible).
+    Returns (the first stake's version, the reveal's version)."""
+    play(service, gid, 0, "keep")  # 3
+    play(service, gid, 1, "keep")  # 4
+    first = play(service, gid, 0, "pass").version  # 5, secret
+    reveal = play(service, gid, 1, "pass").version  # 6, reveals both
+    events = service.raw_events(gid)
+    assert events[-1].payload.irreversible  # type: ignore[union-attr]
+    return first, reveal
+
+
+def test_consent_cannot_uphold_a_dispute_across_a_reveal(service: GameService) -> None:
+    game = _hoard(service)
+    gid = game.id
+    first, reveal = _to_reveal(service, gid)
+    opened = service.disputes.open(gid, 0, first, None, "I staked by mistake", channel="api")
+    count = event_count(service, gid)
+    with pytest.raises(AgainstTheRules) as refused:
+        service.disputes.answer(gid, 1, opened.dispute, True, channel="api")
+    assert refused.value.message == (
+        f"Retracting these moves would go back across version {reveal} (P1: pass), "
+        "which drew randomness or revealed hidden information: the players' consent cannot "
+        "undo that. Only the game's administrator can uphold this dispute."
+    )
+    assert event_count(service, gid) == count
+    assert service.disputes.list(gid)[0]["status"] == "open"
+
+
+def test_the_administrator_upholds_across_a_reveal_and_the_log_says_what_was_revealed(
+    service: GameService,
+) -> None:
+    game = _hoard(service)
+    gid = game.id
+    first, reveal = _to_reveal(service, gid)
+    opened = service.disputes.open(gid, 0, first, None, "I staked by mistake", channel="api")
+    upheld = service.disputes.resolve(
+        gid, game.admin_token, opened.dispute, uphold=True, reason="a slip of the keyboard"
+    )
+    assert upheld.retracted == (first, reveal)
+    assert len(upheld.revealed) == 1
+    said = upheld.revealed[0]
+    assert said.startswith(
+        f"Version {reveal} (P1: pass) drew randomness or revealed hidden information, "
+        "which every player has seen"
+    )
+    assert f"P0: pass (version {first})" in said
+    assert _state(service, gid) == _state(service, gid, at=first - 1)
+    assert service.load(gid).to_act == frozenset({0, 1})
+    text = service.events(gid, opened.dispute)[0]["text"]
+    assert "upheld by the administrator (a slip of the keyboard)" in text
+    assert "Already revealed, and still known to every player: Version 6" in text
+    _read_models_match(service, gid)
+
+
+def test_a_stale_mail_reply_still_applies_after_a_dispute_was_opened(
+    service: GameService,
+) -> None:
+    game = _hoard(service)
+    gid = game.id
+    play(service, gid, 0, "keep")
+    seen = service.load(gid).version
+    service.disputes.open(gid, 0, 3, None, "just asking", channel="api")
+    # A reply written before the dispute: the board it answered is the same.
+    result: Any = service.submit(
+        gid, 1, "keep", expected_version=seen, channel="email", stale_policy="same_decision"
+    )
+    assert result.applied[0].canonical == "keep"
