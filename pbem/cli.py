@@ -122,7 +122,7 @@ def db_upgrade(obj: Context, revision: str) -> None:
 @db.command("rebuild-projections")
 @pass_context
 def db_rebuild_projections(obj: Context) -> None:
-    """Rebuild every read model (games, seats, undo requests) from the events alone."""
+    """Rebuild every read model (games, seats, undo requests, disputes) from the events alone."""
     from pbem.read_models import rebuild_all
 
     count = rebuild_all(obj.service.db, obj.service.registry)
@@ -315,7 +315,7 @@ def replay(obj: Context, game_id: str, verify: bool) -> None:
             )
         click.echo(f"{game_id}: {report.events} events {checks}")
         if verify:
-            click.echo("read models (games, seats, undo requests) match the log")
+            click.echo("read models (games, seats, undo requests, disputes) match the log")
         click.echo(f"head hash {report.head_hash}")
         click.echo(f"final state hash {report.final_state_hash}")
         return
@@ -426,3 +426,10 @@ from pbem.mail import cli as mail_cli  # noqa: E402  (they use this module's Con
 main.add_command(mail_cli.mail_group)
 main.add_command(mail_cli.mail_in)
 main.add_command(mail_cli.scheduler_command)
+
+# The audit commands: disputes and the evidence of their steps.
+from pbem import audit_cli  # noqa: E402  (they use this module's Context)
+
+main.add_command(audit_cli.audit_command)
+main.add_command(audit_cli.dispute_command)
+admin.add_command(audit_cli.admin_resolve)

@@ -395,15 +395,50 @@ def apply_mail_line(
         number = re.sub(r"^dispute\s*", "", what, flags=re.IGNORECASE)
         if not number.isdigit() or len(number) > 9:
             raise BadRequest(f"'{word} 45' names the dispute by its number (not {what[:20]!r}).")
-        dispute: int | None = int(number)
+        dispute = int(number)
     else:
-        dispute = disputes.open_one(game_id)
-        if dispute is None:
+        found = disputes.open_one(game_id)
+        if found is None:
             raise Conflict("There is no dispute waiting for an answer.")
+        dispute = found
     result = disputes.answer(
         game_id, seat, dispute, word == "agree", channel="email", channel_ref=channel_ref
     )
     return result.version, f"{word} {dispute}"
+
+
+def dispute_headline(new: Sequence[StoredEvent]) -> str | None:
+    """The headline of the notice every seat gets when a dispute is opened or resolved."""
+    for e in new:
+        if e.type == ev.DISPUTE_OPENED:
+            return "a move is disputed."
+        if isinstance(p := e.payload, ev.DisputeResolved):
+            return f"dispute {p.dispute} is {p.outcome}."
+    return None
+
+
+def dispute_notice(session: Session, game_id: str, viewer: int, names: Names) -> str:
+    """What every mail says while a dispute is open: what it is about, and how to answer."""
+    row = open_dispute(session, game_id)
+    if row is None:
+        return ""
+    versions = json.loads(row.versions)
+    about = (
+        f"version {versions[0]}" if len(versions) == 1 else f"versions {versions[0]}-{versions[-1]}"
+    )
+
+    line = f"Dispute {row.dispute}: {names.of(row.seat)} disputes {about}: “{row.text}”."
+    answers = {int(k): v for k, v in json.loads(row.answers).items()}
+    if viewer == row.seat:
+        line += " The other players and the game's administrator have been told."
+    elif viewer in answers:
+        line += " You answered; the others or the administrator decide."
+    else:
+        line += (
+            f" Reply 'agree {row.dispute}' to retract those moves (and what was played after "
+            f"them), or 'disagree {row.dispute}' to leave it to the game's administrator."
+        )
+    return line
 
 
 def _disputed(events: Sequence[StoredEvent], head: int, first: int, last: int) -> list[int]:
@@ -463,4 +498,3 @@ def _action(e: StoredEvent) -> ev.ActionApplied:
     p = e.payload
     assert isinstance(p, ev.ActionApplied)
     return p
-

@@ -2,10 +2,10 @@
 
 ``events`` is the truth. ``games``, ``seats``, ``undo_requests`` and ``disputes`` are read
 models: written only by the projections (``pbem.projections``), rebuilt from the events alone
-by ``pbem db rebuild-projections``. ``game_secrets`` and ``seat_tokens`` hold what the log cannot: the
-seed until it is revealed at the end, and the hashes of the admin and seat tokens; they are
-written once, when the game is created. ``snapshots`` is a cache: it can be deleted at any
-time.
+by ``pbem db rebuild-projections``. ``game_secrets`` and ``seat_tokens`` hold what the log
+cannot: the seed until it is revealed at the end, and the hashes of the admin and seat
+tokens; they are written once, when the game is created. ``snapshots`` is a cache: it can be
+deleted at any time.
 Every JSON column holds canonical JSON text (see ``pbem.events.canonical_json``).
 
 Times are stored as ISO 8601 text in UTC with microseconds (``2025-01-31T12:00:00.000000Z``):

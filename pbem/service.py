@@ -712,7 +712,9 @@ class GameService:
         if 1 <= expected < head and policy != "strict":
             # A dispute opened or answered since changes nothing on the board.
             since = [
-                e for e in txn.read(after=expected) if not isinstance(e.payload, ev.POSITION_NEUTRAL)
+                e
+                for e in txn.read(after=expected)
+                if not isinstance(e.payload, ev.POSITION_NEUTRAL)
             ]
             if all(isinstance(p := e.payload, ev.ActionApplied) and p.seat == seat for e in since):
                 return

@@ -84,6 +84,9 @@ class MailSettings:
     max_inbound_bytes: int = 1_000_000
     #: Run the scheduler (relay, IMAP poll) inside ``pbem serve``.
     embedded_scheduler: bool = True
+    #: Days the raw inbound mail is kept after its game finished (or, tied to no game,
+    #: after it arrived): the audit's evidence of what players sent.
+    inbound_retention_days: int = 365
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     app.extensions["pbem"] = service or build_service(settings)
     app.extensions["pbem_settings"] = settings
 
+    import web.api_disputes  # noqa: F401  (its routes join the API's blueprint)
     from web.admin import admin
     from web.api import blp
     from web.devmail import devmail

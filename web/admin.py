@@ -1,6 +1,7 @@
 """Game administration under ``/api/v1/games/<id>/admin``, guarded by the admin token shown
 once at the game's creation (``Authorization: Bearer <admin token>``): resign a seat for a
-player who left, end the game, and read its whole log as an operator sees it."""
+player who left, end the game, read its whole log as an operator sees it, and see and
+resolve its disputes with all their evidence."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
 
-from pbem.errors import BadRequest
+from pbem.audit import audit
+from pbem.errors import BadRequest, Forbidden
 from pbem.service import GameService, SubmitResult
 from web.api import bearer_token
 
@@ -44,3 +46,27 @@ def end_game(game_id: str) -> Any:
 def full_log(game_id: str) -> Any:
     """Every event with nothing hidden (secret actions, addresses, message ids)."""
     return jsonify({"events": _service().admin_log(game_id, bearer_token())})
+
+
+@admin.get("/disputes")
+def disputes(game_id: str) -> Any:
+    """Every dispute with the evidence of its steps, nothing hidden."""
+    svc = _service()
+    svc.check_can_see(game_id, token=bearer_token())  # a private game: "no such game"
+    if not svc.is_admin(game_id, bearer_token()):
+        raise Forbidden("This needs the game's admin token.")
+    return jsonify(audit(svc, game_id, viewer=None, admin=True))
+
+
+@admin.post("/disputes/<int:dispute>/resolve")
+def resolve(game_id: str, dispute: int) -> Any:
+    """Dismiss a dispute with a reason, or uphold it (the disputed moves are retracted)."""
+    body = request.get_json(silent=True)
+    uphold = body.get("uphold") if isinstance(body, dict) else None
+    reason = body.get("reason", "") if isinstance(body, dict) else None
+    if not isinstance(uphold, bool) or not isinstance(reason, str):
+        raise BadRequest('Send the decision as JSON: {"uphold": false, "reason": "why"}.')
+    result = _service().disputes.resolve(
+        game_id, bearer_token(), dispute, uphold=uphold, reason=reason, channel="api"
+    )
+    return jsonify(result.to_json()), 201

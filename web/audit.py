@@ -2,7 +2,9 @@
 channel, the text as submitted, the canonical action, the hash), the hash chain and the
 whole game checked by the service's verifier (the first bad version named), the seed's
 commitment and, once the game is over, the seed with the command that re-runs the game; and
-a download of the log as the viewer may see it.
+a download of the log as the viewer may see it; and every dispute with the evidence of its
+steps, as the viewer may see it (a seat: its own moves in full; the game's administrator,
+whose token the page takes once as ``?admin=`` like a seat's link: everything).
 """
 
 from __future__ import annotations
@@ -10,9 +12,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, render_template, request
+from flask import Blueprint, Response, redirect, render_template, request, session, url_for
 
 from pbem import events as ev
+from pbem.audit import audit as evidence_report
 from pbem.errors import ServiceError
 from pbem.naming import Names
 from pbem.pages_data import verify_game
@@ -21,13 +24,31 @@ from web import page_common as pc
 audit = Blueprint("audit", __name__)
 
 
+#: The session's admin tokens by game (the same key as the game page's ``?admin=``).
+ADMIN_KEY = "admin"
+
+
 @audit.get("/games/<game_id>/audit")
 def audit_page(game_id: str) -> Any:
     svc = pc.service()
     public = request.args.get("view") == "public"
+    presented = request.args.get("admin")
+    if presented:
+        try:
+            if not svc.is_admin(game_id, presented):
+                return pc.refused("This is not the game's admin token.", 403)
+        except ServiceError as e:
+            return pc.refused(e.message, e.status)
+        admins = dict(session.get(ADMIN_KEY, {}))
+        admins[game_id] = presented
+        session[ADMIN_KEY] = admins
+        session.permanent = True
+        return redirect(url_for("pages.audit.audit_page", game_id=game_id), 303)
     try:
         seat = None if public else pc.session_seat(game_id)
         report = verify_game(svc, game_id)
+        admin = not public and svc.is_admin(game_id, session.get(ADMIN_KEY, {}).get(game_id))
+        disputes = evidence_report(svc, game_id, viewer=seat, admin=admin)["disputes"]
     except ServiceError as e:
         return pc.refused(e.message, e.status)
     try:
@@ -58,6 +79,8 @@ def audit_page(game_id: str) -> Any:
         commitment=created["data"]["seed_commitment"] if created else None,
         seed=finished["data"]["seed"] if finished else None,
         public=public,
+        admin=admin,
+        disputes=disputes,
     )
 
 

@@ -19,6 +19,7 @@ from pbem.naming import Names
 from pbem.pages_data import game_status
 from pbem.views import describe
 from web.audit import audit
+from web.dispute_pages import disputes_pages
 from web.history import history
 from web.newgame import newgame
 from web.page_common import (
@@ -37,6 +38,7 @@ pages = Blueprint("pages", __name__)
 pages.register_blueprint(history)
 pages.register_blueprint(audit)
 pages.register_blueprint(newgame)
+pages.register_blueprint(disputes_pages)
 
 #: The longest move text the page accepts (a whole mail's worth of lines).
 MAX_TEXT = 4000
@@ -133,7 +135,14 @@ def game_page(game_id: str) -> Any:
 
 
 def render_game(
-    game_id: str, seat: int | None, *, error: str | None = None, typed: str = "", status: int = 200
+    game_id: str,
+    seat: int | None,
+    *,
+    error: str | None = None,
+    typed: str = "",
+    status: int = 200,
+    dispute_error: str | None = None,
+    dispute_typed: dict[str, str] | None = None,
 ) -> tuple[str, int]:
     svc = service()
     loaded = svc.load(game_id)
@@ -152,6 +161,9 @@ def render_game(
         earlier=max(0, len(lines) - RECENT),
         error=error,
         typed=typed,
+        disputes=svc.disputes.list(game_id),
+        dispute_error=dispute_error,
+        dispute_typed=dispute_typed or {},
         **board_context(loaded, doc, names),
     )
     return html, status

@@ -116,6 +116,19 @@ def inbound_list(obj: Any, limit: int) -> None:
     click.echo("\n".join(lines) if lines else "no inbound mail")
 
 
+@mail_group.command("purge-inbound")
+@click.pass_obj
+def purge_inbound_command(obj: Any) -> None:
+    """Delete the raw inbound mail past ``mail.inbound_retention_days`` (never a running
+    game's: it is the evidence of what its players sent)."""
+    from pbem.clock import SystemClock
+    from pbem.mail.retention import purge_inbound
+
+    count = purge_inbound(obj.service.db, obj.settings, SystemClock().now())
+    days = obj.settings.mail.inbound_retention_days
+    click.echo(f"{count} inbound message(s) older than {days} days deleted")
+
+
 @mail_group.command("demo")
 @click.pass_obj
 def mail_demo(obj: Any) -> None:

@@ -33,6 +33,7 @@ from sqlmodel import Session, col, select
 
 from pbem.clock import Clock, SystemClock, format_time
 from pbem.db import Database
+from pbem.disputes import MAIL_WORDS, apply_mail_line
 from pbem.errors import Conflict, ServiceError, StaleVersion
 from pbem.events import GAME_STARTED
 from pbem.mail import compose as c
@@ -445,6 +446,9 @@ class Inbound:
                         channel_ref=key,
                     ).version
                     done.append(word)
+                elif word in MAIL_WORDS:  # dispute 41: …, agree 45, disagree 45
+                    expected, did = apply_mail_line(svc.disputes, game, seat, lines[0], key)
+                    done.append(did)
                 elif word == "resign":
                     expected = svc.resign(game, seat, channel="email", channel_ref=key).version
                     done.append("resign")
@@ -638,8 +642,11 @@ def _groups(commands: tuple[str, ...]) -> list[tuple[str | None, list[str]]]:
     groups: list[tuple[str | None, list[str]]] = []
     for line in commands:
         word = line.strip().lower().rstrip(".!")
+        first = word.split(maxsplit=1)[0].rstrip(":") if word else ""
         if word in SPECIAL:
             groups.append((word, [line]))
+        elif first in MAIL_WORDS:
+            groups.append((first, [line]))
         elif groups and groups[-1][0] is None:
             groups[-1][1].append(line)
         else:

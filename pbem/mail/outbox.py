@@ -8,6 +8,7 @@ gets at most one mail:
 - the seat is (newly) to act: "your turn";
 - another seat asks to undo: the request, to answer with ``accept`` or ``decline``;
 - the seat acted: a confirmation (``mail.confirmations``);
+- a dispute opened or resolved: a notice to every seat (every mail says while one is open);
 - undo, an undo request that lapsed, resignation or the start of the game: a notice.
 
 ``Relay.run_once`` sends what is due. Rows are claimed in a short transaction (``FOR UPDATE
@@ -45,6 +46,7 @@ from pbem import store
 from pbem.cache import EventTails
 from pbem.clock import Clock, SystemClock, format_time
 from pbem.db import Database
+from pbem.disputes import dispute_headline, dispute_notice
 from pbem.events import StoredEvent
 from pbem.mail import compose as c
 from pbem.mail.models import DEAD, PENDING, SENDING, SENT, AddressFailure, Lease, OutboxMail
@@ -118,8 +120,13 @@ def plan_mails(
     history = read(after) if tails is None else tails.after(ctx.game_id, after, new, read)
     to_act_before = rules.to_act(ctx.state_before) if ctx.state_before is not None else frozenset()
     to_act_after = rules.to_act(ctx.state_after)
+    # Opening or answering a dispute is not a move: it asks nobody to play.
     actors = {
-        p.seat for e in new if isinstance(p := e.payload, ev.SEAT_ACTS) and p.channel != "auto"
+        p.seat
+        for e in new
+        if isinstance(p := e.payload, ev.SEAT_ACTS)
+        and p.channel != "auto"
+        and not isinstance(p, ev.POSITION_NEUTRAL)
     }
     finished = next((e for e in new if e.type == ev.GAME_FINISHED), None)
     undo_request = next((e for e in new if e.type == ev.UNDO_REQUESTED), None)
@@ -129,6 +136,7 @@ def plan_mails(
     subject = c.subject_for(rules, ctx.game_id)
     names = ctx.names
     pending = _pending_undo(ctx, undo_request, finished is not None)
+    dispute_news = dispute_headline(new)
     keys = c.key_versions(ctx.session, ctx.game_id)
     rules_link = c.rules_link(settings, rules)
     mails = []
@@ -146,7 +154,14 @@ def plan_mails(
             "board": c.board_text(
                 rules, ctx.state_after, seat.seat, names, finished=finished is not None
             ),
-            "notices": _notices(ctx.seats, failing, seat.seat, pending, names),
+            "notices": _notices(
+                ctx.seats,
+                failing,
+                seat.seat,
+                pending,
+                names,
+                dispute_notice(ctx.session, ctx.game_id, seat.seat, names),
+            ),
         }
         kind: str | None
         if finished is not None:
@@ -181,6 +196,9 @@ def plan_mails(
                 since=c.since_text(history, seat.seat, before, "Applied:", names),
                 waiting=names.many(to_act_after),
             )
+        elif dispute_news is not None:
+            kind = "notice"
+            text = _notice(history, before, seat, common, names, dispute_news, "")
         elif lapsed is not None:
             # Every seat the request concerned (its maker and those asked) hears of it.
             kind = "notice"
@@ -251,8 +269,9 @@ def _notices(
     viewer: int,
     pending: _PendingUndo | None,
     names: Names,
+    dispute: str = "",
 ) -> str:
-    lines = [c.bounce_notices(seats, failing, viewer, names)]
+    lines = [c.bounce_notices(seats, failing, viewer, names), dispute]
     if pending is not None and pending.seat != viewer:
         if viewer in pending.answered:
             lines.append(

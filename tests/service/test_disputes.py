@@ -162,8 +162,8 @@ def _to_reveal(service: GameService, gid: str) -> tuple[int, int]:
     play(service, gid, 1, "keep")  # 4
     first = play(service, gid, 0, "pass").version  # 5, secret
     reveal = play(service, gid, 1, "pass").version  # 6, reveals both
-    events = service.raw_events(gid)
-    assert events[-1].payload.irreversible  # type: ignore[union-attr]
+    last = service.raw_events(gid)[-1].payload
+    assert isinstance(last, ev.ActionApplied) and last.irreversible
     return first, reveal
 
 

@@ -1,0 +1,68 @@
+"""The seat page's dispute forms: dispute a move (a version or a range, and what went
+wrong), and agree or disagree with another seat's dispute. Each answers like the move form:
+back to the game page, or the page again with the error and what was typed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, redirect, request, url_for
+
+from pbem.disputes import MAX_TEXT, parse_versions
+from pbem.errors import ServiceError
+from web.page_common import refused, service, session_seat
+
+disputes_pages = Blueprint("disputes", __name__)
+
+CHANNEL = "web"
+
+
+def _seat_or_refusal(game_id: str) -> tuple[int | None, Any]:
+    seat = session_seat(game_id)
+    if seat is None:
+        return None, refused(
+            "Only a player of this game can open or answer a dispute here: open your seat's "
+            "link from a mail of the game, or the link shown when the game was created.",
+            403,
+        )
+    return seat, None
+
+
+@disputes_pages.post("/games/<game_id>/disputes")
+def open_dispute(game_id: str) -> Any:
+    from web.pages import render_game
+
+    seat, refusal = _seat_or_refusal(game_id)
+    if seat is None:
+        return refusal
+    versions = request.form.get("versions", "")[:40]
+    text = request.form.get("text", "")[:MAX_TEXT]
+    try:
+        first, last = parse_versions(versions)
+        service().disputes.open(game_id, seat, first, last, text, channel=CHANNEL)
+    except ServiceError as e:
+        return render_game(
+            game_id,
+            seat,
+            dispute_error=e.message,
+            dispute_typed={"versions": versions, "text": text},
+            status=e.status,
+        )
+    return redirect(url_for("pages.game_page", game_id=game_id, _anchor="disputes"), 303)
+
+
+@disputes_pages.post("/games/<game_id>/disputes/<int:dispute>/answer")
+def answer_dispute(game_id: str, dispute: int) -> Any:
+    from web.pages import render_game
+
+    seat, refusal = _seat_or_refusal(game_id)
+    if seat is None:
+        return refusal
+    agree = request.form.get("agree")
+    if agree not in ("yes", "no"):
+        return render_game(game_id, seat, dispute_error="Choose agree or disagree.", status=400)
+    try:
+        service().disputes.answer(game_id, seat, dispute, agree == "yes", channel=CHANNEL)
+    except ServiceError as e:
+        return render_game(game_id, seat, dispute_error=e.message, status=e.status)
+    return redirect(url_for("pages.game_page", game_id=game_id, _anchor="disputes"), 303)
