@@ -1,0 +1,187 @@
+"""Disputes through the JSON API, the admin API, the seat page's forms and the audit page, on
+SQLite and PostgreSQL: opened, answered, resolved; bad input refused with a message and
+nothing changed; the evidence as each caller may see it."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.web.helpers import bearer, new_game
+
+
+def _play(client: FlaskClient, game: dict[str, Any], seat: int, text: str) -> int:
+    gid = game["id"]
+    version = client.get(f"/api/v1/games/{gid}").json["version"]  # type: ignore[index]
+    response = client.post(
+        f"/api/v1/games/{gid}/actions",
+        json={"action": text, "expected_version": version},
+        headers=bearer(game["seats"][seat]["token"]),
+    )
+    assert response.status_code == 201, response.json
+    return int(response.json["version"])  # type: ignore[index]
+
+
+def _count(client: FlaskClient, gid: str) -> int:
+    return len(client.get(f"/api/v1/games/{gid}/events").json["events"])  # type: ignore[index]
+
+
+def test_a_dispute_through_the_api_is_answered_and_upheld_by_consent(client: FlaskClient) -> None:
+    game = new_game(client, players=3)
+    gid, seats = game["id"], game["seats"]
+    _play(client, game, 0, "keep")
+    _play(client, game, 1, "keep")
+    opened = client.post(
+        f"/api/v1/games/{gid}/disputes",
+        json={"versions": "3-4", "text": "my keep was meant as draw"},
+        headers=bearer(seats[0]["token"]),
+    )
+    assert opened.status_code == 201, opened.json
+    assert opened.json == {
+        "version": 5,
+        "dispute": 5,
+        "status": "open",
+        "retracted": [],
+        "revealed": [],
+    }
+    listed = client.get(f"/api/v1/games/{gid}/disputes").json["disputes"]  # type: ignore[index]
+    assert [(d["dispute"], d["by"], d["versions"], d["status"]) for d in listed] == [
+        (5, "P0", [3, 4], "open")
+    ]
+    for seat, status in ((1, "agreed"), (2, "upheld")):
+        answer = client.post(
+            f"/api/v1/games/{gid}/disputes/5/answer",
+            json={"agree": True},
+            headers=bearer(seats[seat]["token"]),
+        )
+        assert answer.status_code == 201, answer.json
+        assert answer.json["status"] == status  # type: ignore[index]
+    assert answer.json["retracted"] == [3, 4]  # type: ignore[index]
+    doc = client.get(f"/api/v1/games/{gid}").json
+    assert doc["to_act"] == [0]  # type: ignore[index]
+
+
+def test_bad_dispute_requests_are_refused_with_a_message_and_change_nothing(
+    client: FlaskClient,
+) -> None:
+    game = new_game(client)
+    gid, token = game["id"], game["seats"][0]["token"]
+    _play(client, game, 0, "keep")
+    count = _count(client, gid)
+    cases: list[tuple[Any, dict[str, str], int, str]] = [
+        ({"versions": "three", "text": "x"}, bearer(token), 400, "as a number, or a range"),
+        ({"versions": "2", "text": "x"}, bearer(token), 422, "no move in effect at version 2"),
+        ({"versions": "3"}, bearer(token), 400, "text"),
+        ({"versions": "3", "text": "x", "extra": 1}, bearer(token), 400, "extra"),
+        ({"versions": "3", "text": "x"}, {}, 403, "seat token"),
+        ({"versions": "3", "text": "x"}, bearer(game["admin_token"]), 403, "not a seat token"),
+    ]
+    for body, headers, status, said in cases:
+        response = client.post(f"/api/v1/games/{gid}/disputes", json=body, headers=headers)
+        assert response.status_code == status, (body, response.json)
+        assert said in json.dumps(response.json), (body, response.json)
+    bad_answer = client.post(
+        f"/api/v1/games/{gid}/disputes/3/answer", json={"agree": True}, headers=bearer(token)
+    )
+    assert bad_answer.status_code == 404
+    assert "no dispute 3" in bad_answer.json["message"]  # type: ignore[index]
+    assert _count(client, gid) == count
+
+
+def test_the_administrator_sees_the_evidence_and_dismisses_through_the_admin_api(
+    client: FlaskClient,
+) -> None:
+    game = new_game(client)
+    gid, seats, admin = game["id"], game["seats"], game["admin_token"]
+    _play(client, game, 0, "keep")
+    client.post(
+        f"/api/v1/games/{gid}/disputes",
+        json={"versions": "3", "text": "P0 keeps too often"},
+        headers=bearer(seats[1]["token"]),
+    )
+    forbidden = client.get(f"/api/v1/games/{gid}/admin/disputes", headers=bearer(seats[1]["token"]))
+    assert forbidden.status_code == 403
+    report = client.get(f"/api/v1/games/{gid}/admin/disputes", headers=bearer(admin)).json
+    [step] = report["disputes"][0]["steps"]  # type: ignore[index]
+    assert (step["evidence"], step["canonical"], step["channel"]) == ("full", "keep", "api")
+    assert step["seen"]["kind"] == "page" and step["seen"]["version"] == 2
+    assert step["deadline"] == "no time control"
+    assert "keep" in step["legal"] and "draw" in step["legal"]
+    # The seat that disputed sees the public record of another seat's move; the mover all.
+    as_disputer = client.get(f"/api/v1/games/{gid}/audit", headers=bearer(seats[1]["token"]))
+    assert as_disputer.json["disputes"][0]["steps"][0]["evidence"].startswith("public")  # type: ignore[index]
+    as_mover = client.get(f"/api/v1/games/{gid}/audit?version=3", headers=bearer(seats[0]["token"]))
+    assert as_mover.json["steps"][0]["evidence"] == "full"  # type: ignore[index]
+    not_a_move = client.get(f"/api/v1/games/{gid}/audit?version=2", headers=bearer(admin))
+    assert not_a_move.status_code == 404
+    refused = client.post(
+        f"/api/v1/games/{gid}/admin/disputes/4/resolve",
+        json={"uphold": "no"},
+        headers=bearer(admin),
+    )
+    assert refused.status_code == 400
+    dismissed = client.post(
+        f"/api/v1/games/{gid}/admin/disputes/4/resolve",
+        json={"uphold": False, "reason": "keeping is allowed"},
+        headers=bearer(admin),
+    )
+    assert dismissed.status_code == 201, dismissed.json
+    assert dismissed.json["status"] == "dismissed"  # type: ignore[index]
+    listed = client.get(f"/api/v1/games/{gid}/disputes").json["disputes"]  # type: ignore[index]
+    assert listed[0]["status"] == "dismissed"
+
+
+def _text(page: Any) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", page.get_data(as_text=True)))
+
+
+def _seat_client(app: Flask, gid: str, token: str) -> FlaskClient:
+    seat_client = app.test_client()
+    assert seat_client.get(f"/games/{gid}?token={token}").status_code == 303
+    return seat_client
+
+
+def test_a_dispute_from_the_seat_page_form_is_agreed_on_the_other_seat_page(
+    app: Flask, client: FlaskClient
+) -> None:
+    game = new_game(client)
+    gid, seats = game["id"], game["seats"]
+    _play(client, game, 0, "keep")
+    _play(client, game, 1, "keep")
+    ann, bob = _seat_client(app, gid, seats[0]["token"]), _seat_client(app, gid, seats[1]["token"])
+    page = ann.get(f"/games/{gid}")
+    assert 'id="dispute"' in page.get_data(as_text=True)
+
+    # A version that is no move: the page again, the error said, what was typed kept.
+    wrong = ann.post(f"/games/{gid}/disputes", data={"versions": "2", "text": "the start"})
+    assert wrong.status_code == 422
+    assert "no move in effect at version 2" in _text(wrong)
+    assert "the start" in wrong.get_data(as_text=True)
+    stranger = app.test_client().post(f"/games/{gid}/disputes", data={"versions": "3", "text": "x"})
+    assert stranger.status_code == 403
+
+    opened = ann.post(
+        f"/games/{gid}/disputes", data={"versions": "3", "text": "I typed keep twice"}
+    )
+    assert opened.status_code == 303
+    bob_page = _text(bob.get(f"/games/{gid}"))
+    assert "Dispute 5 : P0 disputes version 3: “I typed keep twice”" in " ".join(bob_page.split())
+    assert "Agree: take them back" in bob_page
+    assert "Agree: take them back" not in _text(ann.get(f"/games/{gid}"))  # not for the opener
+    agreed = bob.post(f"/games/{gid}/disputes/5/answer", data={"agree": "yes"})
+    assert agreed.status_code == 303
+    doc = client.get(f"/api/v1/games/{gid}").json
+    assert doc["to_act"] == [0]  # type: ignore[index]
+    assert client.get(f"/api/v1/games/{gid}/disputes").json["disputes"][0]["status"] == "upheld"  # type: ignore[index]
+
+    audit = _text(ann.get(f"/games/{gid}/audit"))
+    assert "Dispute 5 — upheld" in audit
+    assert "In front of the player" in audit  # Ann's own move: the whole evidence
+    assert "Legal actions then" in audit
+    public = _text(app.test_client().get(f"/games/{gid}/audit"))
+    assert "Dispute 5 — upheld" in public and "Legal actions then" not in public
