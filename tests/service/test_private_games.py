@@ -112,7 +112,9 @@ def test_the_flag_survives_rebuild_and_replay_verify(
     for gid in (private, public):
         verified = run("replay", gid, "--verify")
         assert verified.exit_code == 0, verified.output
-        assert "read models (games, seats, undo requests, disputes) match the log" in verified.output
+        assert (
+            "read models (games, seats, undo requests, disputes) match the log" in verified.output
+        )
     # A games row that no longer agrees with the log's flag is named.
     with database.write() as s:
         s.execute(text("UPDATE games SET private = :f WHERE id = :g"), {"f": False, "g": private})

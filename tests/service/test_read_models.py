@@ -129,7 +129,9 @@ def test_rebuilding_the_projections_leaves_every_read_model_row_identical(
     for gid in ids:
         verified = run("replay", gid, "--verify")
         assert verified.exit_code == 0, verified.output
-        assert "read models (games, seats, undo requests, disputes) match the log" in verified.output
+        assert (
+            "read models (games, seats, undo requests, disputes) match the log" in verified.output
+        )
 
 
 @pytest.mark.parametrize(
