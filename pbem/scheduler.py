@@ -1,4 +1,5 @@
-"""The background runner: APScheduler 3 running the mail relay and the IMAP poll on intervals.
+"""The background runner: APScheduler 3 running the mail relay, the inbound recovery (messages
+left by a worker that died, ``pbem.mail.recovery``) and the IMAP poll on intervals.
 
 Embedded in ``pbem serve`` by default (``mail.embedded_scheduler``), or its own process as
 ``pbem scheduler`` when several web workers run. Jobs live in a MemoryJobStore (nothing is
@@ -25,6 +26,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from pbem.bootstrap import build_inbound, build_relay, build_service
 from pbem.mail.imap import parse_imap_url, poll
 from pbem.mail.inbound import Inbound, TooLarge
+from pbem.mail.recovery import recover_stranded
 from pbem.service import GameService
 from pbem.settings import Settings
 
@@ -79,8 +81,17 @@ def build_scheduler(settings: Settings, service: GameService | None = None) -> B
         next_run_time=now,  # send what waited while the service was down, at once
         **JOB_DEFAULTS,
     )
+    inbound = build_inbound(service, settings)
+    scheduler.add_job(
+        _logged("inbound recovery", lambda: recover_stranded(inbound)),
+        "interval",
+        # As often as the relay: a stranded message waits for its lease to run out first.
+        seconds=max(1, settings.mail.relay_interval),
+        id="mail-inbound-recovery",
+        next_run_time=now,  # what a crash left before this start, at once
+        **JOB_DEFAULTS,
+    )
     if settings.mail.imap_url:
-        inbound = build_inbound(service, settings)
         scheduler.add_job(
             _logged("IMAP poll", lambda: poll_imap(settings, inbound)),
             "interval",

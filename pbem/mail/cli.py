@@ -83,6 +83,17 @@ def relay(obj: Any) -> None:
     )
 
 
+@mail_group.command("recover")
+@click.pass_obj
+def recover(obj: Any) -> None:
+    """Process inbound messages left by a worker that died, once its lease has run out (the
+    scheduler does this every few seconds)."""
+    from pbem.mail.recovery import recover_stranded
+
+    result = recover_stranded(_inbound(obj), limit=10_000)
+    click.echo(f"{result.processed} stranded inbound message(s) processed")
+
+
 @mail_group.command("rotate-key")
 @click.argument("game_id")
 @click.argument("seat", type=int)
@@ -169,7 +180,8 @@ def mail_in(obj: Any) -> None:
 @click.command("scheduler")
 @click.pass_obj
 def scheduler_command(obj: Any) -> None:
-    """Run the background jobs (mail relay, IMAP poll) in this process until stopped."""
+    """Run the background jobs (mail relay, inbound recovery, IMAP poll) in this process
+    until stopped."""
     from pbem.scheduler import run_forever
 
     click.echo("scheduler running (Ctrl+C to stop)")

@@ -39,7 +39,7 @@ from pbem.events import GAME_STARTED
 from pbem.mail import compose as c
 from pbem.mail import replies
 from pbem.mail.address import BadToken, find_token, peek, verify
-from pbem.mail.models import InboundMail, OutboxMail
+from pbem.mail.models import CONFIRMED, DONE, HELD, PROCESSING, STORED, InboundMail, OutboxMail
 from pbem.mail.outbox import clear_failure, default_owner, record_failure
 from pbem.mail.reading import Incoming, Kind, read_message
 from pbem.service import GameService, SubmitResult
@@ -51,6 +51,11 @@ log = logging.getLogger(__name__)
 #: The words a reply may hold besides moves (case-insensitive, a line on its own).
 SPECIAL = ("undo", "accept", "decline", "resign", "help", "show")
 SOURCES = ("webhook", "imap", "stdin", "dev")
+#: The detail of a redelivery that finds the message stored and in a worker's hands.
+QUEUED = (
+    "stored; being processed, or, if its worker stopped, processed by the scheduler once "
+    "that worker's lease runs out"
+)
 
 
 @dataclass(frozen=True)
@@ -190,22 +195,24 @@ class Inbound:
             row = session.exec(
                 select(InboundMail).where(InboundMail.key == key).with_for_update()
             ).one()
-            leased = row.status == "processing" and (row.lease_expires_at or "") > stamp
+            leased = row.status == PROCESSING and (row.lease_expires_at or "") > stamp
             storer_at_work = (
-                redelivery and row.status == "stored" and row.received_at > format_time(now - lease)
+                redelivery and row.status == STORED and row.received_at > format_time(now - lease)
             )
-            held = row.status == "held" and not sender_confirmed
-            if row.status == "done" or leased or storer_at_work or held:
-                return Result(
-                    key,
-                    row.outcome or "in progress",
-                    row.detail or "",
-                    row.game_id,
-                    row.seat,
-                    duplicate=True,
-                )
-            recovered = row.status == "processing"  # a worker died half-way: check the log
-            row.status, row.lease_owner = "processing", self.owner
+            held = row.status == HELD and not sender_confirmed
+            if leased or storer_at_work:
+                # Stored, and in a worker's hands: if that worker died, the scheduler's
+                # recovery job (pbem.mail.recovery) processes it when the lease runs out.
+                return Result(key, "queued", QUEUED, duplicate=True)
+            if row.status == DONE or held:
+                outcome, detail = row.outcome or "", row.detail or ""
+                return Result(key, outcome, detail, row.game_id, row.seat, duplicate=True)
+            recovered = row.status == PROCESSING  # a worker died half-way: check the log
+            # The seat's confirmation, kept with the claim: a recovery applies it too.
+            sender_confirmed = sender_confirmed or (recovered and row.outcome == CONFIRMED)
+            if sender_confirmed:
+                row.outcome = CONFIRMED
+            row.status, row.lease_owner = PROCESSING, self.owner
             row.lease_expires_at = format_time(now + lease)
             session.add(row)
             raw = row.raw

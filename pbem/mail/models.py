@@ -11,6 +11,13 @@ from sqlmodel import Field, SQLModel
 
 #: Outbox statuses: pending -> sending (leased by a relay) -> sent | pending (retry) | dead.
 PENDING, SENDING, SENT, DEAD = "pending", "sending", "sent", "dead"
+#: Inbound statuses: stored -> processing (leased by a worker) -> done | held (waits for the
+#: seat's confirmation, then processing again). A worker that dies leaves ``stored`` or
+#: ``processing``: ``pbem.mail.recovery`` takes the message over when the lease runs out.
+STORED, PROCESSING, HELD, DONE = "stored", "processing", "held", "done"
+#: The outcome a held message carries while it is processed after the seat confirmed it (so
+#: that recovering it after a crash applies it instead of asking the seat again).
+CONFIRMED = "confirmed"
 
 
 class OutboxMail(SQLModel, table=True):

@@ -1,8 +1,10 @@
-"""The mail commands: pbem mail-in (an MTA pipe), pbem mail status/relay/dead/retry/rotate-key."""
+"""The mail commands: pbem mail-in (an MTA pipe), pbem mail status/relay/dead/retry/rotate-key/
+recover."""
 
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -10,10 +12,12 @@ from click.testing import CliRunner, Result
 from sqlalchemy import update
 from sqlmodel import col, select
 
+from pbem.bootstrap import build_inbound, build_service
 from pbem.cli import main
 from pbem.db import Database
 from pbem.mail.models import DEAD, OutboxMail
-from tests.mail.helpers import reply_to
+from pbem.settings import Settings
+from tests.mail.helpers import reply_to, with_mail
 
 
 @pytest.fixture
@@ -25,8 +29,10 @@ def run(database_url: str, tmp_path: Path):  # type: ignore[no-untyped-def]
     }
     runner = CliRunner()
 
-    def invoke(*args: str, input: bytes | None = None) -> Result:
-        return runner.invoke(main, list(args), env=env, input=input, catch_exceptions=False)
+    def invoke(*args: str, input: bytes | None = None, **more_env: str) -> Result:
+        return runner.invoke(
+            main, list(args), env=env | more_env, input=input, catch_exceptions=False
+        )
 
     return invoke
 
@@ -100,3 +106,30 @@ def test_rotating_a_key_revokes_the_old_reply_address(run, database_url: str) ->
 def test_mail_in_refuses_oversized_input(run) -> None:  # type: ignore[no-untyped-def]
     result = run("mail-in", input=b"x" * 1_000_001)
     assert result.exit_code == 1
+
+
+def test_mail_in_during_a_dead_workers_lease_is_queued_then_recovered(  # type: ignore[no-untyped-def]
+    run, database_url: str, tmp_path: Path
+) -> None:
+    game_id, mails = _game(run, database_url)
+    raw = reply_to(next(m for m in mails if m.kind == "turn"), "E5")
+    # A worker stored and claimed the message (a 2 s lease), then died.
+    settings = Settings(
+        database_url=database_url,
+        var_dir=str(tmp_path / "var"),
+        secret_key="cli-test-secret-0123456789",
+    )
+    settings = with_mail(settings, lease_seconds=2)
+    service = build_service(settings)
+    build_inbound(service).store(raw, "stdin", claim=True)
+    service.db.dispose()
+    started = time.monotonic()
+    queued = run("mail-in", input=raw, PBEM_MAIL_LEASE_SECONDS="2")
+    assert queued.exit_code == 0 and queued.output.startswith("queued: stored;"), queued.output
+    recover = run("mail", "recover", PBEM_MAIL_LEASE_SECONDS="2")
+    assert recover.output == "0 stranded inbound message(s) processed\n"
+    time.sleep(max(0.0, 2.1 - (time.monotonic() - started)))
+    recover = run("mail", "recover", PBEM_MAIL_LEASE_SECONDS="2")
+    assert recover.output == "1 stranded inbound message(s) processed\n"
+    log = run("log", game_id).output
+    assert log.count("Ann (Red): E5 — Ann (Red) placed a knight on E5.  [email]") == 1

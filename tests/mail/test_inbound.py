@@ -293,7 +293,7 @@ def test_a_message_left_by_a_dead_worker_is_taken_over_by_a_later_delivery(
     inbound = _inbound(world)
     inbound.store(raw, "webhook")  # ... and the worker that stored it died here
     waiting = inbound.receive(raw, "webhook")
-    assert (waiting.outcome, waiting.duplicate) == ("in progress", True)
+    assert (waiting.outcome, waiting.duplicate) == ("queued", True)
     assert world.service.load(game.id).version == game.version
     world.clock.advance(timedelta(seconds=world.settings.mail.lease_seconds + 1))
     assert inbound.receive(raw, "imap").outcome == "applied"
