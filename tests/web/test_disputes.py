@@ -185,3 +185,22 @@ def test_a_dispute_from_the_seat_page_form_is_agreed_on_the_other_seat_page(
     assert "Legal actions then" in audit
     public = _text(app.test_client().get(f"/games/{gid}/audit"))
     assert "Dispute 5 — upheld" in public and "Legal actions then" not in public
+
+
+def test_the_audit_page_shows_the_administrator_everything_once_given_the_admin_token(
+    app: Flask, client: FlaskClient
+) -> None:
+    game = new_game(client)
+    gid, seats = game["id"], game["seats"]
+    _play(client, game, 0, "keep")
+    bob = _seat_client(app, gid, seats[1]["token"])
+    assert bob.post(f"/games/{gid}/disputes", data={"versions": "3", "text": "odd"}).status_code
+    assert "Legal actions then" not in _text(bob.get(f"/games/{gid}/audit"))  # P0's move
+    wrong = app.test_client().get(f"/games/{gid}/audit?admin={seats[0]['token']}")
+    assert wrong.status_code == 403 and "not the game's admin token" in _text(wrong)
+    operator = app.test_client()
+    exchanged = operator.get(f"/games/{gid}/audit?admin={game['admin_token']}")
+    assert exchanged.status_code == 303 and "admin=" not in exchanged.headers["Location"]
+    page = _text(operator.get(f"/games/{gid}/audit"))
+    assert "You are the game's administrator" in page
+    assert "Legal actions then" in page and "In front of the player" in page
