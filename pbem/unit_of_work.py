@@ -39,6 +39,8 @@ class AppendContext:
     version: int
     head_hash: str
     seats: tuple[SeatInfo, ...]
+    #: the undo request waiting for answers after these events (its projected row), if any
+    open_undo: UndoRequest | None = None
 
     @property
     def names(self) -> Names:
@@ -69,6 +71,9 @@ class UnitOfWork:
         self.seats = seats
         self.state = state
         self._work = work
+        # The open undo request, read once per transaction (``open_undo_request``).
+        self._open_undo: UndoRequest | None = None
+        self._open_undo_known = False
 
     @property
     def version(self) -> int:
@@ -109,11 +114,25 @@ class UnitOfWork:
         return store.read(self.session, self.game_id, after=after)
 
     def open_undo_request(self) -> UndoRequest | None:
-        return self.session.exec(
-            select(UndoRequest).where(
-                UndoRequest.game_id == self.game_id, UndoRequest.status == "open"
-            )
-        ).first()
+        """The undo request waiting for answers (read once; ``append`` keeps it current)."""
+        if not self._open_undo_known:
+            self._open_undo = self.session.exec(
+                select(UndoRequest).where(
+                    UndoRequest.game_id == self.game_id, UndoRequest.status == "open"
+                )
+            ).first()
+            self._open_undo_known = True
+        return self._open_undo
+
+    def _open_undo_after(self, stored: Sequence[StoredEvent]) -> UndoRequest | None:
+        """The request open after ``stored`` were projected: one they made, else the one
+        open before if it still is (the projection updated that very row object: the
+        session's identity map gives every read of a row the same object)."""
+        made = [e.version for e in stored if e.type == ev.UNDO_REQUESTED]
+        if made:
+            return self.session.get(UndoRequest, (self.game_id, made[-1]))
+        before = self.open_undo_request()
+        return before if before is not None and before.status == "open" else None
 
     def append(
         self, new_events: Sequence[ev.Appendable], state_after: Any, *, lapse: bool = True
@@ -127,6 +146,8 @@ class UnitOfWork:
             new_events = self._with_lapse(new_events)
         stored = store.append(session, self.game_id, before, self.head_hash, new_events, now)
         projections.project(session, self.game_id, stored, self.rules.to_act(state_after))
+        self._open_undo = self._open_undo_after(stored)
+        self._open_undo_known = True
         if self.game is None:
             self.game = session.get(Game, self.game_id)
             self.seats = seats_of(session, self.game_id)
@@ -144,7 +165,7 @@ class UnitOfWork:
             )
         ctx = AppendContext(
             session, game.id, game.game, tuple(stored), self.rules, self.state, state_after,
-            game.version, game.head_hash, self.seat_infos(),
+            game.version, game.head_hash, self.seat_infos(), self._open_undo,
         )  # fmt: skip
         for listener in work.listeners:
             listener.on_appended(ctx)

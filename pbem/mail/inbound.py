@@ -28,6 +28,8 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -155,26 +157,36 @@ class Inbound:
         self._check(raw, source)
         incoming = incoming or read_message(raw, c.own_domains(self.settings))
         now = self.clock.now()
-        row = InboundMail(
-            key=incoming.key[:300],
-            raw=raw,
-            size=len(raw),
-            source=source,
-            sender=incoming.sender[:320],
-            received_at=format_time(now),
-        )
+        key = incoming.key[:300]
+        row: dict[str, Any] = {
+            "key": key,
+            "raw": raw,
+            "size": len(raw),
+            "source": source,
+            "sender": incoming.sender[:320],
+            "received_at": format_time(now),
+            "status": STORED,
+        }
         if claim:
             lease = timedelta(seconds=self.settings.mail.lease_seconds)
-            row.status, row.lease_owner = "processing", self.owner
-            row.lease_expires_at = format_time(now + lease)
+            row.update(
+                status=PROCESSING,
+                lease_owner=self.owner,
+                lease_expires_at=format_time(now + lease),
+            )
+        # One statement: INSERT ... ON CONFLICT DO NOTHING inserts no row when the key is
+        # taken (a second delivery, even one racing this one from another worker).
+        insert = sqlite_insert if self.db.is_sqlite else postgresql_insert
+        statement = (
+            insert(InboundMail).values(row).on_conflict_do_nothing().returning(col(InboundMail.key))
+        )
         try:
             with self.db.write() as session:
-                if session.get(InboundMail, row.key) is not None:
-                    return row.key, False
-                session.add(row)
-        except IntegrityError:  # stored by another worker between our check and insert
-            return row.key, False
-        return row.key, True
+                # RETURNING: psycopg reports no rowcount for this statement.
+                inserted = session.connection().execute(statement).first() is not None
+        except IntegrityError:  # not expected (the conflict is handled), but never a crash
+            return key, False
+        return key, inserted
 
     def process(
         self,

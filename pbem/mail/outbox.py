@@ -55,7 +55,6 @@ from pbem.models import Game
 from pbem.naming import Names
 from pbem.repository import SeatInfo
 from pbem.settings import Settings
-from pbem.undo import open_request
 from pbem.unit_of_work import AppendContext
 from pbem.views import result_text
 
@@ -256,7 +255,7 @@ def _pending_undo(
         d = undo_request.payload
         assert isinstance(d, ev.UndoRequested)
         return _PendingUndo(undo_request.version, d.seat, d.to_version, frozenset())
-    row = open_request(ctx.session, ctx.game_id)
+    row = ctx.open_undo
     if row is None:
         return None
     answered = frozenset(json.loads(row.accepted_by))
