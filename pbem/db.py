@@ -54,8 +54,13 @@ class Database:
                 Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
                 if fcntl is not None:
                     self._writer_lock_path = Path(parsed.database + ".writelock")
-            # The timeout we want is SQLite's busy_timeout (set below), not the driver's.
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 0}
+            # The driver's timeout is SQLite's busy timeout, in force from the moment the file
+            # is opened: the first statements of a connection (switching to WAL, or reading
+            # a file another process is recovering after a crash) may already need a lock.
+            kwargs["connect_args"] = {
+                "check_same_thread": False,
+                "timeout": busy_timeout_ms / 1000,
+            }
         else:
             kwargs["pool_size"] = pool_size
             kwargs["pool_pre_ping"] = True
@@ -70,9 +75,10 @@ class Database:
             # Take BEGIN away from the sqlite3 module so that we emit it ourselves (below).
             dbapi_connection.isolation_level = None
             cursor = dbapi_connection.cursor()
+            # The busy timeout first: every setting after it may have to wait for a lock.
+            cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=FULL")
-            cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
