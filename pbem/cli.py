@@ -284,7 +284,8 @@ def log(obj: Context, game_id: str, seat: int | None, full: bool) -> None:
 @click.option(
     "--verify",
     is_flag=True,
-    help="Check the log, the chain, legality and the seed, and that the read models agree.",
+    help="Check the log, the chain, legality and the seed, that the read models agree, and "
+    "every stored snapshot.",
 )
 @pass_context
 def replay(obj: Context, game_id: str, verify: bool) -> None:
@@ -294,7 +295,9 @@ def replay(obj: Context, game_id: str, verify: bool) -> None:
 
     service = obj.service
     with service.db.read() as session:
-        report = run_verify(session, game_id, service.registry)
+        report = run_verify(
+            session, game_id, service.registry, snapshot_key=obj.settings.secret_key or None
+        )
     for note in report.notes:
         click.echo(f"note: {note}")
     if report.ok and verify:
@@ -318,11 +321,37 @@ def replay(obj: Context, game_id: str, verify: bool) -> None:
             click.echo("read models (games, seats, undo requests, disputes) match the log")
         click.echo(f"head hash {report.head_hash}")
         click.echo(f"final state hash {report.final_state_hash}")
+        if verify:
+            _report_snapshots(game_id, report)
         return
     for p in sorted(report.problems, key=lambda p: p.version):
         click.echo(f"version {p.version}: {p.message}", err=True)
     click.echo(f"{game_id}: FAILED, first bad version {report.first_bad_version}", err=True)
     sys.exit(1)
+
+
+def _report_snapshots(game_id: str, report: Any) -> None:
+    """The stored snapshots' check (``replay --verify``): a bad one fails the command, though
+    the service never serves it, because something changed the database."""
+    checked, bad = report.snapshots_checked, len({p.version for p in report.snapshot_problems})
+    if not bad:
+        if checked:
+            click.echo(f"{_snapshots(checked)} {'matches' if checked == 1 else 'match'} the log")
+        return
+    for p in sorted(report.snapshot_problems, key=lambda p: p.version):
+        click.echo(f"snapshot at version {p.version}: {p.message}", err=True)
+    click.echo(
+        f"{game_id}: FAILED, the log verifies; {_snapshots(bad)} "
+        f"{'does' if bad == 1 else 'do'} not match it (the service ignores "
+        f"{'it' if bad == 1 else 'them'} and folds the log instead; deleting the game's "
+        "snapshots is safe)",
+        err=True,
+    )
+    sys.exit(1)
+
+
+def _snapshots(count: int) -> str:
+    return f"{count} stored snapshot{'' if count == 1 else 's'}"
 
 
 @main.group()

@@ -4,8 +4,8 @@
 models: written only by the projections (``pbem.projections``), rebuilt from the events alone
 by ``pbem db rebuild-projections``. ``game_secrets`` and ``seat_tokens`` hold what the log
 cannot: the seed until it is revealed at the end, and the hashes of the admin and seat
-tokens; they are written once, when the game is created. ``snapshots`` is a cache: it can be
-deleted at any time.
+tokens; they are written once, when the game is created. ``snapshots`` is a cache, sealed
+with the service's secret key: it can be deleted at any time.
 Every JSON column holds canonical JSON text (see ``pbem.events.canonical_json``).
 
 Times are stored as ISO 8601 text in UTC with microseconds (``2025-01-31T12:00:00.000000Z``):
@@ -95,7 +95,8 @@ class SeatToken(SQLModel, table=True):
 
 
 class Snapshot(SQLModel, table=True):
-    """The state after ``version`` (a cache only: replay without it gives the same state)."""
+    """The state after ``version`` (a cache only: replay without it gives the same state),
+    used only while its seal verifies (``pbem.snapshots``)."""
 
     __tablename__ = "snapshots"
 
@@ -106,6 +107,8 @@ class Snapshot(SQLModel, table=True):
     rules_version: str = Field(max_length=40)
     #: canonical JSON of ``rules.dump_state(state)``
     state: str = Field(sa_type=Text)
+    #: hex HMAC-SHA256 of the fields above under the service's secret key (``pbem.snapshots``)
+    mac: str = Field(max_length=64)
 
 
 class IdempotencyKey(SQLModel, table=True):

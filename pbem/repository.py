@@ -1,10 +1,13 @@
 """A game at any version: its log folded through its rules, with a state cache and snapshots
 used only as checked shortcuts (a base is used only while it matches the hash chain and no
-retraction reaches behind it)."""
+retraction reaches behind it, and a snapshot only while the service's seal on it verifies:
+see ``pbem.snapshots``)."""
 
 from __future__ import annotations
 
 import json
+import logging
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -13,13 +16,18 @@ from sqlmodel import Session, col, select
 
 from engine.core import Rules
 from pbem import events as ev
-from pbem import store
+from pbem import snapshots, store
 from pbem.cache import StateCache
 from pbem.errors import BadRequest, GameNotFound
-from pbem.models import Game, GameSecret, Seat
+from pbem.models import Game, GameSecret, Seat, Snapshot
 from pbem.naming import Names, names_for
 from pbem.replay import Fold
 from pbem.settings import Settings
+
+log = logging.getLogger(__name__)
+
+#: Bad snapshots already logged by this process (each is logged once, not at every load).
+REPORTED_LIMIT = 10_000
 
 
 @dataclass(frozen=True)
@@ -99,6 +107,8 @@ class Repository:
         self.settings = settings
         self.registry = registry
         self.cache = StateCache(settings.state_cache_size)
+        self._reported: set[tuple[str, int, str]] = set()
+        self._reported_lock = threading.Lock()
 
     def rules_for(self, game: str) -> Rules:
         rules = self.registry.get(game)
@@ -149,7 +159,8 @@ class Repository:
         newer_possible = cached is None or at // every > cached[0] // every
         snap = store.latest_snapshot(session, game.id, at) if newer_possible else None
         usable = snap is not None and snap.rules_version == rules.version
-        if snap is not None and usable and (cached is None or snap.version > cached[0]):
+        newer = snap is not None and (cached is None or snap.version > cached[0])
+        if snap is not None and usable and newer and self.is_trusted(snap):
             bases.append((snap.version, snap.event_hash, snap.state))
         for version, base_hash, base_state in sorted(bases, key=lambda b: -b[0]):
             events = store.read(session, game.id, after=version, upto=at)
@@ -172,6 +183,40 @@ class Repository:
         fold = self.fold_from_start(session, rules, events)
         self.cache.put(game.id, at, target, fold.state)
         return fold.state
+
+    def is_trusted(self, snap: Snapshot) -> bool:
+        """Whether the snapshot is as this service sealed it; a bad one is logged (once)."""
+        if not self.settings.secret_key:
+            return False  # nothing to check a seal with: fold from the log
+        if snapshots.is_sealed(self.settings.secret_key, snap):
+            return True
+        seen = (snap.game_id, snap.version, snap.mac)
+        with self._reported_lock:
+            first = seen not in self._reported
+            if first and len(self._reported) < REPORTED_LIMIT:
+                self._reported.add(seen)
+        if first:
+            log.warning(
+                "snapshot of game %s at version %d ignored: its seal does not verify under "
+                "this service's secret key (the row was changed, or sealed under another key); "
+                "the state is folded from the log. `pbem replay %s --verify` checks it.",
+                snap.game_id,
+                snap.version,
+                snap.game_id,
+            )
+        return False
+
+    def save_snapshot(self, session: Session, game: Game, rules: Rules, state: Any) -> None:
+        """Store the state at the game's head as a snapshot, sealed with the secret key."""
+        if not self.settings.secret_key:
+            return  # it could never be trusted
+        dumped = ev.canonical_json(rules.dump_state(state))
+        mac = snapshots.seal(
+            self.settings.secret_key, game.id, game.version, game.head_hash, rules.version, dumped
+        )
+        store.save_snapshot(
+            session, game.id, game.version, game.head_hash, rules.version, dumped, mac
+        )
 
     @staticmethod
     def fold_from_start(session: Session, rules: Rules, events: list[ev.StoredEvent]) -> Fold:

@@ -126,7 +126,13 @@ def latest_snapshot(session: Session, game_id: str, at: int) -> Snapshot | None:
 
 
 def save_snapshot(
-    session: Session, game_id: str, version: int, event_hash: str, rules_version: str, state: str
+    session: Session,
+    game_id: str,
+    version: int,
+    event_hash: str,
+    rules_version: str,
+    state: str,
+    mac: str,
 ) -> None:
     session.add(
         Snapshot(
@@ -135,5 +141,6 @@ def save_snapshot(
             event_hash=event_hash,
             rules_version=rules_version,
             state=state,
+            mac=mac,
         )
     )

@@ -155,14 +155,7 @@ class UnitOfWork:
         assert game is not None
         every = work.settings.snapshot_every
         if every > 0 and game.version // every > before // every:
-            store.save_snapshot(
-                session,
-                game.id,
-                game.version,
-                game.head_hash,
-                self.rules.version,
-                ev.canonical_json(self.rules.dump_state(state_after)),
-            )
+            work.repository.save_snapshot(session, game, self.rules, state_after)
         ctx = AppendContext(
             session, game.id, game.game, tuple(stored), self.rules, self.state, state_after,
             game.version, game.head_hash, self.seat_infos(), self._open_undo,
