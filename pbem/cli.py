@@ -279,6 +279,50 @@ def log(obj: Context, game_id: str, seat: int | None, full: bool) -> None:
     click.echo("\n".join(lines))
 
 
+@main.command("rotate-token")
+@click.argument("game_id")
+@click.argument("seat", type=int)
+@pass_context
+def rotate_token(obj: Context, game_id: str, seat: int) -> None:
+    """Replace SEAT's bearer token (e.g. a leaked seat link) and mail the seat its new link.
+
+    The old token is refused from now on (401, saying it was replaced). A seat without an
+    address gets nothing by mail: its new link is printed, to hand over yourself. Reply
+    addresses and the mails' page links are revoked apart, by ``pbem mail rotate-key``."""
+    from pbem.credentials import replace_seat_token
+    from pbem.mail.compose import new_token_mail
+    from pbem.models import Game, Seat
+
+    service = obj.service
+    now = service.clock.now()
+    with service.db.write() as session:
+        game = session.get(Game, game_id)
+        row = session.get(Seat, (game_id, seat)) if game is not None else None
+        if game is None or row is None:
+            raise click.ClickException(f"there is no seat {seat} in a game {game_id!r}")
+        token = replace_seat_token(session, game_id, seat, format_time(now))
+        if row.email:
+            session.add(
+                new_token_mail(
+                    obj.settings,
+                    game=game.game,
+                    game_id=game_id,
+                    seat=seat,
+                    to_name=row.name,
+                    to_address=row.email,
+                    token=token,
+                    now=now,
+                )
+            )
+    who = f"seat {seat} ({row.name}) of game {game_id}"
+    if row.email:
+        click.echo(f"{who}: new seat token mailed to {row.email}; the old token is refused")
+        return
+    link = f"{obj.settings.base_url.rstrip('/')}/games/{game_id}?token={token}"
+    click.echo(f"{who}: the old token is refused; the seat has no address, so give its player")
+    click.echo(f"this new seat link yourself (shown only now): {link}")
+
+
 @main.command()
 @click.argument("game_id")
 @click.option(

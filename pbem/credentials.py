@@ -1,5 +1,6 @@
 """What a game keeps outside its log: the seed until the end reveals it, and the hashes of the
-admin and seat tokens. Written once, by the create command; read to authenticate."""
+admin and seat tokens. Written by the create command, and a seat's token again when it is
+replaced (``pbem rotate-token``); read to authenticate."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import secrets
 
 from sqlmodel import Session, select
 
-from pbem.models import GameSecret, SeatToken
+from pbem.models import GameSecret, RevokedSeatToken, SeatToken
 
 
 def token_hash(token: str) -> str:
@@ -37,6 +38,29 @@ def seat_of_token(session: Session, game_id: str, token: str) -> int | None:
             SeatToken.game_id == game_id, SeatToken.token_hash == token_hash(token)
         )
     ).first()
+
+
+def replace_seat_token(session: Session, game_id: str, seat: int, revoked_at: str) -> str:
+    """A new bearer token for the seat (returned: its only copy); the old one is refused from
+    the commit on, as replaced."""
+    row = session.get(SeatToken, (game_id, seat))
+    assert row is not None, f"game {game_id} has no token for seat {seat}"
+    session.add(
+        RevokedSeatToken(
+            token_hash=row.token_hash, game_id=game_id, seat=seat, revoked_at=revoked_at
+        )
+    )
+    token = new_token()
+    row.token_hash = token_hash(token)
+    session.add(row)
+    session.flush()
+    return token
+
+
+def revoked_seat_token(session: Session, game_id: str, token: str) -> RevokedSeatToken | None:
+    """The record of a replaced token of this game, if ``token`` is one."""
+    row = session.get(RevokedSeatToken, token_hash(token))
+    return row if row is not None and row.game_id == game_id else None
 
 
 def is_admin_token(session: Session, game_id: str, token: str | None) -> bool:

@@ -44,6 +44,14 @@ class Unreadable(ServiceError):
         return {**super().to_json(), "can_type": list(self.can_type), "line": self.line}
 
 
+class Unauthorized(ServiceError):
+    """A credential that was valid once and has been replaced: the message says where the new
+    one is (the web layer adds ``WWW-Authenticate``)."""
+
+    status = 401
+    code = "unauthorized"
+
+
 class Forbidden(ServiceError):
     status = 403
     code = "forbidden"

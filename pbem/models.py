@@ -4,8 +4,9 @@
 models: written only by the projections (``pbem.projections``), rebuilt from the events alone
 by ``pbem db rebuild-projections``. ``game_secrets`` and ``seat_tokens`` hold what the log
 cannot: the seed until it is revealed at the end, and the hashes of the admin and seat
-tokens; they are written once, when the game is created. ``snapshots`` is a cache, sealed
-with the service's secret key: it can be deleted at any time.
+tokens; they are written when the game is created, and a seat's token is replaced by ``pbem
+rotate-token`` (the old hash kept in ``revoked_seat_tokens``). ``snapshots`` is a cache,
+sealed with the service's secret key: it can be deleted at any time.
 Every JSON column holds canonical JSON text (see ``pbem.events.canonical_json``).
 
 Times are stored as ISO 8601 text in UTC with microseconds (``2025-01-31T12:00:00.000000Z``):
@@ -83,8 +84,8 @@ class GameSecret(SQLModel, table=True):
 
 
 class SeatToken(SQLModel, table=True):
-    """The hash of a seat's bearer token (shown once, at creation): a credential, not a read
-    model."""
+    """The hash of a seat's bearer token (shown once, at creation, or mailed to the seat by
+    ``pbem rotate-token``): a credential, not a read model."""
 
     __tablename__ = "seat_tokens"
     __table_args__ = (UniqueConstraint("token_hash", name="uq_seat_tokens_token_hash"),)
@@ -92,6 +93,18 @@ class SeatToken(SQLModel, table=True):
     game_id: str = Field(primary_key=True, max_length=32)
     seat: int = Field(primary_key=True)
     token_hash: str = Field(max_length=64)
+
+
+class RevokedSeatToken(SQLModel, table=True):
+    """The hash of a seat token replaced by ``pbem rotate-token``: kept so that the old token
+    is refused saying it was replaced (401), not as an unknown one."""
+
+    __tablename__ = "revoked_seat_tokens"
+
+    token_hash: str = Field(primary_key=True, max_length=64)
+    game_id: str = Field(max_length=32)
+    seat: int
+    revoked_at: str = Field(max_length=32)
 
 
 class Snapshot(SQLModel, table=True):

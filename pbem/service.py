@@ -44,6 +44,7 @@ from pbem.errors import (
     GameNotFound,
     ServiceError,
     StaleVersion,
+    Unauthorized,
     Unreadable,
     error_from_json,
 )
@@ -306,6 +307,14 @@ class GameService:
             seat = credentials.seat_of_token(session, game_id, token)
             if seat is None:
                 game = game_or_404(session, game_id)  # a 404 says more than a 403 then
+                replaced = credentials.revoked_seat_token(session, game_id, token)
+                if replaced is not None:
+                    raise Unauthorized(
+                        f"This seat token was replaced on {replaced.revoked_at[:10]} at "
+                        f"{replaced.revoked_at[11:16]} UTC and "
+                        "no longer opens the seat. Use the new seat link mailed to the seat's "
+                        "address (or ask the game's organiser for it)."
+                    )
                 if _hidden_from(session, game, token):
                     raise _no_such_game(game_id)  # a 403 would confirm the game exists
                 raise Forbidden("This token is not a seat token of this game.")

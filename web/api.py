@@ -81,6 +81,7 @@ def required_seat(game_id: str) -> int:
 
 ERRORS = {
     400: "the request is not readable: the message says what to send",
+    401: "a seat token that was replaced (pbem rotate-token): the new one was mailed to the seat",
     403: "no token, or not a seat token of this game",
     404: "no such game",
     409: "the game moved on (stale version) or the request conflicts with what happened",
@@ -127,7 +128,7 @@ class Games(MethodView):
 class GameResource(MethodView):
     @blp.response(200, s.GameOut)
     @blp.doc(security=BEARER)
-    @_errors(403, 404)
+    @_errors(401, 403, 404)
     def get(self, game_id: str) -> dict[str, Any]:
         """The game as your seat sees it (with a token), or the public view."""
         seat = optional_seat(game_id)
@@ -139,7 +140,7 @@ class Actions(MethodView):
     @blp.arguments(s.ActionIn)
     @blp.response(201, s.ActionOut)
     @blp.doc(security=BEARER)
-    @_errors(400, 403, 404, 409, 413, 422)
+    @_errors(400, 401, 403, 404, 409, 413, 422)
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Play: the text of one or more command lines, on the version you saw."""
         seat = required_seat(game_id)
@@ -167,7 +168,7 @@ class Events(MethodView):
     @blp.arguments(s.AfterQuery, location="query", unknown=RAISE)
     @blp.response(200, s.EventsOut)
     @blp.doc(security=BEARER)
-    @_errors(400, 403, 404)
+    @_errors(400, 401, 403, 404)
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
         """The log after version ``after``, as you may see it (others' secrets hidden)."""
         seat = optional_seat(game_id)
@@ -180,7 +181,7 @@ class State(MethodView):
     @blp.arguments(s.AtQuery, location="query", unknown=RAISE)
     @blp.response(200, s.GameOut)
     @blp.doc(security=BEARER)
-    @_errors(400, 403, 404)
+    @_errors(400, 401, 403, 404)
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
         """The game as your seat saw it at version ``at``."""
         seat = optional_seat(game_id)
@@ -192,7 +193,7 @@ class Undo(MethodView):
     @blp.arguments(s.UndoIn)
     @blp.response(201, s.UndoOut)
     @blp.doc(security=BEARER)
-    @_errors(400, 403, 404, 409, 422)
+    @_errors(400, 401, 403, 404, 409, 422)
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Take back your latest action(s), or ask the others to go further back."""
         seat = required_seat(game_id)
@@ -211,7 +212,7 @@ class UndoDecision(MethodView):
     @blp.arguments(s.DecisionIn)
     @blp.response(201, s.UndoOut)
     @blp.doc(security=BEARER)
-    @_errors(400, 403, 404, 409, 422)
+    @_errors(400, 401, 403, 404, 409, 422)
     def post(self, body: dict[str, Any], game_id: str, request_id: int) -> dict[str, Any]:
         """Accept or decline another seat's undo request."""
         seat = required_seat(game_id)
@@ -223,7 +224,7 @@ class UndoDecision(MethodView):
 class Resign(MethodView):
     @blp.response(201, s.GameOut)
     @blp.doc(security=BEARER)
-    @_errors(403, 404, 409)
+    @_errors(401, 403, 404, 409)
     def post(self, game_id: str) -> dict[str, Any]:
         """Leave the game: your turns are then played automatically."""
         seat = required_seat(game_id)

@@ -83,4 +83,7 @@ def register_error_handlers(app: Flask) -> None:
     def _service_error(error: ServiceError) -> Any:
         if error.status >= 500:
             log.error("service error: %s", error.message)
+        if error.status == 401:
+            # RFC 6750: the token was good once and is not any more.
+            return error.to_json(), 401, {"WWW-Authenticate": 'Bearer error="invalid_token"'}
         return error.to_json(), error.status

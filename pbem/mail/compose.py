@@ -156,6 +156,40 @@ def rotate_key(session: Session, game_id: str, seat: int, now: datetime) -> int:
     return row.key_version
 
 
+def new_token_mail(
+    settings: Settings,
+    *,
+    game: str,
+    game_id: str,
+    seat: int,
+    to_name: str,
+    to_address: str,
+    token: str,
+    now: datetime,
+) -> OutboxMail:
+    """The mail giving a seat its replaced bearer token (``pbem rotate-token``): the seat page
+    link carrying it, and the token itself for the API. Sent only to the seat's own address."""
+    base = settings.base_url.rstrip("/")
+    text = render(
+        "token",
+        title=f"{game.title()} game {game_id}",
+        name=to_name,
+        link=f"{base}/games/{game_id}?token={token}",
+        token=token,
+    )
+    return outbox_mail(
+        settings,
+        kind="token",
+        game_id=game_id,
+        seat=seat,
+        to_name=to_name,
+        to_address=to_address,
+        subject=subject_of(game, game_id),
+        text=text,
+        now=now,
+    )
+
+
 def seat_reply_address(
     session: Session,
     settings: Settings,

@@ -58,4 +58,3 @@ def test_a_fresh_connection_waits_for_a_held_lock_instead_of_failing(tmp_path: P
     assert mode == "wal"
     assert timeout == 10_000
     assert waited > HOLD_SECONDS / 2
-

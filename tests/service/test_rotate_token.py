@@ -1,0 +1,136 @@
+"""``pbem rotate-token GAME SEAT``: a seat's bearer token is replaced, the old one is refused
+with a 401 that says so, and the seat gets its new link by mail. On SQLite and PostgreSQL,
+through the command line, the mail folder the relay writes and the web app."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+from flask.testing import FlaskClient
+
+from pbem.settings import load_settings
+from web import create_app
+from web.cli import main
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+class World:
+    def __init__(self, database_url: str, tmp_path: Path) -> None:
+        self.var = tmp_path / "var"
+        self.env = {
+            "PBEM_DATABASE_URL": database_url,
+            "PBEM_VAR_DIR": str(self.var),
+            "PBEM_MAIL_CONFIRMATIONS": "false",
+        }
+        self.runner = CliRunner()
+        self.app = create_app(load_settings(env=self.env))
+
+    def run(self, *args: str) -> Result:
+        return self.runner.invoke(main, list(args), env=self.env, catch_exceptions=False)
+
+    def client(self) -> FlaskClient:
+        return self.app.test_client()
+
+    def close(self) -> None:
+        self.app.extensions["pbem"].db.dispose()
+
+    def token_mails(self) -> list[EmailMessage]:
+        found = []
+        for path in sorted((self.var / "mail").glob("*.eml")):
+            mail = message_from_bytes(path.read_bytes(), policy=policy.default)
+            assert isinstance(mail, EmailMessage)
+            if mail["X-Pbem-Mail"] == "token":
+                found.append(mail)
+        return found
+
+
+def _body(mail: EmailMessage) -> str:
+    part = mail.get_body(("plain",))
+    assert part is not None
+    content: Any = part.get_content()
+    return str(content)
+
+
+@pytest.fixture
+def world(database_url: str, tmp_path: Path) -> Iterator[World]:
+    made = World(database_url, tmp_path)
+    yield made
+    made.close()
+
+
+def test_a_rotated_seat_token_is_refused_and_the_seat_is_mailed_its_new_link(
+    world: World,
+) -> None:
+    created = world.run(
+        "new-game", "lancelot", "--player", "Ann <ann@example.org>", "--player", "Bob"
+    )
+    assert created.exit_code == 0, created.output
+    gid = created.output.split()[1]
+    old_ann, old_bob = re.findall(r"token (\S+)", created.output)[:2]
+    client = world.client()
+    assert client.get(f"/api/v1/games/{gid}", headers=_bearer(old_ann)).json["seat"] == 0
+
+    rotated = world.run("rotate-token", gid, "0")
+    assert rotated.exit_code == 0, rotated.output
+    assert "new seat token mailed to ann@example.org; the old token is refused" in rotated.output
+    assert old_ann not in rotated.output
+
+    refused = client.get(f"/api/v1/games/{gid}", headers=_bearer(old_ann))
+    assert refused.status_code == 401, refused.json
+    assert refused.headers["WWW-Authenticate"] == 'Bearer error="invalid_token"'
+    assert refused.json["code"] == "unauthorized"
+    assert "This seat token was replaced on" in refused.json["message"]
+    assert "new seat link mailed to the seat's address" in refused.json["message"]
+    played = client.post(
+        f"/api/v1/games/{gid}/actions",
+        json={"action": "E5", "expected_version": 2},
+        headers=_bearer(old_ann),
+    )
+    assert played.status_code == 401
+    page = client.get(f"/games/{gid}?token={old_ann}")
+    assert page.status_code == 401 and b"was replaced" in page.data
+
+    relayed = world.run("mail", "relay")
+    assert relayed.exit_code == 0, relayed.output
+    [mail] = world.token_mails()
+    assert mail["To"] == "Ann <ann@example.org>"
+    text = _body(mail)
+    link = re.search(rf"Your seat page: (\S+/games/{gid}\?token=(\S+))", text)
+    assert link is not None, text
+    new_ann = link.group(2)
+    assert new_ann != old_ann and "Your seat token, for programs" in text
+    assert client.get(f"/api/v1/games/{gid}", headers=_bearer(new_ann)).json["seat"] == 0
+    opened = client.get(f"/games/{gid}?token={new_ann}")
+    assert opened.status_code == 303
+    # Bob's token is untouched; a token that never was one is still a plain 403.
+    assert client.get(f"/api/v1/games/{gid}", headers=_bearer(old_bob)).json["seat"] == 1
+    assert client.get(f"/api/v1/games/{gid}", headers=_bearer("x" * 32)).status_code == 403
+
+    # A seat without an address: nothing to mail, the link is printed for the organiser.
+    bob = world.run("rotate-token", gid, "1")
+    assert bob.exit_code == 0, bob.output
+    printed = re.search(rf"/games/{gid}\?token=(\S+)", bob.output)
+    assert printed is not None, bob.output
+    assert client.get(f"/api/v1/games/{gid}", headers=_bearer(old_bob)).status_code == 401
+    assert client.get(f"/api/v1/games/{gid}", headers=_bearer(printed.group(1))).json["seat"] == 1
+    world.run("mail", "relay")
+    assert len(world.token_mails()) == 1
+
+
+def test_rotating_the_token_of_a_seat_that_does_not_exist_is_refused(world: World) -> None:
+    created = world.run("new-game", "lancelot", "--player", "Ann", "--player", "Bob")
+    gid = created.output.split()[1]
+    for game, seat in ((gid, "2"), ("nosuchgame", "0")):
+        result = world.run("rotate-token", game, seat)
+        assert result.exit_code == 1
+        assert f"there is no seat {seat} in a game {game!r}" in result.output
