@@ -131,7 +131,10 @@ def _step(
     sent = _inbound(service, p.channel_ref) if p.channel == "email" else None
     step["sent"] = sent
     step["parsed"] = sent.pop("commands") if sent and "commands" in sent else [p.text]
-    step["seen"] = _seen(service, game_id, p.seat, version, sent) or {
+    # A move by mail answered a mail; any other (the page, the API, the command line) was
+    # decided on the position, as the seat's view showed it.
+    seen = _seen(service, game_id, p.seat, version, sent) if p.channel == "email" else None
+    step["seen"] = seen or {
         "kind": "page",
         "version": version - 1,
         "board": board_for_people(rules, before.state, p.seat, names),
@@ -240,7 +243,9 @@ def text_report(report: dict[str, Any]) -> str:
             f"“{d['text']}”"
         )
         if d["agreed"] or d["disagreed"]:
-            lines.append(f"  agreed: {d['agreed']}  disagreed: {d['disagreed']}")
+            agreed = ", ".join(d["agreed_names"]) or "nobody"
+            disagreed = ", ".join(d["disagreed_names"]) or "nobody"
+            lines.append(f"  agreed: {agreed}; disagreed: {disagreed}")
         if d["resolved"]:
             lines.append(f"  resolved at version {d['resolved']}")
         for step in d["steps"]:

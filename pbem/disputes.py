@@ -108,7 +108,10 @@ def row_json(row: Dispute, names: Names | None = None) -> dict[str, Any]:
         "resolved": row.resolved,
     }
     if names is not None:
+        # People read names, never seat numbers: "Ann (Red)".
         out["by"] = names.of(row.seat)
+        out["agreed_names"] = [names.of(s) for s in out["agreed"]]
+        out["disagreed_names"] = [names.of(s) for s in out["disagreed"]]
     return out
 
 

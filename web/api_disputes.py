@@ -54,6 +54,8 @@ class DisputeOut(Schema):
     status = fields.String(metadata={"description": "open, dismissed or upheld"})
     agreed = fields.List(fields.Integer())
     disagreed = fields.List(fields.Integer())
+    agreed_names = fields.List(fields.String())
+    disagreed_names = fields.List(fields.String())
     opened_at = fields.String()
     resolved = fields.Integer(allow_none=True)
 

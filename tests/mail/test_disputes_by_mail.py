@@ -163,3 +163,18 @@ def test_raw_inbound_mail_is_kept_while_the_game_runs_and_its_retention_after(
     assert kept() == keys
     assert purge_inbound(world.db, settings, later) == 3
     assert kept() == set()
+
+
+def test_a_move_made_on_the_page_or_api_has_the_position_as_its_evidence_not_a_mail(
+    world: MailWorld,
+) -> None:
+    game = world.new_game()
+    svc = world.service
+    assert _latest(world, game.id, 0, "turn").version == 2  # Ann had a mail too
+    svc.submit(game.id, 0, "E5", expected_version=2, channel="api")
+    svc.disputes.open(game.id, 1, 3, None, "too fast", channel="api")
+    step = audit(svc, game.id, viewer=None, admin=True)["disputes"][0]["steps"][0]
+    assert step["seen"]["kind"] == "page"
+    assert step["seen"]["version"] == 2
+    assert "Your turn" in step["seen"]["board"]
+    assert step["sent"] is None and step["parsed"] == ["E5"]

@@ -136,6 +136,7 @@ def test_a_dispute_upheld_by_every_other_seats_consent_retracts_like_an_undo(
     )
     [row] = service.disputes.list(gid)
     assert (row["status"], row["agreed"], row["disagreed"]) == ("upheld", [1, 2], [])
+    assert (row["agreed_names"], row["disagreed_names"]) == (["P1", "P2"], [])
     play(service, gid, 0, "keep")  # the game goes on from the restored position
     _read_models_match(service, gid)
 

@@ -173,6 +173,7 @@ def test_a_dispute_from_the_seat_page_form_is_agreed_on_the_other_seat_page(
     assert "Dispute 5 : P0 disputes version 3: “I typed keep twice”" in " ".join(bob_page.split())
     assert "Agree: take them back" in bob_page
     assert "Agree: take them back" not in _text(ann.get(f"/games/{gid}"))  # not for the opener
+    assert "Agreed: nobody yet." in " ".join(bob_page.split())
     agreed = bob.post(f"/games/{gid}/disputes/5/answer", data={"agree": "yes"})
     assert agreed.status_code == 303
     doc = client.get(f"/api/v1/games/{gid}").json
