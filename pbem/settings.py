@@ -75,7 +75,7 @@ class MailSettings:
     backoff_base: int = 30
     backoff_cap: int = 3600
     #: How long a relay holds the mails it is sending before another relay may take them
-    #: (renewed with every mail sent), and a worker an inbound message before the scheduler's
+    #: (renewed as a batch goes on), and a worker an inbound message before the scheduler's
     #: recovery takes it over.
     lease_seconds: int = 120
     #: Also mail a confirmation to the seat whose action was applied.

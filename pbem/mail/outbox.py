@@ -14,11 +14,12 @@ gets at most one mail:
 ``Relay.run_once`` sends what is due. Rows are claimed in a short transaction (``FOR UPDATE
 SKIP LOCKED`` on PostgreSQL, so concurrent relays take different rows; on SQLite a named
 lease lets one relay run at a time) and leased for ``lease_seconds``. Each row's result is
-written right after it is sent, and the same transaction renews the lease of the rows still
-to send: a mail starts going out within a lease renewed just before it, so however long a
-batch takes, another relay never takes a row this one will still send (it would only after
-one mail took longer than the whole lease). A failure is retried with exponential backoff up
-to a cap; after ``max_attempts`` failures, or at once for a permanent refusal, the row is dead.
+written right after it is sent, and once half the lease is gone the same transaction renews
+the lease of the rows still to send: every mail starts going out with at least half a lease
+left, so however long a batch takes, another relay never takes a row this one will still
+send (it could only if one mail took longer than half the lease to send). A failure is
+retried with exponential backoff up to a cap; after ``max_attempts`` failures, or at once for
+a permanent refusal, the row is dead.
 
 One window remains where a mail goes out twice: a relay stopped (killed, the machine lost)
 after the server's 250 and before recording it. Its rows are taken over when the lease runs
@@ -444,9 +445,9 @@ class Relay:
         self, row: OutboxMail, error: SendError | None, still_to_send: Sequence[OutboxMail] = ()
     ) -> tuple[str, list[OutboxMail]]:
         """Write one row's result (only while we still hold its lease) and, in the same
-        transaction, renew the lease of the rows still to send; returns the row's status and
-        those of ``still_to_send`` this relay still holds (a row whose lease ran out may
-        have been taken by another relay: it is not ours to send any more)."""
+        transaction, renew the lease of the rows still to send when half of it is gone;
+        returns the row's status and those of ``still_to_send`` this relay still holds (a row
+        whose lease ran out may have been taken by another relay: not ours to send any more)."""
         now = self.clock.now()
         if error is None and (row.lease_expires_at or "") < format_time(now):
             log.warning(
@@ -476,7 +477,13 @@ class Relay:
             )
             if error is not None and error.refused:
                 record_failure(session, row.recipient, str(error), now)
-            held = self._renew(session, list(still_to_send), now) if still_to_send else []
+            held = list(still_to_send)
+            # Renewed once half the lease is gone: every mail starts going out with at least
+            # half a lease left, and most mails cost no extra write (a renewal rewrites the
+            # rest of the batch, message bodies included).
+            half = timedelta(seconds=self.settings.mail.lease_seconds / 2)
+            if held and min(r.lease_expires_at or "" for r in held) < format_time(now + half):
+                held = self._renew(session, held, now)
         return str(values["status"]), held
 
     def _renew(self, session: Session, rows: list[OutboxMail], now: datetime) -> list[OutboxMail]:

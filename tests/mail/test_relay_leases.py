@@ -97,6 +97,35 @@ def test_a_second_relay_takes_nothing_from_a_batch_that_outlasts_its_lease(
     assert {r.status for r in world.outbox()} == {SENT}
 
 
+def test_a_relay_whose_lease_ran_out_sends_none_of_the_rows_another_relay_took(
+    world: MailWorld, smtp_server: SmtpTestServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Beyond the assumption (one mail sent within half a lease): the mail that outlasted the
+    whole lease may go twice, and says so in the log; the rest of the batch is the other
+    relay's now, and the first relay sends none of it."""
+    total = _games(world, 3)
+    world.settings = with_mail(world.settings, lease_seconds=10)
+    took: list[int] = []
+
+    def second_relay(sent: int) -> None:
+        if sent == 1:
+            relay = Relay(
+                world.db, world.settings, transport_for(smtp_server.url, ""), world.clock, "relay-2"
+            )
+            took.append(relay.run_once().sent)
+
+    paced = _Paced(transport_for(smtp_server.url, ""), world.clock, 12, second_relay)
+    with caplog.at_level(logging.WARNING, logger="pbem.mail.outbox"):
+        Relay(world.db, world.settings, paced, world.clock, "relay-1").run_once()
+    assert took == [total]  # every row's lease had run out: the second relay took the batch
+    assert paced.sent == 1  # and the first sent nothing more once it knew
+    ids = _message_ids(smtp_server)
+    assert len(ids) == total + 1 and len(set(ids)) == total
+    assert ids[0] == ids[1]  # the slow mail, from both relays
+    assert any("took longer to send than its lease" in r.getMessage() for r in caplog.records)
+    assert {r.status for r in world.outbox()} == {SENT}
+
+
 def test_two_relays_on_a_slow_server_send_every_mail_once(
     world: MailWorld, smtp_server: SmtpTestServer
 ) -> None:
