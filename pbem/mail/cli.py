@@ -15,6 +15,7 @@ from pbem.mail.compose import rotate_key
 from pbem.mail.inbound import Inbound, TooLarge
 from pbem.mail.models import DEAD, AddressFailure, InboundMail, OutboxMail
 from pbem.mail.outbox import requeue_dead
+from pbem.mail.recovery import recover_stranded, stranded_keys
 
 
 def _inbound(obj: Any) -> Inbound:
@@ -42,6 +43,10 @@ def status(obj: Any) -> None:
         failing = session.exec(select(func.count()).select_from(AddressFailure)).one()
     click.echo("outbox:  " + (", ".join(f"{s} {n}" for s, n in sorted(out)) or "empty"))
     click.echo("inbound: " + (", ".join(f"{o or 'unprocessed'} {n}" for o, n in inbound) or "none"))
+    # A worker that died left these; the scheduler's recovery job (or `pbem mail recover`)
+    # processes them. Counting them tells whether that job runs.
+    stranded = len(stranded_keys(_inbound(obj), limit=100_000))
+    click.echo(f"inbound past a dead worker's lease: {stranded}")
     click.echo(f"failing addresses: {failing}")
 
 
@@ -88,8 +93,6 @@ def relay(obj: Any) -> None:
 def recover(obj: Any) -> None:
     """Process inbound messages left by a worker that died, once its lease has run out (the
     scheduler does this every few seconds)."""
-    from pbem.mail.recovery import recover_stranded
-
     result = recover_stranded(_inbound(obj), limit=10_000)
     click.echo(f"{result.processed} stranded inbound message(s) processed")
 

@@ -129,7 +129,11 @@ def test_mail_in_during_a_dead_workers_lease_is_queued_then_recovered(  # type: 
     recover = run("mail", "recover", PBEM_MAIL_LEASE_SECONDS="2")
     assert recover.output == "0 stranded inbound message(s) processed\n"
     time.sleep(max(0.0, 2.1 - (time.monotonic() - started)))
+    status = run("mail", "status", PBEM_MAIL_LEASE_SECONDS="2").output
+    assert "inbound past a dead worker's lease: 1\n" in status
     recover = run("mail", "recover", PBEM_MAIL_LEASE_SECONDS="2")
     assert recover.output == "1 stranded inbound message(s) processed\n"
+    status = run("mail", "status", PBEM_MAIL_LEASE_SECONDS="2").output
+    assert "inbound past a dead worker's lease: 0\n" in status
     log = run("log", game_id).output
     assert log.count("Ann (Red): E5 — Ann (Red) placed a knight on E5.  [email]") == 1
