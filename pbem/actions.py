@@ -63,19 +63,27 @@ def action_event(
 ) -> tuple[ev.ActionApplied, Any]:
     secret = rules.is_secret(state, seat, action)
     transition = rules.apply(state, seat, action)
+    canonical = rules.format_action(state, action)
+    stored_action = action_to_json(action)
+    # Salt, so that the commitment of a secret action cannot be used to guess it.
+    salt = secrets.token_hex(16) if secret else None
     event = ev.ActionApplied(
         seat=seat,
         text=text,
-        canonical=rules.format_action(state, action),
-        action=action_to_json(action),
+        canonical=canonical,
+        action=stored_action,
         channel=channel,
         channel_ref=channel_ref,
         received_at=received,
         irreversible=transition.irreversible,
         secret=secret,
         log=tuple(transition.log),
-        # Salt, so that the public hash of a secret action cannot be used to guess it.
-        nonce=secrets.token_hex(16) if secret else None,
+        nonce=salt,
+        # The chain holds this in place of the vote: a seat's export can leave the vote out
+        # until it is revealed, and its author can show afterwards that it was not changed.
+        commitment=None
+        if salt is None
+        else ev.secret_commitment(salt, stored_action, canonical, text),
     )
     return event, transition.state
 

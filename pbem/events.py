@@ -3,7 +3,9 @@
 An event is stored as its payload in canonical JSON (sorted keys, UTF-8, no floats, no
 spaces) and chained: ``hash = sha256(prev_hash ‖ canonical event)``, where the canonical
 event holds the game id, version, type, schema version, payload and recording time. Changing
-any stored byte breaks the chain (``pbem replay --verify`` finds it).
+any stored byte breaks the chain (``pbem replay --verify`` finds it). A secret action of
+schema version 2 is chained by its commitment instead of its vote, and its vote and salt must
+match that commitment (``pbem.chain``): changing them breaks the commitment instead.
 
 Each event type is a frozen dataclass (``ActionApplied``, ``UndoRequested`` …); its schema
 loads a stored payload into it and dumps it back to the same JSON, so a payload is read by
@@ -15,7 +17,6 @@ registered beside the old one, with an upcaster in ``UPCASTERS`` from the old pa
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -24,7 +25,29 @@ from typing import Any, ClassVar
 
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate
 
-GENESIS_HASH = "0" * 64
+# The chain and its commitments live in the standard library alone (the offline verifier
+# reads them where marshmallow is not installed); they are re-exported here for the service.
+from pbem.chain import (
+    GENESIS_HASH,
+    EventDataError,
+    canonical_event,
+    canonical_json,
+    chain_hash,
+    commitment_problem,
+    secret_commitment,
+    seed_commitment,
+)
+
+__all__ = [
+    "GENESIS_HASH",
+    "EventDataError",
+    "canonical_event",
+    "canonical_json",
+    "chain_hash",
+    "commitment_problem",
+    "secret_commitment",
+    "seed_commitment",
+]
 
 CHANNELS = ("api", "web", "email", "cli", "deadline", "auto")
 """Ways an action arrives. ``auto``: played by the service for a seat that resigned."""
@@ -44,10 +67,6 @@ DISPUTE_OPENED = "DisputeOpened"
 #: another seat agrees (or not) to retract what a dispute is about
 DISPUTE_ANSWERED = "DisputeAnswered"
 DISPUTE_RESOLVED = "DisputeResolved"
-
-
-class EventDataError(ValueError):
-    """A payload does not match its event type's schema (or cannot be decoded)."""
 
 
 # -- the event types ---------------------------------------------------------------------------
@@ -109,6 +128,8 @@ class ActionApplied(Payload):
     secret: bool
     log: tuple[str, ...]
     nonce: str | None
+    #: sha256(salt ‖ the vote) of a secret action (V2); the chain hashes it, not the vote
+    commitment: str | None = None
 
 
 @dataclass(frozen=True)
@@ -348,6 +369,22 @@ class ActionAppliedV1(_Strict):
         return ActionApplied(**_tuples(data, "log"))
 
 
+class ActionAppliedV2(ActionAppliedV1):
+    #: a secret action's commitment (``pbem.chain.secret_commitment`` of its salt, action,
+    #: canonical text and text); the hash chain holds it in place of those, so a copy of the
+    #: log can leave an unrevealed vote out and still check. None (or absent, as in a raw
+    #: payload written in the V1 shape) for a public action.
+    commitment = fields.String(
+        load_default=None, allow_none=True, validate=validate.Regexp("^[0-9a-f]{64}$")
+    )
+
+
+def _action_applied_v1_to_v2(payload: Payload) -> Payload:
+    # A secret action recorded before commitments existed is hashed whole, vote included.
+    assert isinstance(payload, ActionApplied)
+    return replace(payload, commitment=None)
+
+
 class UndoRequestedV1(_Strict):
     seat = _int()
     #: the version whose position the game would return to
@@ -477,6 +514,7 @@ SCHEMAS: dict[tuple[str, int], Schema] = {
     (GAME_CREATED, 2): GameCreatedV2(),
     (GAME_STARTED, 1): GameStartedV1(),
     (ACTION_APPLIED, 1): ActionAppliedV1(),
+    (ACTION_APPLIED, 2): ActionAppliedV2(),
     (UNDO_REQUESTED, 1): UndoRequestedV1(),
     (UNDO_DECIDED, 1): UndoDecidedV1(),
     (UNDO_LAPSED, 1): UndoLapsedV1(),
@@ -494,6 +532,7 @@ for _type, _version in SCHEMAS:
 #: (type, from schema version) -> function turning that version's typed payload into the next's
 UPCASTERS: dict[tuple[str, int], Callable[[Payload], Payload]] = {
     (GAME_CREATED, 1): _game_created_v1_to_v2,
+    (ACTION_APPLIED, 1): _action_applied_v1_to_v2,
 }
 
 
@@ -509,30 +548,6 @@ class NewEvent:
 Appendable = Payload | NewEvent
 
 
-def canonical_json(value: Any) -> str:
-    """Sorted keys, no spaces, UTF-8 text as is; floats (and NaN) and NUL characters are
-    refused."""
-    _refuse_unstorable(value)
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def _refuse_unstorable(value: Any) -> None:
-    # NUL: PostgreSQL text cannot hold it, and the same event must be storable everywhere.
-    if isinstance(value, float):
-        raise EventDataError(f"events hold no floats (found {value!r}): use integers or text")
-    if isinstance(value, str) and "\x00" in value:
-        raise EventDataError("events hold no NUL characters")
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if not isinstance(k, str):
-                raise EventDataError(f"JSON object keys must be text, not {k!r}")
-            _refuse_unstorable(k)
-            _refuse_unstorable(v)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            _refuse_unstorable(v)
-
-
 def encode(event: Appendable) -> tuple[int, str]:
     """Validate a new event's payload: returns (schema version, canonical JSON)."""
     version = CURRENT_VERSION.get(event.type)
@@ -543,6 +558,9 @@ def encode(event: Appendable) -> tuple[int, str]:
     errors = schema.validate(data)
     if errors:
         raise EventDataError(f"{event.type} payload is invalid: {errors}")
+    problem = commitment_problem(event.type, version, data)
+    if problem is not None:
+        raise EventDataError(f"{event.type}: {problem}")
     return version, canonical_json(data)
 
 
@@ -633,32 +651,3 @@ def retracted_versions(events: Sequence[StoredEvent]) -> set[int]:
         if e.type == ACTIONS_RETRACTED and isinstance(p := e.payload, ActionsRetracted):
             retracted.update(p.versions)
     return retracted
-
-
-def canonical_event(
-    game_id: str,
-    version: int,
-    type_: str,
-    schema_version: int,
-    data: Mapping[str, Any],
-    recorded_at: str,
-) -> str:
-    return canonical_json(
-        {
-            "game_id": game_id,
-            "version": version,
-            "type": type_,
-            "schema_version": schema_version,
-            "data": dict(data),
-            "recorded_at": recorded_at,
-        }
-    )
-
-
-def chain_hash(prev_hash: str, canonical: str) -> str:
-    """``sha256(prev_hash ‖ canonical event)`` as lowercase hex."""
-    return hashlib.sha256((prev_hash + canonical).encode("utf-8")).hexdigest()
-
-
-def seed_commitment(seed: int) -> str:
-    return hashlib.sha256(str(seed).encode("ascii")).hexdigest()

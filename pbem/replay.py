@@ -5,9 +5,10 @@ before the first retracted action (retractions always take back the latest effec
 actions, so that state is on the fold's stack). Other events do not change the state.
 
 ``verify`` trusts nothing it reads: it re-runs the game from its first event with no
-snapshot, checks the versions, the hash chain, that every payload is canonical and valid,
-that every action was legal where it was played (and that the recorded canonical text, log
-and flags are what the engine says now), and the revealed seed against its commitment.
+snapshot, checks the versions, the hash chain, every secret action against its commitment,
+that every payload is canonical and valid, that every action was legal where it was played
+(and that the recorded canonical text, log and flags are what the engine says now), and the
+revealed seed against its commitment.
 """
 
 from __future__ import annotations
@@ -242,6 +243,9 @@ def _check_chain(
             report.add(row.version, "the payload is not stored in canonical form")
         if ev.chain_hash(row.prev_hash, canonical) != row.hash:
             report.add(row.version, "the hash does not match the event (the row was changed)")
+        problem = ev.commitment_problem(row.type, row.schema_version, data)
+        if problem is not None:
+            report.add(row.version, problem)
         try:
             payload = ev.decode(row.type, row.schema_version, row.data)
         except ev.EventDataError as e:
