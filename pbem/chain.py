@@ -106,7 +106,7 @@ def commitment_problem(type_: str, schema_version: int, data: Mapping[str, Any])
         return "the secret action's text must be text"
     try:
         expected = secret_commitment(
-            data[SALT_FIELD], data.get("action"), data.get("canonical"), data.get("text")
+            data[SALT_FIELD], data["action"], data["canonical"], data["text"]
         )
     except EventDataError as e:
         return f"the secret action cannot be committed: {e}"

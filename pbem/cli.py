@@ -17,8 +17,6 @@ import click
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
-from pbem import events as ev
-from pbem.clock import SystemClock, format_time
 from pbem.errors import ServiceError
 from pbem.service import GameService
 from pbem.settings import Settings, SettingsError, load_settings
@@ -448,33 +446,68 @@ def admin_log(obj: Context, game_id: str, token: str) -> None:
 @main.command()
 @click.argument("game_id")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None)
+@click.option(
+    "--seat",
+    type=int,
+    default=None,
+    help="Only what this seat may see: others' unrevealed secret actions as commitments.",
+)
 @pass_context
-def export(obj: Context, game_id: str, output: str | None) -> None:
-    """Write a game's bundle as JSON: every event with its hashes, the rules and version,
-    and the seed once the game is finished (operators: includes secret choices)."""
+def export(obj: Context, game_id: str, output: str | None, seat: int | None) -> None:
+    """Write a game's bundle (docs/audit.md): every event as stored with its hashes, the
+    rules and version, the config, and the seed once the game is finished. Without --seat
+    it holds everything, secret choices included (operators only). Check it with
+    `pbem verify-export` or `python -m pbem.verify`."""
+    from pbem.export import bundle_text, export_game
+
     with _errors():
-        raw = obj.service.raw_events(game_id)
-    created = raw[0].payload
-    assert isinstance(created, ev.GameCreated)
-    finished = next((p for e in raw if isinstance(p := e.payload, ev.GameFinished)), None)
-    bundle = {
-        "format": "pbem-export-1",
-        "game_id": game_id,
-        "rules": {"name": created.game, "version": created.rules_version},
-        "config": created.config,
-        "seed_commitment": created.seed_commitment,
-        "seed": finished.seed if finished else None,
-        "head_hash": raw[-1].hash,
-        "version": raw[-1].version,
-        "exported_at": format_time(SystemClock().now()),
-        "events": [e.to_json() for e in raw],
-    }
-    text = json.dumps(bundle, indent=2, sort_keys=True, ensure_ascii=False)
+        bundle = export_game(obj.service.db, game_id, seat)
+    text = bundle_text(bundle)
     if output:
-        Path(output).write_text(text + "\n", encoding="utf-8")
-        click.echo(f"wrote {output} ({len(raw)} events)")
+        Path(output).write_text(text, encoding="utf-8")
+        click.echo(f"wrote {output} ({len(bundle['events'])} events)")
     else:
         click.echo(text)
+
+
+@main.command("verify-export")
+@click.argument("bundle", type=click.Path(exists=True, dir_okay=False))
+def verify_export(bundle: str) -> None:
+    """Check a bundle offline: the chain, the commitments, and for a finished game the seed
+    and every action re-run by the rules (as `python -m pbem.verify BUNDLE`)."""
+    from pbem.verify import summary, verify_file
+
+    report = verify_file(bundle)
+    click.echo("\n".join(summary(report)), err=not report.ok)
+    if not report.ok:
+        sys.exit(1)
+
+
+@main.command("verify-receipt")
+@click.argument("game_id")
+@click.argument("version", type=int)
+@click.argument("head_hash")
+@click.option(
+    "--salt",
+    default=None,
+    help="The salt from a secret action's confirmation mail: also check that the vote "
+    "revealed at VERSION is the one committed to.",
+)
+@pass_context
+def verify_receipt(
+    obj: Context, game_id: str, version: int, head_hash: str, salt: str | None
+) -> None:
+    """Check a mail's receipt: does the chain at VERSION still have HEAD_HASH?"""
+    from pbem.receipts import check_receipt
+
+    with _errors():
+        result = check_receipt(obj.service.db, game_id, version, head_hash, salt)
+    click.echo(("✔ " if result.matches else "✘ ") + result.message, err=not result.matches)
+    if result.vote is not None:
+        good = result.vote.status == "matches"
+        click.echo(("✔ " if good else "✘ ") + result.vote.message, err=not good)
+    if not result.ok:
+        sys.exit(1)
 
 
 @main.command()

@@ -61,7 +61,7 @@ def board_for_people(
     return names.text(rules.render_text(view))
 
 
-def _revealed_after(events: Sequence[StoredEvent]) -> dict[int, bool]:
+def revealed_after(events: Sequence[StoredEvent]) -> dict[int, bool]:
     """For each ActionApplied version: is it revealed — by its own irreversible transition
     (the last secret vote reveals itself with the others), a later effective irreversible
     step, or the end of the game?"""
@@ -93,7 +93,7 @@ def visible_events(
     for operators (the CLI's ``log --full``): nothing hidden. With ``names``, each event
     gets ``text`` (one line for people, seats named "Ann (Red)") and an action's ``log``
     lines name the players (the engine's own lines stay in ``engine_log``)."""
-    revealed = _revealed_after(events)
+    revealed = revealed_after(events)
     out = []
     for e in events:
         if e.version <= after:
