@@ -18,6 +18,7 @@ from marshmallow import RAISE
 from webargs.flaskparser import FlaskParser
 
 from pbem.errors import BadRequest
+from pbem.receipts import check_receipt
 from pbem.service import GameService
 from pbem.views import describe
 from web import schemas as s
@@ -186,6 +187,21 @@ class State(MethodView):
         """The game as your seat saw it at version ``at``."""
         seat = optional_seat(game_id)
         return describe(service().load(game_id, at=query["at"]), seat)
+
+
+@blp.route("/games/<game_id>/receipt")
+class Receipt(MethodView):
+    @blp.arguments(s.ReceiptQuery, location="query", unknown=RAISE)
+    @blp.response(200, s.ReceiptOut)
+    @_errors(400, 404)
+    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Does the chain at ``version`` have ``hash`` (the receipt at the foot of a mail)? With
+        ``salt``: is the vote revealed at ``version`` the one committed to before the reveal?
+        Anyone may ask of a public game; of a private one, its seats and admin."""
+        result = check_receipt(
+            service().db, game_id, query["version"], query["hash"], query["salt"]
+        )
+        return result.to_json()
 
 
 @blp.route("/games/<game_id>/undo")

@@ -4,7 +4,9 @@ whole game checked by the service's verifier (the first bad version named), the 
 commitment and, once the game is over, the seed with the command that re-runs the game; and
 a download of the log as the viewer may see it; and every dispute with the evidence of its
 steps, as the viewer may see it (a seat: its own moves in full; the game's administrator,
-whose token the page takes once as ``?admin=`` like a seat's link: everything).
+whose token the page takes once as ``?admin=`` like a seat's link: everything). The receipt
+page checks a mail's version and head hash against the chain, and a secret action's salt
+against its commitment.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ from flask import Blueprint, Response, redirect, render_template, request, sessi
 
 from pbem import events as ev
 from pbem.audit import audit as evidence_report
-from pbem.errors import ServiceError
+from pbem.errors import BadRequest, ServiceError
 from pbem.naming import Names
 from pbem.pages_data import verify_game
+from pbem.receipts import ReceiptCheck, check_receipt
 from web import page_common as pc
 
 audit = Blueprint("audit", __name__)
@@ -82,6 +85,30 @@ def audit_page(game_id: str) -> Any:
         admin=admin,
         disputes=disputes,
     )
+
+
+@audit.get("/games/<game_id>/receipt")
+def receipt_page(game_id: str) -> Any:
+    """Check a mail's receipt (version and head hash), and a secret action's salt: a form,
+    and the answer when it is filled in."""
+    svc = pc.service()
+    asked = {k: request.args.get(k, "").strip() for k in ("version", "hash", "salt")}
+    result: ReceiptCheck | None = None
+    problem: str | None = None
+    status = 200
+    if asked["version"] or asked["hash"]:
+        try:
+            version = int(asked["version"]) if asked["version"].isdigit() else None
+            if version is None:
+                raise BadRequest("The version is a whole number, as at the foot of your mail.")
+            result = check_receipt(svc.db, game_id, version, asked["hash"], asked["salt"] or None)
+        except ServiceError as e:
+            if e.status == 404:
+                return pc.refused(e.message, e.status)
+            problem, status = e.message, e.status
+    return render_template(
+        "receipt.html", game_id=game_id, asked=asked, result=result, problem=problem
+    ), status
 
 
 def _names(events: list[dict[str, Any]]) -> Names:

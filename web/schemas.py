@@ -89,6 +89,29 @@ class AtQuery(Strict):
     at = fields.Integer(required=True, validate=validate.Range(min=1))
 
 
+class ReceiptQuery(Strict):
+    version = fields.Integer(
+        required=True,
+        validate=validate.Range(min=1),
+        metadata={"description": "the version printed at the foot of your mail"},
+    )
+    hash = fields.String(
+        required=True,
+        validate=validate.Regexp(
+            "^[0-9a-fA-F]{64}$", error="The hash is 64 hexadecimal characters, as in your mail."
+        ),
+        metadata={"description": "the head hash printed at the foot of your mail"},
+    )
+    salt = fields.String(
+        load_default=None,
+        validate=validate.Regexp(
+            "^[0-9a-f]{32}$",
+            error="The salt is the 32 hexadecimal characters given with your secret action.",
+        ),
+        metadata={"description": "a secret action's salt: also check the vote revealed there"},
+    )
+
+
 # -- responses --------------------------------------------------------------------------------
 
 
@@ -183,6 +206,34 @@ class UndoOut(Schema):
     retracted = fields.List(fields.Integer())
     version = fields.Integer()
     game = fields.Nested(GameOut)
+
+
+class VoteCheckOut(Schema):
+    status = fields.String(
+        metadata={
+            "description": "matches, does not match, not revealed yet, "
+            "not a committed secret action"
+        }
+    )
+    commitment = fields.String(allow_none=True)
+    committed_text = fields.String(
+        allow_none=True, metadata={"description": "what was committed to (after the salt)"}
+    )
+    message = fields.String()
+
+
+class ReceiptOut(Schema):
+    game_id = fields.String()
+    version = fields.Integer()
+    claimed_hash = fields.String()
+    chain_hash = fields.String(
+        allow_none=True,
+        metadata={"description": "the hash recomputed at that version (null: chain broken)"},
+    )
+    matches = fields.Boolean()
+    ok = fields.Boolean(metadata={"description": "the hash matches, and the vote if asked"})
+    message = fields.String()
+    vote = fields.Nested(VoteCheckOut, allow_none=True)
 
 
 class GameSummaryOut(Schema):

@@ -122,6 +122,28 @@ def receipt(version: int, head_hash: str) -> str:
     return f"Version {version}, head {head_hash} (keep this mail: it is your receipt)."
 
 
+def vote_receipts(
+    settings: Settings, game_id: str, events: Sequence[StoredEvent], seat: int
+) -> str:
+    """The receipts of ``seat``'s secret actions among ``events``: each one's commitment and
+    salt, so that after the reveal its author (or anyone it shows them to) can check that the
+    vote revealed is the one it cast."""
+    lines = []
+    for e in events:
+        p = e.payload
+        if isinstance(p, ev.ActionApplied) and p.seat == seat and p.commitment and p.nonce:
+            page = (
+                f"{settings.base_url.rstrip('/')}/games/{game_id}/receipt"
+                f"?version={e.version}&hash={e.hash}&salt={p.nonce}"
+            )
+            lines.append(
+                f"Your secret action at version {e.version} ({p.canonical}) is committed as "
+                f"{p.commitment} with salt {p.nonce}. Keep both: once it is revealed, anyone "
+                f"can check it is the one you made, at {page}"
+            )
+    return "\n".join(lines)
+
+
 def subject_for(rules: Rules, game_id: str) -> str:
     return subject_of(rules.name, game_id)
 

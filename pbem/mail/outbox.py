@@ -150,7 +150,14 @@ def plan_mails(
             "name": names.of(seat.seat),
             "link": c.seat_link(ctx.session, settings, ctx.game_id, seat.seat, key),
             "rules_link": rules_link,
-            "receipt": c.receipt(ctx.version, ctx.head_hash),
+            "receipt": "\n".join(
+                r
+                for r in (
+                    c.receipt(ctx.version, ctx.head_hash),
+                    c.vote_receipts(settings, ctx.game_id, new, seat.seat),
+                )
+                if r
+            ),
             "board": c.board_text(
                 rules, ctx.state_after, seat.seat, names, finished=finished is not None
             ),
