@@ -204,9 +204,10 @@ def _check_chain(game_id: str, events: Sequence[dict[str, Any]], report: Report)
     prev = chain.GENESIS_HASH
     for position, event in enumerate(events, start=1):
         version = event["version"]
-        where = f"version {version}"
+        # Named by its place in the list: a changed version number is the event's fault.
+        where = f"version {position}"
         if version != position:
-            report.add(where, f"expected version {position}: versions must run 1, 2, 3 …")
+            report.add(where, f"the event in this place says it is version {version}")
         if event["prev_hash"] != prev:
             report.add(where, "prev_hash is not the hash of the event before it")
         prev = event["hash"]
