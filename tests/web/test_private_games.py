@@ -25,12 +25,15 @@ PAGES = (
     "/games/{id}/audit?view=public",
     "/games/{id}/export.json",
     "/games/{id}/status.json",
+    "/games/{id}/receipt",
+    "/games/{id}/receipt?version=1&hash=" + "0" * 64,
 )
 API = (
     "/api/v1/games/{id}",
     "/api/v1/games/{id}/events",
     "/api/v1/games/{id}/events?after=1",
     "/api/v1/games/{id}/state?at=1",
+    "/api/v1/games/{id}/receipt?version=1&hash=" + "0" * 64,
 )
 MISSING = "0123456789"  # a game id no game has
 
