@@ -210,3 +210,76 @@ def _get_json(url: str, token: str, server: subprocess.Popen[str]) -> dict[str, 
                 pytest.fail(f"pbem serve ended: {server.communicate()[0]}")
             assert time.monotonic() < deadline, "pbem serve did not answer within 30 s"
             time.sleep(0.2)
+
+
+def test_the_offline_verifier_runs_where_only_the_engine_is_installed(
+    installed: Installed, tmp_path: Path
+) -> None:
+    """A player checks a bundle with the wheel alone: no Flask, no SQLAlchemy, no schema
+    library — ``python -m pbem.verify`` needs the engine and the standard library."""
+    bare = tmp_path / "bare"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True)
+    _pip(
+        "--isolated", "--python", str(bare / "bin" / "python"), "install", "--quiet",
+        "--no-deps", "--no-index", str(installed.wheel),
+    )  # fmt: skip
+    python = str(bare / "bin" / "python")
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [python, *args],
+            cwd=installed.site,
+            env=installed.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    absent = run(
+        "-c",
+        "import importlib.util as u; print([m for m in ('flask', 'sqlalchemy', 'sqlmodel', "
+        "'marshmallow', 'click') if u.find_spec(m)])",
+    )
+    assert absent.stdout.strip() == "[]", absent
+
+    bundle = tmp_path / "bundle.json"
+    bundle.write_text(_finished_bundle(tmp_path / "made"), encoding="utf-8")
+    checked = run("-m", "pbem.verify", str(bundle))
+    assert checked.returncode == 0, checked.stderr
+    assert "final scores:" in checked.stdout and checked.stdout.rstrip().endswith("OK")
+    assert str(bare) in run("-c", "import pbem.verify; print(pbem.verify.__file__)").stdout
+
+    forged = json.loads(bundle.read_text(encoding="utf-8"))
+    forged["events"][3]["recorded_at"] += " "
+    bundle.write_text(json.dumps(forged), encoding="utf-8")
+    failed = run("-m", "pbem.verify", str(bundle))
+    assert failed.returncode == 1 and "FAILED at version 4:" in failed.stderr, failed
+
+
+def _finished_bundle(folder: Path) -> str:
+    """A finished Lancelot game's bundle, made by the service of this checkout."""
+    import random
+
+    import engine
+    from pbem.bootstrap import build_service
+    from pbem.db import Database
+    from pbem.export import bundle_text, export_game
+    from pbem.migrate import upgrade
+    from pbem.settings import Settings
+
+    folder.mkdir()
+    url = f"sqlite:///{folder / 'pbem.db'}"
+    db = Database(url)
+    try:
+        upgrade(db)
+        settings = Settings(database_url=url, secret_key="test-only-secret", var_dir=str(folder))
+        service = build_service(settings, db=db, registry=engine.REGISTRY, listeners=[])
+        gid = service.create_game("lancelot", {}, [{"name": "A"}, {"name": "B"}]).id
+        choose = random.Random(3)
+        while not (loaded := service.load(gid)).finished and loaded.to_act:
+            seat = min(loaded.to_act)
+            action = choose.choice(loaded.legal(seat))
+            service.submit(gid, seat, action, expected_version=loaded.version, channel="api")
+        return bundle_text(export_game(db, gid))
+    finally:
+        db.dispose()
