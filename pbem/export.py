@@ -44,13 +44,20 @@ def export_game(db: Database, game_id: str, seat: int | None = None) -> dict[str
     return bundle_of(game_id, rows, seat)
 
 
-def bundle_of(game_id: str, rows: Sequence[Event], seat: int | None) -> dict[str, Any]:
-    """The bundle of a game whose log is ``rows`` (the export made when it was at the last)."""
+def bundle_of(
+    game_id: str,
+    rows: Sequence[Event],
+    seat: int | None,
+    stored: Sequence[ev.StoredEvent] | None = None,
+) -> dict[str, Any]:
+    """The bundle of a game whose log is ``rows`` (the export made when it was at the last);
+    ``stored``: the same rows already decoded, if the caller has them."""
     created = json.loads(rows[0].data)
     seats = {s["seat"] for s in created.get("seats", [])}
     if seat is not None and seat not in seats:
         raise BadRequest(f"Game {game_id} has seats {sorted(seats)}, not seat {seat}.")
-    stored = [stored_event(r) for r in rows]
+    if stored is None:
+        stored = [stored_event(r) for r in rows]
     revealed = revealed_after(stored)
     finished = next((e for e in stored if isinstance(e.payload, ev.GameFinished)), None)
     events = []

@@ -196,7 +196,7 @@ def test_a_seat_export_never_holds_another_seats_hidden_vote_at_any_version(
     hidden_seen = own_seen = 0
     for version in range(1, len(rows) + 1):
         for seat in range(3):
-            bundle = bundle_of(gid, rows[:version], seat)
+            bundle = bundle_of(gid, rows[:version], seat, stored[:version])
             text = bundle_text(bundle)
             # What the seat may see is what the views decide (pbem.views), independently.
             shown = visible_events(stored[:version], seat)
