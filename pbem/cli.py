@@ -17,6 +17,7 @@ import click
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
+from pbem.clock import format_time
 from pbem.errors import ServiceError
 from pbem.service import GameService
 from pbem.settings import Settings, SettingsError, load_settings
