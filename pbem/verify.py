@@ -326,12 +326,11 @@ class _Fold:
             where = f"version {event['version']}"
             data = event["data"]
             if event["type"] == chain.ACTION_APPLIED:
-                if not self._action(where, data):
+                after = self._action(where, data)
+                if after is None:
                     return
                 self.stack.append((event["version"], self.state))
-                self.state = self.rules.apply(
-                    self.state, data["seat"], action_from_json(data["action"])
-                ).state
+                self.state = after
             elif event["type"] == ACTIONS_RETRACTED:
                 if not self._retract(where, data):
                     return
@@ -343,29 +342,30 @@ class _Fold:
                 return
         self.report.add("events", "the game finished but the re-run never reached the end")
 
-    def _action(self, where: str, data: Mapping[str, Any]) -> bool:
+    def _action(self, where: str, data: Mapping[str, Any]) -> Any | None:
+        """The state after the action, once checked; None (and the problem) if it fails."""
         rules, state, seat = self.rules, self.state, data["seat"]
         try:
             action = action_from_json(data["action"])
             if seat not in rules.to_act(state):
                 self.report.add(where, f"seat {seat} was not to act")
-                return False
+                return None
             if action not in rules.legal_actions(state, seat):
                 self.report.add(where, f"{data['canonical']!r} was not legal for seat {seat}")
-                return False
+                return None
             if rules.format_action(state, action) != data["canonical"]:
                 self.report.add(where, "the recorded canonical text differs from the engine's")
-                return False
+                return None
             transition = rules.apply(state, seat, action)
             secret = rules.is_secret(state, seat, action)
         except (EngineError, KeyError, TypeError, ValueError) as e:
             self.report.add(where, f"the rules refuse this action: {e}")
-            return False
+            return None
         recorded = (data["irreversible"], data["secret"], list(data["log"]))
         if (transition.irreversible, secret, list(transition.log)) != recorded:
             self.report.add(where, "the recorded flags or log differ from the engine's")
-            return False
-        return True
+            return None
+        return transition.state
 
     def _retract(self, where: str, data: Mapping[str, Any]) -> bool:
         popped: list[int] = []

@@ -267,3 +267,43 @@ def test_the_cli_exports_and_checks_a_bundle(
     assert failed.exit_code == 1 and "FAILED at seed:" in failed.output
     wrong = runner.invoke(main, ["export", gid, "--seat", "7"], env=env)
     assert wrong.exit_code == 1 and "not seat 7" in wrong.output
+
+
+def _rechained(bundle: dict[str, Any], version: int, change: dict[str, Any]) -> dict[str, Any]:
+    """The bundle with one event's payload changed and every hash from it recomputed, as a
+    forger who controls the whole file would do: only the rules can tell."""
+    forged = json.loads(bundle_text(bundle))
+    prev = forged["events"][version - 2]["hash"]
+    for e in forged["events"][version - 1 :]:
+        if e["version"] == version:
+            e["data"].update(change)
+        e["prev_hash"] = prev
+        e["hash"] = prev = chain.chain_hash(
+            prev,
+            chain.canonical_event(
+                forged["game_id"],
+                e["version"],
+                e["type"],
+                e["schema_version"],
+                e["data"],
+                e["recorded_at"],
+            ),
+        )
+    forged["head_hash"] = prev
+    return forged
+
+
+def test_a_rechained_forgery_is_caught_by_re_running_the_rules(service: GameService) -> None:
+    gid = _hoard(service)
+    bundle = export_game(service.db, gid)
+    # Version 4 is seat 1's "keep" in the draw phase: make it a stake it cannot make.
+    assert bundle["events"][3]["data"]["canonical"] == "keep"
+    illegal = _rechained(bundle, 4, {"action": ["pass"], "canonical": "pass", "text": "pass"})
+    report = verify_bundle(illegal, REGISTRY)
+    assert [str(p) for p in report.problems] == ["version 4: 'pass' was not legal for seat 1"]
+    outcome = dict(bundle["events"][-1]["data"]["outcome"], scores=[99, 0])
+    changed = _rechained(bundle, len(bundle["events"]), {"outcome": outcome})
+    report = verify_bundle(changed, REGISTRY)
+    assert [p.message for p in report.problems] == [
+        "the recorded outcome differs from the engine's"
+    ]
