@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import text
 from sqlmodel import col, select
 
 from pbem import chain
@@ -23,6 +24,7 @@ from pbem import events as ev
 from pbem.db import Database
 from pbem.export import bundle_of, bundle_text, export_game
 from pbem.models import Event
+from pbem.replay import verify
 from pbem.service import GameService
 from pbem.store import stored_event
 from pbem.verify import Report, verify_bundle, verify_bytes
@@ -307,3 +309,59 @@ def test_a_rechained_forgery_is_caught_by_re_running_the_rules(service: GameServ
     assert [p.message for p in report.problems] == [
         "the recorded outcome differs from the engine's"
     ]
+
+
+def test_a_game_recorded_before_commitments_still_verifies_and_its_seat_export_checks(
+    service: GameService,
+) -> None:
+    """Votes stored as ActionApplied V1 (hashed whole, no commitment), as every game recorded
+    before commitments existed: the stored bytes stay as they are and still verify; a seat's
+    export leaves such an unrevealed vote out whole and its chain still links."""
+    gid = service.create_game("hoard", {"rounds": 2}, [{"name": "A"}, {"name": "B"}]).id
+    for seat, move in [(0, "draw"), (1, "draw")]:
+        play(service, gid, seat, move)
+    play(service, gid, 0, f"stake {service.load(gid).view(0)['my_purse'][0]}")
+    # Rewrite the log as the service wrote it before: V1 payloads, chained whole.
+    prev = chain.GENESIS_HASH
+    with service.db.write() as s:
+        for e in _rows(service.db, gid):
+            data = json.loads(e.data)
+            schema_version = e.schema_version
+            if e.type == ev.ACTION_APPLIED:
+                data.pop("commitment", None)
+                schema_version = 1
+            body = chain.canonical_json(data)
+            digest = chain.chain_hash(
+                prev,
+                chain.canonical_event(gid, e.version, e.type, schema_version, data, e.recorded_at),
+            )
+            s.execute(
+                text(
+                    "UPDATE events SET data = :d, schema_version = :sv, prev_hash = :p, "
+                    "hash = :h WHERE game_id = :g AND version = :v"
+                ),
+                {"d": body, "sv": schema_version, "p": prev, "h": digest, "g": gid, "v": e.version},
+            )
+            prev = digest
+        s.execute(text("UPDATE games SET head_hash = :h WHERE id = :g"), {"h": prev, "g": gid})
+        s.execute(text("DELETE FROM snapshots WHERE game_id = :g"), {"g": gid})  # a cache
+    seat_view = bundle_of(gid, _rows(service.db, gid), 1)
+    vote = seat_view["events"][-1]
+    assert vote["type"] == ev.ACTION_APPLIED and vote["data"] is None
+    report = verify_bundle(seat_view, REGISTRY)
+    assert report.ok and report.sealed == 1, report.problems
+    play(service, gid, 1, "pass")  # the new vote is V2, committed; the old one is revealed
+    while not service.load(gid).finished:
+        loaded = service.load(gid)
+        seat = min(loaded.to_act)
+        play(service, gid, seat, loaded.legal(seat)[0])
+    with service.db.read() as s:
+        assert verify(s, gid, service.registry).ok
+    full = export_game(service.db, gid)
+    assert [e["schema_version"] for e in full["events"] if e["type"] == ev.ACTION_APPLIED][:3] == [
+        1,
+        1,
+        1,
+    ]
+    report = verify_bundle(full, REGISTRY)
+    assert report.ok and report.replayed and report.commitments_checked >= 1, report.problems
