@@ -420,9 +420,9 @@ def dispute_headline(new: Sequence[StoredEvent]) -> str | None:
     return None
 
 
-def dispute_notice(session: Session, game_id: str, viewer: int, names: Names) -> str:
-    """What every mail says while a dispute is open: what it is about, and how to answer."""
-    row = open_dispute(session, game_id)
+def dispute_notice(row: Dispute | None, viewer: int, names: Names) -> str:
+    """What every mail says while a dispute is open (``row``: the game's ``open_dispute``,
+    read once for all the mails of an append): what it is about, and how to answer."""
     if row is None:
         return ""
     versions = json.loads(row.versions)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -446,8 +447,9 @@ class GameService:
                 result = SubmitResult(game_id, version, applied_rows, txn.finished, error)
                 loaded = txn.loaded()
                 if idempotency_key is not None:
-                    session.add(
-                        IdempotencyKey(
+                    # A plain INSERT (nothing reads the row back in this transaction).
+                    session.connection().execute(
+                        insert(IdempotencyKey).values(
                             game_id=game_id,
                             key=idempotency_key,
                             seat=seat,
@@ -456,7 +458,6 @@ class GameService:
                             created_at=received,
                         )
                     )
-                    session.flush()
                 if record is not None:
                     record(session, result)
         except (IntegrityError, store.VersionTaken):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -65,6 +66,7 @@ def append(
 ) -> list[StoredEvent]:
     """Append ``events`` after ``head_version``; raises VersionTaken if one is there."""
     stored: list[StoredEvent] = []
+    rows: list[dict[str, object]] = []
     prev = head_hash
     for offset, event in enumerate(events, start=1):
         version = head_version + offset
@@ -73,17 +75,17 @@ def append(
         digest = chain_hash(
             prev, canonical_event(game_id, version, event.type, schema_version, data, recorded_at)
         )
-        session.add(
-            Event(
-                game_id=game_id,
-                version=version,
-                type=event.type,
-                schema_version=schema_version,
-                data=text,
-                recorded_at=recorded_at,
-                prev_hash=prev,
-                hash=digest,
-            )
+        rows.append(
+            {
+                "game_id": game_id,
+                "version": version,
+                "type": event.type,
+                "schema_version": schema_version,
+                "data": text,
+                "recorded_at": recorded_at,
+                "prev_hash": prev,
+                "hash": digest,
+            }
         )
         record = StoredEvent(
             game_id, version, event.type, schema_version, data, recorded_at, prev, digest
@@ -92,8 +94,11 @@ def append(
             record.__dict__["payload"] = event
         stored.append(record)
         prev = digest
+    # One INSERT statement for the rows, not ORM objects: the log is written and never
+    # changed, so nothing in the session needs to track them.
     try:
-        session.flush()
+        session.flush()  # what the session holds goes first (e.g. a game's first rows)
+        session.connection().execute(insert(Event), rows)
     except IntegrityError as e:
         raise VersionTaken(f"version {head_version + 1} of {game_id} is already taken") from e
     return stored

@@ -18,7 +18,9 @@ from collections.abc import Mapping, Sequence
 from email import policy
 from email.headerregistry import BaseHeader, HeaderRegistry
 from email.message import EmailMessage
+from email.policy import EmailPolicy
 from email.utils import formataddr
+from typing import Any
 
 #: Controls (C0, DEL, C1), zero-width and bidi-override characters, line/paragraph separators.
 _UNSAFE = re.compile(
@@ -70,9 +72,32 @@ class _HeaderClasses(HeaderRegistry):
         return header
 
 
-#: ``policy.SMTP`` (for the mails we write, their headers remembered) and ``policy.default``
-#: (for the mails we read), with reused header classes: the same output, faster.
-SMTP_POLICY = policy.SMTP.clone(header_factory=_HeaderClasses(remember=4096))
+class _FoldsRemembered(EmailPolicy):
+    """An ``EmailPolicy`` that remembers the folded bytes of the last header objects it
+    folded (at most 4096): the header objects of a (name, value) are shared between mails
+    (``_HeaderClasses``), folding one depends only on it and on the policy (immutable), and
+    the sender, subject, threading and MIME headers of a game's mails are the same in each.
+    Keyed by the object itself (held, so its id is not reused), never by its text: two
+    values with the same text may have been written differently."""
+
+    def fold_binary(self, name: str, value: Any) -> bytes:
+        key = (id(self), name, id(value))
+        hit = _FOLDED.get(key)
+        if hit is not None and hit[0] is value:
+            return hit[1]
+        folded = super().fold_binary(name, value)
+        if len(_FOLDED) >= 4096:
+            _FOLDED.clear()  # bounded; the common headers come back at once
+        _FOLDED[key] = (value, folded)
+        return folded
+
+
+_FOLDED: dict[tuple[int, str, int], tuple[Any, bytes]] = {}
+
+#: ``policy.SMTP`` (for the mails we write, their headers and folds remembered) and
+#: ``policy.default`` (for the mails we read), with reused header classes: the same output,
+#: faster.
+SMTP_POLICY = _FoldsRemembered(linesep="\r\n", header_factory=_HeaderClasses(remember=4096))
 READ_POLICY = policy.default.clone(header_factory=_HeaderClasses(remember=4096))
 
 _ADDRESS = re.compile(r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9.-]+$")

@@ -604,8 +604,9 @@ class Inbound:
         ):
             clear_failure(session, incoming.sender)
         game_id, seat = (route.game_id, route.seat) if route else (None, None)
-        # One statement (the row is not read first): it runs for every message.
-        done = session.exec(
+        # One statement (the row is not read first, nor tracked by the session): it runs
+        # for every message.
+        done = session.connection().execute(
             update(InboundMail)
             .where(col(InboundMail.key) == key)
             .values(

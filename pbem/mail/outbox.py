@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, or_, update
+from sqlalchemy import delete, insert, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -47,7 +47,7 @@ from pbem import store
 from pbem.cache import EventTails
 from pbem.clock import Clock, SystemClock, format_time
 from pbem.db import Database
-from pbem.disputes import dispute_headline, dispute_notice
+from pbem.disputes import dispute_headline, dispute_notice, open_dispute
 from pbem.events import StoredEvent
 from pbem.mail import compose as c
 from pbem.mail.models import DEAD, PENDING, SENDING, SENT, AddressFailure, Lease, OutboxMail
@@ -93,7 +93,17 @@ class OutboxListener:
 
     def on_appended(self, ctx: AppendContext) -> None:
         mails = plan_mails(ctx, self.settings, self.clock.now(), self.tails)
-        ctx.session.add_all(mails)
+        if mails:
+            # One INSERT for the rows, not ORM objects to track: nothing reads them back
+            # in this transaction, and this runs for every move.
+            ctx.session.connection().execute(insert(OutboxMail), [_row(m) for m in mails])
+
+
+_OUTBOX_COLUMNS = tuple(c.name for c in OutboxMail.__table__.columns if c.name != "id")  # type: ignore[attr-defined]
+
+
+def _row(mail: OutboxMail) -> dict[str, object]:
+    return {name: getattr(mail, name) for name in _OUTBOX_COLUMNS}
 
 
 def plan_mails(
@@ -137,6 +147,7 @@ def plan_mails(
     names = ctx.names
     pending = _pending_undo(ctx, undo_request, finished is not None)
     dispute_news = dispute_headline(new)
+    dispute = open_dispute(ctx.session, ctx.game_id)  # once for every seat's mail
     keys = c.key_versions(ctx.session, ctx.game_id)
     rules_link = c.rules_link(settings, rules)
     mails = []
@@ -167,7 +178,7 @@ def plan_mails(
                 seat.seat,
                 pending,
                 names,
-                dispute_notice(ctx.session, ctx.game_id, seat.seat, names),
+                dispute_notice(dispute, seat.seat, names),
             ),
         }
         kind: str | None
@@ -575,8 +586,10 @@ def record_failure(session: Session, address: str, reason: str, now: datetime) -
 
 def clear_failure(session: Session, address: str) -> None:
     """Mail from this address reached us: it works again."""
-    # One statement, not a lookup and then a delete: it runs after every applied reply.
-    session.exec(delete(AddressFailure).where(col(AddressFailure.address) == address.lower()))
+    # One statement, not a lookup and then a delete: it runs after every applied reply
+    # (through the connection, past the ORM: nothing in the session tracks these rows).
+    statement = delete(AddressFailure).where(col(AddressFailure.address) == address.lower())
+    session.connection().execute(statement)
 
 
 def requeue_dead(db: Database, clock: Clock, ids: list[int] | None = None) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from email import message_from_bytes, policy
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.mail.headers import clean, clean_address, msgid, new_message
@@ -114,3 +114,40 @@ def test_any_subject_gives_exactly_one_subject_line(subject: str) -> None:
     # The text survives, but not always its spaces: the email package may write a space
     # between two RFC 2047 encoded words, where readers ignore it (RFC 2047 section 6.2).
     assert "".join(str(parsed["Subject"]).split()) == "".join(clean(subject).split())
+
+
+@settings(deadline=None)  # timing is not the point, and CI machines are shared
+@given(
+    name=st.text(min_size=1, max_size=40),
+    subject=st.text(min_size=1, max_size=150),
+    refs=st.integers(min_value=0, max_value=12),
+)
+def test_remembered_headers_and_folds_write_the_bytes_the_email_package_writes(
+    name: str, subject: str, refs: int
+) -> None:
+    # Header objects and their folds are remembered between mails (the same sender,
+    # subject and threading headers recur in every mail of a game); each mail, written
+    # again with them remembered, has the very bytes the plain SMTP policy writes.
+    from pbem.mail import headers
+
+    def mail() -> bytes:
+        return new_message(
+            from_=("Lancelot by mail", "games@pbem.example.org"),
+            to=(name, "ann@example.com"),
+            reply_to=(name, "play+token@reply.example.org"),
+            subject=subject,
+            message_id="pbem.1@pbem.example.org",
+            in_reply_to="pbem.g.thread@pbem.example.org",
+            references=[f"pbem.{i}.{'x' * i}@pbem.example.org" for i in range(refs)],
+            extra={"Auto-Submitted": "auto-generated", "X-Pbem-Head": "ab" * 32},
+            text=f"{subject}\n" * 3,
+            date="Mon, 02 Jun 2025 09:00:00 +0000",
+        ).as_bytes()
+
+    remembered = [mail(), mail()]
+    plain = headers.SMTP_POLICY
+    try:
+        headers.SMTP_POLICY = policy.SMTP
+        assert remembered == [mail(), mail()]
+    finally:
+        headers.SMTP_POLICY = plain
