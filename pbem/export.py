@@ -52,12 +52,14 @@ def bundle_of(
 ) -> dict[str, Any]:
     """The bundle of a game whose log is ``rows`` (the export made when it was at the last);
     ``stored``: the same rows already decoded, if the caller has them."""
-    created = json.loads(rows[0].data)
-    seats = {s["seat"] for s in created.get("seats", [])}
-    if seat is not None and seat not in seats:
-        raise BadRequest(f"Game {game_id} has seats {sorted(seats)}, not seat {seat}.")
     if stored is None:
         stored = [stored_event(r) for r in rows]
+    created = stored[0].payload
+    if not isinstance(created, ev.GameCreated):
+        raise BadRequest(f"Game {game_id}'s log does not begin with its creation.")
+    seats = {s.seat for s in created.seats}
+    if seat is not None and seat not in seats:
+        raise BadRequest(f"Game {game_id} has seats {sorted(seats)}, not seat {seat}.")
     revealed = revealed_after(stored)
     finished = next((e for e in stored if isinstance(e.payload, ev.GameFinished)), None)
     events = []
@@ -91,9 +93,9 @@ def bundle_of(
         "format": FORMAT,
         "game_id": game_id,
         "seen_by": "everything" if seat is None else f"seat {seat}",
-        "rules": {"name": created["game"], "version": created["rules_version"]},
-        "config": created["config"],
-        "seed_commitment": created["seed_commitment"],
+        "rules": {"name": created.game, "version": created.rules_version},
+        "config": created.config,
+        "seed_commitment": created.seed_commitment,
         "seed": seed,
         "head_hash": rows[-1].hash,
         "version": rows[-1].version,

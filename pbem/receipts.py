@@ -141,19 +141,17 @@ def _recompute(game_id: str, rows: list[Event]) -> tuple[str | None, str | None]
 
 
 def _check_vote(rows: list[Event], version: int, salt: str) -> VoteCheck:
-    row = rows[version - 1]
-    data = json.loads(row.data)
-    if not chain.is_committed(row.type, row.schema_version, data):
+    stored = [stored_event(r) for r in rows]
+    p = stored[version - 1].payload
+    if not isinstance(p, ev.ActionApplied) or p.commitment is None:
         return VoteCheck(
             "not a committed secret action",
             None,
             None,
             f"Version {version} is not a secret action with a commitment.",
         )
-    commitment = data["commitment"]
-    stored = [stored_event(r) for r in rows]
-    revealed = revealed_after(stored).get(version, False)
-    if not revealed:
+    commitment = p.commitment
+    if not revealed_after(stored).get(version, False):
         return VoteCheck(
             "not revealed yet",
             commitment,
@@ -161,15 +159,12 @@ def _check_vote(rows: list[Event], version: int, salt: str) -> VoteCheck:
             f"The secret action at version {version} is committed as {commitment}; it is "
             "checked against your salt once the votes are revealed.",
         )
-    p = stored[version - 1].payload
-    assert isinstance(p, ev.ActionApplied)
-    action, canonical, text = data["action"], data["canonical"], data["text"]
-    if chain.secret_commitment(salt, action, canonical, text) == commitment:
+    if chain.secret_commitment(salt, p.action, p.canonical, p.text) == commitment:
         return VoteCheck(
             "matches",
             commitment,
-            chain.committed_text(action, canonical, text),
-            f"The vote revealed at version {version} ({canonical}) is the one committed to "
+            chain.committed_text(p.action, p.canonical, p.text),
+            f"The vote revealed at version {version} ({p.canonical}) is the one committed to "
             f"before the reveal: sha256(salt ‖ vote) = {commitment}.",
         )
     return VoteCheck(
