@@ -23,6 +23,7 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
+from sqlalchemy import and_
 from sqlmodel import Session, col, select
 
 from engine.core import Rules
@@ -34,6 +35,7 @@ from pbem.mail.address import PAGE, BadToken, make_token, peek, reply_address, v
 from pbem.mail.headers import new_message
 from pbem.mail.models import AddressFailure, OutboxMail, SeatReplyKey
 from pbem.mail.reading import REPLY_MARKER
+from pbem.models import Seat
 from pbem.naming import Names
 from pbem.repository import SeatInfo
 from pbem.settings import Settings
@@ -156,6 +158,24 @@ def subject_of(game: str, game_id: str) -> str:
 def key_version(session: Session, game_id: str, seat: int) -> int:
     row = session.get(SeatReplyKey, (game_id, seat))
     return row.key_version if row is not None else 0
+
+
+def seat_with_key(session: Session, game_id: str, seat: int) -> tuple[SeatInfo | None, int]:
+    """The seat (None when the game has no such seat) and its key version, in one query:
+    what routing a reply needs."""
+    query = (
+        select(Seat, SeatReplyKey.key_version)
+        .outerjoin(
+            SeatReplyKey,
+            and_(col(SeatReplyKey.game_id) == Seat.game_id, col(SeatReplyKey.seat) == Seat.seat),
+        )
+        .where(Seat.game_id == game_id, Seat.seat == seat)
+    )
+    found = session.exec(query).first()
+    if found is None:
+        return None, key_version(session, game_id, seat)
+    row, key = found
+    return SeatInfo(row.seat, row.name, row.email, row.resigned), key or 0
 
 
 def key_versions(session: Session, game_id: str) -> dict[int, int]:

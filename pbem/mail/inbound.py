@@ -322,16 +322,14 @@ class Inbound:
     def _route(self, incoming: Incoming) -> tuple[_Route | None, _Outcome]:
         mail = self.settings.mail
         token = find_token(incoming.recipients, domain=mail.reply_domain)
+        # One read: the seat and its reply-key version together.
         with self.db.read() as session:
             if token is not None:
                 try:
                     claimed = peek(token)
                     game_id = str(claimed.game_id)
-                    signed = verify(
-                        self.settings.secret_key,
-                        token,
-                        c.key_version(session, game_id, claimed.seat),
-                    )
+                    seat, key = c.seat_with_key(session, game_id, claimed.seat)
+                    signed = verify(self.settings.secret_key, token, key)
                 except BadToken as error:
                     return None, self._unrouted(session, incoming, "bad_address", str(error))
                 seen: int | None = signed.version_seen
@@ -347,7 +345,7 @@ class Inbound:
                         "latest mail of your game (keeping its reply address).",
                     )
                 game_id, seat_no, seen = found
-        seat = self.service.seat_info(game_id, seat_no)
+                seat, _ = c.seat_with_key(session, game_id, seat_no)
         if seat is None:
             return None, _Outcome("ignored", f"no seat {seat_no} in game {game_id}")
         return _Route(game_id, seat_no, seen, seat.email, seat.name), _Outcome("", "")
