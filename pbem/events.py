@@ -626,10 +626,14 @@ class StoredEvent:
         return typed(self.type, self.data)
 
     def to_json(self) -> dict[str, Any]:
+        """The event for people to read. ``data`` is upcast to the current schema version,
+        so an old event's hash does not recompute from it: bundles to check carry the stored
+        payload instead (``pbem.export``)."""
         return {
             "version": self.version,
             "type": self.type,
-            "schema_version": self.schema_version,
+            # the version ``data`` is in (not always the stored one: see above)
+            "schema_version": CURRENT_VERSION[self.type],
             "data": self.data,
             "recorded_at": self.recorded_at,
             "prev_hash": self.prev_hash,

@@ -365,3 +365,36 @@ def test_a_game_recorded_before_commitments_still_verifies_and_its_seat_export_c
     ]
     report = verify_bundle(full, REGISTRY)
     assert report.ok and report.replayed and report.commitments_checked >= 1, report.problems
+
+
+def test_an_old_events_json_is_labelled_with_the_schema_version_of_its_data() -> None:
+    """A GameCreated stored as V1 is read upcast to V2 (``private`` added): its JSON says V2,
+    the version its data is in, and the bundle carries the stored V1 bytes instead."""
+    v1 = {
+        "game": "lancelot",
+        "rules_version": "1",
+        "config": {"players": 2},
+        "seats": [{"seat": 0, "name": "A", "email": None}, {"seat": 1, "name": "B", "email": None}],
+        "seed_commitment": chain.seed_commitment(1),
+        "channel": "api",
+    }
+    text_v1 = chain.canonical_json(v1)
+    digest = chain.chain_hash(
+        chain.GENESIS_HASH, chain.canonical_event("g", 1, ev.GAME_CREATED, 1, v1, "t")
+    )
+    row = Event(
+        game_id="g",
+        version=1,
+        type=ev.GAME_CREATED,
+        schema_version=1,
+        data=text_v1,
+        recorded_at="t",
+        prev_hash=chain.GENESIS_HASH,
+        hash=digest,
+    )
+    shown = stored_event(row).to_json()
+    assert shown["data"]["private"] is False
+    ev.SCHEMAS[(ev.GAME_CREATED, shown["schema_version"])].load(shown["data"])
+    carried = bundle_of("g", [row], None)["events"][0]
+    assert carried["schema_version"] == 1 and chain.canonical_json(carried["data"]) == text_v1
+    assert verify_bundle(bundle_of("g", [row], None)).ok
