@@ -169,6 +169,7 @@ class Disputes:
             raise BadRequest(f"A dispute's text has at most {MAX_TEXT} characters of text.")
         last = first if last is None else last
         with self.service.transactions.on(game_id) as txn:
+            # The service's own checks: refused in the words of every other command.
             self.service._check_can_act(txn, seat)
             versions = _disputed(txn.read(), txn.version, first, last)
             current = open_dispute(txn.session, game_id)
@@ -389,7 +390,13 @@ def apply_mail_line(
                 "Name the version you dispute: 'dispute 41: what went wrong' (the versions "
                 "are in the log of your mails and on the game page)."
             )
-        first, last = parse_versions(what)
+        try:
+            first, last = parse_versions(what)
+        except BadRequest:
+            raise BadRequest(
+                "Write a dispute as 'dispute 41: what went wrong': the version (or a range "
+                "such as 41-43), a colon, then your words."
+            ) from None
         result = disputes.open(
             game_id, seat, first, last, text or "", channel="email", channel_ref=channel_ref
         )
@@ -448,7 +455,8 @@ def _disputed(events: Sequence[StoredEvent], head: int, first: int, last: int) -
     """The actions in effect from ``first`` to ``last``, or why there are none."""
     if not 1 <= first <= last < head + 1:
         raise AgainstTheRules(
-            f"The game is at version {head}: name versions from 3 to {head} "
+            f"The game is at version {head}: name versions from "
+            f"{undo_rules.FIRST_POSITION + 1} to {head} "
             f"(not {first if first == last else f'{first}-{last}'})."
         )
     if last - first >= MAX_RANGE:

@@ -178,3 +178,22 @@ def test_a_move_made_on_the_page_or_api_has_the_position_as_its_evidence_not_a_m
     assert step["seen"]["version"] == 2
     assert "Your turn" in step["seen"]["board"]
     assert step["sent"] is None and step["parsed"] == ["E5"]
+
+
+def test_a_dispute_line_by_mail_that_cannot_be_read_is_answered_with_how_to_write_it(
+    world: MailWorld,
+) -> None:
+    game = world.new_game()
+    inbound = _inbound(world)
+    world.service.submit(game.id, 0, "E5", expected_version=2, channel="api")
+    mail = _latest(world, game.id, 1, "turn")
+    for line in ("dispute 3 Ann was too fast", "dispute: Ann was too fast"):
+        result = inbound.receive(reply_to(mail, line), "webhook")
+        assert result.outcome == "refused", line
+        assert "dispute 41: what went wrong" in result.detail, (line, result.detail)
+        answer = [m for m in world.outbox(game.id) if m.kind == "error"][-1]
+        assert "dispute 41: what went wrong" in " ".join(_text(answer).split())
+        world.clock.advance(timedelta(days=1))  # one error reply per kind and day
+    assert world.service.disputes.list(game.id) == []
+    empty = inbound.receive(reply_to(mail, "dispute 3:"), "webhook")
+    assert empty.outcome == "refused" and "a few words" in empty.detail
