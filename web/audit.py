@@ -51,9 +51,14 @@ def audit_page(game_id: str) -> Any:
         seat = None if public else pc.session_seat(game_id)
         report = verify_game(svc, game_id)
         admin = not public and svc.is_admin(game_id, session.get(ADMIN_KEY, {}).get(game_id))
-        disputes = evidence_report(svc, game_id, viewer=seat, admin=admin)["disputes"]
     except ServiceError as e:
         return pc.refused(e.message, e.status)
+    try:
+        disputes = evidence_report(svc, game_id, viewer=seat, admin=admin)["disputes"]
+    except (ServiceError, ev.EventDataError, ValueError, KeyError):
+        # A log that cannot be read or folded: the page still says what is wrong with it;
+        # evidence is assembled only from a log that can be.
+        disputes = None
     try:
         events = svc.events(game_id, 0, seat)
         unreadable = None

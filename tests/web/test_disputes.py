@@ -7,12 +7,14 @@ from __future__ import annotations
 import html
 import json
 import re
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.web.helpers import bearer, new_game
+from tests.web.helpers import bearer, new_game, sqlite_app
 
 
 def _play(client: FlaskClient, game: dict[str, Any], seat: int, text: str) -> int:
@@ -205,3 +207,22 @@ def test_the_audit_page_shows_the_administrator_everything_once_given_the_admin_
     page = _text(operator.get(f"/games/{gid}/audit"))
     assert "You are the game's administrator" in page
     assert "Legal actions then" in page and "In front of the player" in page
+
+
+def test_the_audit_page_of_a_log_that_does_not_read_still_answers_without_evidence(
+    tmp_path: Path,
+) -> None:
+    with sqlite_app(tmp_path) as app:
+        svc = app.extensions["pbem"]
+        created = svc.create_game("lancelot", {}, [{"name": "Ann"}, {"name": "Bob"}])
+        svc.submit(created.id, 0, "E5", expected_version=2, channel="web")
+        with sqlite3.connect(tmp_path / "pbem.db") as db:
+            db.execute(
+                "UPDATE events SET data = ? WHERE game_id = ? AND version = 3",
+                ('{"seat": "x"}', created.id),
+            )
+        page = app.test_client().get(f"/games/{created.id}/audit")
+        assert page.status_code == 200
+        text = _text(page)
+        assert "The record does not check" in text
+        assert "The evidence cannot be assembled" in text
