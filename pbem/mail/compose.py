@@ -16,15 +16,15 @@ from __future__ import annotations
 import functools
 import re
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime
 from email.utils import format_datetime
 from pathlib import Path
 from string import Template
 from typing import Any
 
-from sqlalchemy import and_
-from sqlmodel import Session, col, select
+from sqlalchemy import text
+from sqlmodel import Session
 
 from engine.core import Rules
 from pbem import events as ev
@@ -33,9 +33,8 @@ from pbem.errors import Forbidden
 from pbem.events import StoredEvent
 from pbem.mail.address import PAGE, BadToken, make_token, peek, reply_address, verify
 from pbem.mail.headers import new_message
-from pbem.mail.models import AddressFailure, OutboxMail, SeatReplyKey
+from pbem.mail.models import OutboxMail, SeatReplyKey
 from pbem.mail.reading import REPLY_MARKER
-from pbem.models import Seat
 from pbem.naming import Names
 from pbem.repository import SeatInfo
 from pbem.settings import Settings
@@ -160,29 +159,30 @@ def key_version(session: Session, game_id: str, seat: int) -> int:
     return row.key_version if row is not None else 0
 
 
+# The reads every reply and every move's mails make, as plain SQL: building and compiling an
+# ORM query costs several times what running one of these does.
+_SEAT_WITH_KEY = text(
+    "SELECT s.seat, s.name, s.email, s.resigned, k.key_version FROM seats s "
+    "LEFT JOIN mail_seat_keys k ON k.game_id = s.game_id AND k.seat = s.seat "
+    "WHERE s.game_id = :game_id AND s.seat = :seat"
+)
+_KEY_VERSIONS = text("SELECT seat, key_version FROM mail_seat_keys WHERE game_id = :game_id")
+
+
 def seat_with_key(session: Session, game_id: str, seat: int) -> tuple[SeatInfo | None, int]:
     """The seat (None when the game has no such seat) and its key version, in one query:
     what routing a reply needs."""
-    query = (
-        select(Seat, SeatReplyKey.key_version)
-        .outerjoin(
-            SeatReplyKey,
-            and_(col(SeatReplyKey.game_id) == Seat.game_id, col(SeatReplyKey.seat) == Seat.seat),
-        )
-        .where(Seat.game_id == game_id, Seat.seat == seat)
-    )
-    found = session.exec(query).first()
+    params = {"game_id": game_id, "seat": seat}
+    found = session.connection().execute(_SEAT_WITH_KEY, params).first()
     if found is None:
         return None, key_version(session, game_id, seat)
-    row, key = found
-    return SeatInfo(row.seat, row.name, row.email, row.resigned), key or 0
+    number, name, email, resigned, key = found
+    return SeatInfo(number, name, email, bool(resigned)), key or 0
 
 
 def key_versions(session: Session, game_id: str) -> dict[int, int]:
     """Every seat's key version in one query (a seat missing from it has version 0)."""
-    rows = session.exec(
-        select(SeatReplyKey.seat, SeatReplyKey.key_version).where(SeatReplyKey.game_id == game_id)
-    )
+    rows = session.connection().execute(_KEY_VERSIONS, {"game_id": game_id})
     return {seat: version for seat, version in rows}
 
 
@@ -249,12 +249,15 @@ def seat_reply_address(
     )
 
 
-def failing_addresses(session: Session, addresses: Iterable[str]) -> dict[str, AddressFailure]:
-    wanted = [a.lower() for a in addresses if a]
+def failing_addresses(session: Session, addresses: Iterable[str]) -> frozenset[str]:
+    """Those of ``addresses`` (lower-cased) whose mail bounced recently."""
+    wanted = sorted({a.lower() for a in addresses if a})
     if not wanted:
-        return {}
-    rows = session.exec(select(AddressFailure).where(col(AddressFailure.address).in_(wanted)))
-    return {row.address: row for row in rows}
+        return frozenset()
+    names = ", ".join(f":a{i}" for i in range(len(wanted)))
+    query = text(f"SELECT address FROM mail_address_failures WHERE address IN ({names})")
+    rows = session.connection().execute(query, {f"a{i}": a for i, a in enumerate(wanted)})
+    return frozenset(address for (address,) in rows)
 
 
 # -- pieces of text ------------------------------------------------------------------------
@@ -303,7 +306,7 @@ def board_text(
 
 
 def bounce_notices(
-    seats: Sequence[SeatInfo], failing: dict[str, AddressFailure], viewer: int, names: Names
+    seats: Sequence[SeatInfo], failing: Collection[str], viewer: int, names: Names
 ) -> str:
     lines = []
     for s in seats:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import text
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -602,26 +602,29 @@ class Inbound:
         ):
             clear_failure(session, incoming.sender)
         game_id, seat = (route.game_id, route.seat) if route else (None, None)
-        # One statement (the row is not read first, nor tracked by the session): it runs
-        # for every message.
-        done = session.connection().execute(
-            update(InboundMail)
-            .where(col(InboundMail.key) == key)
-            .values(
-                status="held" if outcome.outcome == "held" else "done",
-                kind=incoming.kind.value if incoming is not None else None,
-                outcome=outcome.outcome,
-                detail=_db_text(outcome.detail)[:4000],
-                game_id=game_id,
-                seat=seat,
-                processed_at=format_time(now),
-                lease_owner=None,
-                lease_expires_at=None,
-            )
-        )
+        # One statement, plain SQL (the row is not read first, nor tracked by the session):
+        # it runs for every message.
+        values = {
+            "key": key,
+            "status": HELD if outcome.outcome == "held" else DONE,
+            "kind": incoming.kind.value if incoming is not None else None,
+            "outcome": outcome.outcome,
+            "detail": _db_text(outcome.detail)[:4000],
+            "game_id": game_id,
+            "seat": seat,
+            "processed_at": format_time(now),
+        }
+        done = session.connection().execute(_RECORD_OUTCOME, values)
         if done.rowcount != 1:
             raise LookupError(f"inbound message {key!r} is not stored")
         return Result(key, outcome.outcome, outcome.detail, game_id, seat)
+
+
+_RECORD_OUTCOME = text(
+    "UPDATE mail_inbound SET status = :status, kind = :kind, outcome = :outcome, "
+    "detail = :detail, game_id = :game_id, seat = :seat, processed_at = :processed_at, "
+    'lease_owner = NULL, lease_expires_at = NULL WHERE "key" = :key'
+)
 
 
 class _Recorder:

@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, insert, or_, update
+from sqlalchemy import insert, or_, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -283,7 +283,7 @@ def _pending_undo(
 
 def _notices(
     seats: tuple[SeatInfo, ...],
-    failing: dict[str, AddressFailure],
+    failing: frozenset[str],
     viewer: int,
     pending: _PendingUndo | None,
     names: Names,
@@ -586,10 +586,12 @@ def record_failure(session: Session, address: str, reason: str, now: datetime) -
 
 def clear_failure(session: Session, address: str) -> None:
     """Mail from this address reached us: it works again."""
-    # One statement, not a lookup and then a delete: it runs after every applied reply
-    # (through the connection, past the ORM: nothing in the session tracks these rows).
-    statement = delete(AddressFailure).where(col(AddressFailure.address) == address.lower())
-    session.connection().execute(statement)
+    # One statement, not a lookup and then a delete, in plain SQL: it runs after every
+    # applied reply (nothing in the session tracks these rows).
+    session.connection().execute(_CLEAR_FAILURE, {"address": address.lower()})
+
+
+_CLEAR_FAILURE = text("DELETE FROM mail_address_failures WHERE address = :address")
 
 
 def requeue_dead(db: Database, clock: Clock, ids: list[int] | None = None) -> int:
