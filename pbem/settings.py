@@ -174,6 +174,12 @@ def _check_values(settings: Settings) -> None:
             clean_address(address)
         except ValueError as e:
             raise SettingsError(f"{name} cannot be used in mail headers: {e}") from None
+    # Reply addresses and page links are signed with it (pbem/mail/address.py needs 16 bytes).
+    if settings.secret_key and len(settings.secret_key.encode()) < 16:
+        raise SettingsError(
+            "secret_key is too short: it signs reply addresses and page links, so it needs "
+            "16 bytes at least (leave it empty to have one generated in var_dir/secret_key)"
+        )
     if mail.from_mismatch not in ("refuse", "hold"):
         raise SettingsError(
             f"mail.from_mismatch must be 'refuse' or 'hold', not {mail.from_mismatch!r}"

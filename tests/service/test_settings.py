@@ -89,9 +89,8 @@ def test_secret_key_is_generated_once_and_kept(tmp_path: Path) -> None:
     assert len(first) >= 40
     assert first == second
     assert (tmp_path / "var" / "secret_key").stat().st_mode & 0o077 == 0
-    assert load_settings(DEFAULT_CONFIG, env={**env, "PBEM_SECRET_KEY": "given"}).secret_key == (
-        "given"
-    )
+    given = "a-key-given-by-the-operator"
+    assert load_settings(DEFAULT_CONFIG, env={**env, "PBEM_SECRET_KEY": given}).secret_key == given
 
 
 @pytest.mark.parametrize(
@@ -109,3 +108,10 @@ def test_values_that_would_break_every_mail_are_refused_at_start(
 ) -> None:
     with pytest.raises(SettingsError, match=message):
         load_settings(DEFAULT_CONFIG, env={"PBEM_VAR_DIR": str(tmp_path), variable: value})
+
+
+def test_a_secret_key_too_short_to_sign_with_is_refused_when_the_settings_load(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(SettingsError, match=r"secret_key is too short.*16 bytes"):
+        load_settings(env={"PBEM_SECRET_KEY": "short", "PBEM_VAR_DIR": str(tmp_path)})
