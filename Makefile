@@ -32,7 +32,7 @@ test: lint types pytest
 run: $(STAMP)
 	$(BIN)/pbem db upgrade
 	$(BIN)/pbem demo
-	$(BIN)/pbem serve --host 127.0.0.1 --port 5000
+	$(BIN)/pbem serve --dev --host 127.0.0.1 --port 5000
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine_bench.py

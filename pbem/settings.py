@@ -101,8 +101,9 @@ class Settings:
     secret_key: str = ""
     #: Folder for local data (SQLite file, generated secret key, mail folder).
     var_dir: str = "var"
-    #: Show development pages (the local mail folder viewer). Off in production.
-    dev_pages: bool = True
+    #: Serve the development pages (the local mail viewer, every player's mail). Refused at
+    #: start unless the server listens on loopback (``pbem serve --dev`` turns it on there).
+    dev_pages: bool = False
     #: Store a snapshot (a cache of the state) every this many versions.
     snapshot_every: int = 50
     #: States kept in memory per process (a cache keyed by game, version and hash).

@@ -11,12 +11,27 @@ from flask import Flask
 from pbem.bootstrap import build_service
 from pbem.service import GameService
 from pbem.settings import Settings, load_settings
+from web.devmail import refuse_beyond_loopback
 from web.errors import PbemApi, register_error_handlers
+from web.json_input import StrictRequest
 
 
-def create_app(settings: Settings | None = None, service: GameService | None = None) -> Flask:
-    """The app; ``service`` may be given (tests, benchmarks) to choose the registry."""
+def create_app(
+    settings: Settings | None = None,
+    service: GameService | None = None,
+    *,
+    host: str | None = None,
+) -> Flask:
+    """The app; ``service`` may be given (tests, benchmarks) to choose the registry.
+
+    ``host`` is the address the server listens on, when the caller runs the server itself
+    (``pbem serve``); a WSGI server such as gunicorn calls ``create_app()`` without it, and
+    then the bind is unknown. The development pages need a known loopback address: with
+    ``dev_pages`` on and any other ``host``, or none, this raises ``DevPagesRefused``.
+    """
     settings = settings or (service.settings if service else load_settings())
+    if settings.dev_pages:
+        refuse_beyond_loopback(host)  # before anything is built: a refusal at start
     app = Flask(__name__)
     app.config.update(
         SECRET_KEY=settings.secret_key,
@@ -28,6 +43,8 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
         OPENAPI_URL_PREFIX="/api/v1",
         OPENAPI_JSON_PATH="openapi.json",
     )
+    # Request JSON is read strictly (web.json_input): nothing unbounded gets past the door.
+    app.request_class = StrictRequest
     app.extensions["pbem"] = service or build_service(settings)
     app.extensions["pbem_settings"] = settings
 

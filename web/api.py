@@ -11,16 +11,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, request
+from flask import Request, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import RAISE
-from webargs.flaskparser import FlaskParser
+from marshmallow import RAISE, missing
+from webargs.flaskparser import FlaskParser, is_json_request
 
 from pbem.errors import BadRequest
 from pbem.receipts import check_receipt
 from pbem.service import GameService
 from pbem.views import describe
+from web import json_input
 from web import schemas as s
 
 CHANNEL = "api"
@@ -31,6 +32,18 @@ class Parser(FlaskParser):
     # A request that does not fit the schema is a bad request (400); 422 is kept for
     # actions the rules forbid.
     DEFAULT_VALIDATION_STATUS = 400
+
+    def _raw_load_json(self, req: Request) -> Any:
+        # The strict reader of every request's JSON (web.json_input), with its own message.
+        if not is_json_request(req):
+            return missing
+        data = req.get_data(cache=True)
+        if not data:
+            return missing
+        try:
+            return json_input.loads(data)
+        except json_input.UnreadableJson as e:
+            raise BadRequest(str(e)) from None
 
 
 class ApiBlueprint(Blueprint):

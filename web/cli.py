@@ -14,24 +14,27 @@ import click
 from pbem import cli as service_cli
 from pbem.scheduler import serve_hook
 from web import create_app
-
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
+from web.devmail import DevPagesRefused
 
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
+@click.option(
+    "--dev",
+    is_flag=True,
+    help="Serve the development pages (/dev/mail: every player's mail) on a loopback host.",
+)
 @service_cli.pass_context
-def serve(obj: service_cli.Context, host: str, port: int) -> None:
+def serve(obj: service_cli.Context, host: str, port: int, dev: bool) -> None:
     """Run the web service (development server; use gunicorn in production)."""
-    app = create_app(service=obj.service)
-    if obj.settings.dev_pages and host not in LOOPBACK:
-        # /dev/mail shows every player's mail and replies for any seat: for one machine only.
-        click.echo(
-            f"warning: dev_pages is on, so anyone who reaches {host}:{port} can read every "
-            "player's mail at /dev/mail and reply for any seat; set dev_pages = false",
-            err=True,
-        )
+    settings = obj.settings.with_changes(dev_pages=True) if dev else obj.settings
+    try:
+        # Refused, before anything starts, when the development pages would be reachable
+        # from other machines (web.devmail.refuse_beyond_loopback).
+        app = create_app(settings, service=obj.service, host=host)
+    except DevPagesRefused as e:
+        raise click.ClickException(str(e)) from None
     # The embedded scheduler (mail relay, IMAP poll), unless mail.embedded_scheduler is off.
     stop_scheduler = serve_hook(obj.settings)
     click.echo(f"pbem serving on http://{host}:{port} (Ctrl+C to stop)")

@@ -3,10 +3,19 @@
 Lists the ``.eml`` files the relay wrote (when no SMTP relay is configured), shows each, and
 offers a reply form that builds the reply a mail client would send and feeds it into the same
 inbound pipeline as real mail — so a whole game can be played by "email" on one machine.
+
+The page shows every seat's mail (hidden hands, signed page links) and replies as any seat,
+so it exists only where no one else can reach it: :func:`refuse_beyond_loopback` lets the
+app have it only when the server is known to listen on a loopback address. ``pbem serve``
+knows its ``--host``; a WSGI server such as gunicorn loads ``create_app`` without saying
+where it listens, so there the bind is unknown and the pages are refused (fail closed). Each
+request is checked too: a reverse proxy on the same machine would make a loopback server
+reachable from anywhere, and its forwarding headers give it away.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import secrets
 from email import message_from_bytes, policy
@@ -15,7 +24,16 @@ from email.utils import format_datetime, formataddr
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, abort, current_app, redirect, render_template_string, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    render_template_string,
+    request,
+    url_for,
+)
 
 from pbem.bootstrap import build_relay, mail_dir
 from pbem.mail.headers import clean
@@ -25,6 +43,44 @@ from web.inbound import pipeline
 devmail = Blueprint("devmail", __name__, url_prefix="/dev/mail")
 
 _NAME = re.compile(r"^[A-Za-z0-9._-]{1,200}\.eml$")
+#: Headers a proxy adds when it forwards a request from elsewhere.
+FORWARDING_HEADERS = ("Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Real-IP")
+
+
+class DevPagesRefused(Exception):
+    """The development pages are on where other machines could reach them."""
+
+
+def is_loopback(host: str | None) -> bool:
+    """Whether ``host`` is an address of this machine alone (``localhost``, 127.0.0.0/8, ::1).
+    A host name other than ``localhost`` may resolve anywhere: it is not."""
+    if host is None:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def refuse_beyond_loopback(host: str | None) -> None:
+    """Raise ``DevPagesRefused`` unless the server is known to listen on loopback only."""
+    if is_loopback(host):
+        return
+    where = (
+        f"pbem serve listens on {host}, so other machines can reach it"
+        if host is not None
+        else "the app was loaded by a WSGI server (such as gunicorn) that does not tell it "
+        "where it listens"
+    )
+    raise DevPagesRefused(
+        f"Refusing to start: dev_pages is on, and {where}. /dev/mail shows every player's "
+        "mail, with hidden information and page links, and replies as any seat. Set "
+        "dev_pages = false (PBEM_DEV_PAGES=false) in production, or use the development "
+        "pages on this machine only: make run, or pbem serve --dev --host 127.0.0.1."
+    )
+
 
 LIST = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Local mail</title></head>
@@ -56,6 +112,19 @@ Subject: {{ subject }}</pre>
 <p><button>Send reply</button></p>
 </form>{% endif %}
 </body></html>"""
+
+
+@devmail.before_request
+def _this_machine_only() -> Any:
+    forwarded = [h for h in FORWARDING_HEADERS if h in request.headers]
+    if forwarded or not is_loopback(request.remote_addr):
+        message = (
+            "The development pages answer only requests made on this machine, and this one "
+            f"came through a proxy or from elsewhere ({', '.join(forwarded) or 'remote'}). "
+            "Open /dev/mail on the machine that runs the service."
+        )
+        return render_template("refused.html", message=message), 403
+    return None
 
 
 def _settings() -> Settings:

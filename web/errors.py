@@ -1,9 +1,11 @@
 # flask-smorest ships no type hints: its decorators and classes are Any to mypy.
 # mypy: disable-error-code="misc"
-"""Errors as JSON a person can act on: never a stack trace.
+"""Errors a person can act on, never a stack trace: JSON for the API, a page for the pages.
 
 ``PbemApi`` replaces flask-smorest's HTTP error payload with ours (a ``message`` always), and
-service errors (``pbem.errors.ServiceError``) become responses with their own status.
+service errors (``pbem.errors.ServiceError``) become responses with their own status. Which
+form an error takes follows the address asked for (:func:`wants_json`): the API, the webhook
+and the pages' status document answer JSON; everything else is a page, and its errors are pages.
 """
 
 from __future__ import annotations
@@ -11,11 +13,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Flask, current_app, request
+from flask import Flask, abort, current_app, render_template, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from pbem.errors import ServiceError
+from pbem.errors import GameNotFound, ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -47,9 +49,11 @@ def _message(error: HTTPException, fields: Any) -> str:
         text = "; ".join(line.rstrip(".") for line in lines)
         return f"The request does not fit this endpoint: {text}.{hint}"
     if code == 404:
+        if not wants_json():
+            return f"There is no page at {request.path[:200]}: the games are listed at /."
         return (
-            f"There is nothing at {request.method} {request.path}. The API is described at "
-            "/api/v1/openapi.json."
+            f"There is nothing at {request.method} {request.path[:200]}. The API is described "
+            "at /api/v1/openapi.json."
         )
     if code == 405:
         allowed = ", ".join(sorted(getattr(error, "valid_methods", None) or []))
@@ -75,7 +79,28 @@ class PbemApi(Api):
         }
         if fields:
             payload["errors"] = fields
-        return payload, code, data.get("headers", {})
+        headers = data.get("headers", {})
+        if not wants_json():
+            return refused_page(payload["message"], code), code, headers
+        return payload, code, headers
+
+
+def wants_json() -> bool:
+    """Whether the address asked for is one of those programs call (the API, the mail
+    webhook, the status document the pages poll); the rest are opened by people (the
+    export download and the confirmation link of a held mail too), answered with pages."""
+    path = request.path
+    return path.startswith("/api/") or path == "/inbound/email" or path.endswith("/status.json")
+
+
+def refused_page(message: str, status: int) -> str:
+    return render_template("refused.html", message=message, status=status)
+
+
+def _readable(value: str) -> bool:
+    # A control character (a NUL above all, which PostgreSQL text cannot hold) is in no
+    # game id, file name or key the service ever made.
+    return not any(ord(c) < 32 or ord(c) == 127 for c in value)
 
 
 def register_error_handlers(app: Flask) -> None:
@@ -83,7 +108,20 @@ def register_error_handlers(app: Flask) -> None:
     def _service_error(error: ServiceError) -> Any:
         if error.status >= 500:
             log.error("service error: %s", error.message)
+        headers = {}
         if error.status == 401:
             # RFC 6750: the token was good once and is not any more.
-            return error.to_json(), 401, {"WWW-Authenticate": 'Bearer error="invalid_token"'}
-        return error.to_json(), error.status
+            headers["WWW-Authenticate"] = 'Bearer error="invalid_token"'
+        if not wants_json():
+            return refused_page(error.message, error.status), error.status, headers
+        return error.to_json(), error.status, headers
+
+    @app.before_request
+    def _unreadable_path_values() -> None:
+        """A path part that no game, mail or key can have is answered as not found before
+        any blueprint looks it up (so no store is asked about it)."""
+        for name, value in (request.view_args or {}).items():
+            if isinstance(value, str) and not _readable(value):
+                if name == "game_id":
+                    raise GameNotFound(f"There is no game {value[:40]!r}.")
+                abort(404)

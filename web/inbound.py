@@ -67,8 +67,12 @@ def _authorized(secret: str) -> bool:
     scheme, _, given = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() == "bearer":
         return hmac.compare_digest(given.strip().encode(), secret.encode())
-    if scheme.lower() == "basic" and request.authorization is not None:
-        password = request.authorization.password or ""
+    if scheme.lower() == "basic":
+        try:
+            credentials = request.authorization
+        except ValueError:  # not base64 of ASCII (werkzeug raises rather than say None)
+            return False
+        password = (credentials.password if credentials else None) or ""
         return hmac.compare_digest(password.encode(), secret.encode())
     return False
 

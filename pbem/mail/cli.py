@@ -158,7 +158,10 @@ def mail_demo(obj: Any) -> None:
     except ServiceError as e:
         raise click.ClickException(e.message) from None
     base = obj.settings.base_url.rstrip("/")
-    click.echo(f"game {created.id}: Ann and Bob get their mails at {base}/dev/mail")
+    click.echo(
+        f"game {created.id}: Ann and Bob get their mails at {base}/dev/mail "
+        "(served by make run, or pbem serve --dev)"
+    )
 
 
 @click.command("mail-in")

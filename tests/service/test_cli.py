@@ -158,18 +158,32 @@ def test_a_database_without_tables_or_server_is_explained(tmp_path: Path) -> Non
         assert "Traceback" not in result.output and "hunter2" not in result.output
 
 
-def test_serve_warns_when_the_dev_pages_are_reachable_from_other_machines(
+def test_serve_has_dev_pages_only_with_dev_and_never_beyond_loopback(
     run, monkeypatch: pytest.MonkeyPatch
 ) -> None:  # type: ignore[no-untyped-def]
     from flask import Flask
 
-    served: list[str] = []
-    monkeypatch.setattr(Flask, "run", lambda self, host, **kw: served.append(host))
+    served: list[tuple[str, bool]] = []
+
+    def fake_run(self: Flask, host: str, **kw: object) -> None:
+        served.append((host, "devmail" in self.blueprints))
+
+    monkeypatch.setattr(Flask, "run", fake_run)
     monkeypatch.setenv("PBEM_MAIL_EMBEDDED_SCHEDULER", "false")
-    local, shared = run("serve"), run("serve", "--host", "0.0.0.0")
-    assert served == ["127.0.0.1", "0.0.0.0"]
-    assert "dev_pages" not in local.stderr
-    assert "warning: dev_pages is on" in shared.stderr and "/dev/mail" in shared.stderr
+    assert run("serve").exit_code == 0
+    assert run("serve", "--host", "0.0.0.0").exit_code == 0  # no dev pages: may be shared
+    assert run("serve", "--dev").exit_code == 0  # what make run does
+    assert served == [("127.0.0.1", False), ("0.0.0.0", False), ("127.0.0.1", True)]
+    # Beyond loopback the development pages are refused before anything starts, whether
+    # asked for by the flag or by the setting.
+    shared = run("serve", "--dev", "--host", "0.0.0.0")
+    monkeypatch.setenv("PBEM_DEV_PAGES", "true")
+    by_setting = run("serve", "--host", "192.168.1.5")
+    for refused in (shared, by_setting):
+        assert refused.exit_code == 1, refused.output
+        assert "Refusing to start: dev_pages is on" in refused.output
+        assert "/dev/mail" in refused.output and "dev_pages = false" in refused.output
+    assert len(served) == 3
 
 
 def test_replay_verify_says_the_seed_is_verified_once_the_game_is_over(  # type: ignore[no-untyped-def]
