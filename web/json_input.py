@@ -90,7 +90,8 @@ def check(value: Any) -> None:
 def _check_text(text: str, where: str) -> None:
     if "\x00" in text:
         raise UnreadableJson(
-            f"The text at {_short(where)} holds a NUL character (\\u0000): remove it."
+            f"The text at {_short(where)} holds a NUL character (\\u0000), which is not "
+            "printable: remove it."
         )
     try:
         text.encode("utf-8")
