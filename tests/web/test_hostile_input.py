@@ -226,7 +226,12 @@ def requests(draw: st.DrawFn, target: Target) -> dict[str, Any]:
         url = url.replace(f"<path:{name}>", part).replace(f"<{name}>", part)
     query = draw(
         st.dictionaries(
-            st.sampled_from(["at", "after", "view", "link", "token", "admin", "outcome", "x"]),
+            st.sampled_from(
+                [
+                    *("at", "after", "view", "link", "token", "admin", "outcome", "x"),
+                    *("version", "hash", "salt", "seat", "status"),
+                ]
+            ),
             st.one_of(TEXT, NUMBER.map(str), st.just(target.tokens[0])),
             max_size=3,
         )
@@ -265,7 +270,10 @@ def requests(draw: st.DrawFn, target: Target) -> dict[str, Any]:
         request.update(data=draw(RAW_JSON), content_type="application/json")
     elif kind == "form":
         field = st.sampled_from(
-            ["action", "choice", "expected_version", "text", "game", "name0", "email0", "raw"]
+            [
+                *("action", "choice", "expected_version", "text", "game", "name0", "email0"),
+                *("raw", "versions", "agree", "king_excalibur", "private"),
+            ]
         )
         form = draw(st.dictionaries(field, st.one_of(TEXT, NUMBER.map(str)), max_size=4))
         if draw(st.booleans()):
