@@ -18,6 +18,8 @@ from pbem.resources import DocumentNotFound, document
 
 rules_pages = Blueprint("rules", __name__)
 
+#: The longest game name looked up (the API's limit on a game's name).
+MAX_GAME_NAME = 40
 #: The documents of a game's page, in the order they are shown.
 KINDS = ("rules", "notation")
 
@@ -41,7 +43,9 @@ def game_documents(game: str) -> list[tuple[str, str]]:
 
 @rules_pages.get("/rules/<game>")
 def rules_page(game: str) -> tuple[str, int]:
-    docs = game_documents(game) if game.isascii() and game.isalnum() else []
+    # A game's name is a short word: a longer one is no file name the system can open.
+    plausible = game.isascii() and game.isalnum() and len(game) <= MAX_GAME_NAME
+    docs = game_documents(game) if plausible else []
     if not docs:
         message = (
             f"There is no rules page for a game called {game[:40]!r}. "
