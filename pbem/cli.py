@@ -135,6 +135,12 @@ def _parse_player(text: str) -> dict[str, Any]:
     return {"name": name.strip(), "email": email}
 
 
+def _operator_key(settings: Settings) -> str | None:
+    # The demo is the operator's own command: any organiser key the settings list will do.
+    keys = settings.invitations.organiser_keys
+    return keys[0] if keys else None
+
+
 def _seat_links(settings: Settings, game_id: str, seats: Any) -> list[str]:
     base = settings.base_url.rstrip("/")
     return [f"  seat {s.seat} {s.name}: {base}/games/{game_id}?token={s.token}" for s in seats]
@@ -156,11 +162,29 @@ def _seat_links(settings: Settings, game_id: str, seats: Any) -> list[str]:
     help="Only the seats and the admin see the game: it is listed nowhere, and its pages "
     "answer 'no such game' to anyone else.",
 )
+@click.option(
+    "--organiser-key",
+    envvar="PBEM_ORGANISER_KEY",
+    default=None,
+    help="An organiser key, when the settings require one (or PBEM_ORGANISER_KEY).",
+)
+@click.option(
+    "--idempotency-key",
+    default=None,
+    help="Running the command again with the same key prints the same game.",
+)
 @pass_context
 def new_game(
-    obj: Context, game: str, players: tuple[str, ...], config_json: str, private: bool
+    obj: Context,
+    game: str,
+    players: tuple[str, ...],
+    config_json: str,
+    private: bool,
+    organiser_key: str | None,
+    idempotency_key: str | None,
 ) -> None:
-    """Create a game and print its seat tokens (shown only now)."""
+    """Create a game and print its seat tokens (shown only now). Players whose address never
+    played here get an invitation, and the game's mails once they accept."""
     try:
         config = json.loads(config_json)
     except ValueError as e:
@@ -169,7 +193,13 @@ def new_game(
         raise click.BadParameter("must be a JSON object", param_hint="--config")
     with _errors():
         created = obj.service.create_game(
-            game, config, [_parse_player(p) for p in players], channel="cli", private=private
+            game,
+            config,
+            [_parse_player(p) for p in players],
+            channel="cli",
+            private=private,
+            idempotency_key=idempotency_key,
+            organiser_key=organiser_key,
         )
     shown = " (private: only its seats and admin see it)" if private else ""
     click.echo(f"game {created.id} ({game}) created at version {created.version}{shown}")
@@ -514,13 +544,18 @@ def verify_receipt(
 @main.command()
 @pass_context
 def demo(obj: Context) -> None:
-    """Create a demo Lancelot game and print its seat links."""
+    """Create a demo Lancelot game and print its seat links (its players have local
+    addresses: their mails, the invitation first, are at /dev/mail)."""
+    domain = obj.settings.mail.reply_domain
+    players = [{"name": n, "email": f"{n.lower()}@{domain}"} for n in ("Ann", "Bob")]
     with _errors():
         created = obj.service.create_game(
-            "lancelot", {}, [{"name": "Ann"}, {"name": "Bob"}], channel="cli"
+            "lancelot", {}, players, channel="cli", organiser_key=_operator_key(obj.settings)
         )
     base = obj.settings.base_url.rstrip("/")
     click.echo(f"demo Lancelot game {created.id}: open one link per player")
+    if obj.settings.dev_pages:
+        click.echo(f"or play by mail at {base}/dev/mail: accept the invitations there first")
     click.echo("\n".join(_seat_links(obj.settings, created.id, created.seats)))
     token = created.seats[0].token
     click.echo("or use the API, e.g.:")

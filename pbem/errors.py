@@ -89,6 +89,14 @@ class Conflict(ServiceError):
     code = "conflict"
 
 
+class TooManyRequests(ServiceError):
+    """A limit of the service was reached (e.g. invitations per day); the message says which
+    and when it frees up."""
+
+    status = 429
+    code = "too_many_requests"
+
+
 class AgainstTheRules(ServiceError):
     """Readable, but the rules (of the game or of undo) forbid it; the message says why."""
 

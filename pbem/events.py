@@ -67,6 +67,8 @@ DISPUTE_OPENED = "DisputeOpened"
 #: another seat agrees (or not) to retract what a dispute is about
 DISPUTE_ANSWERED = "DisputeAnswered"
 DISPUTE_RESOLVED = "DisputeResolved"
+#: the player of an invited seat agreed to get the game's mails (docs/mail.md, "Invitations")
+INVITATION_ACCEPTED = "InvitationAccepted"
 
 
 # -- the event types ---------------------------------------------------------------------------
@@ -106,6 +108,9 @@ class GameCreated(Payload):
     channel: str
     #: shown only to its seats and its admin (V2; a V1 game is public)
     private: bool = False
+    #: the seats whose address had never played: they are mailed an invitation, and no
+    #: other mail until they accept (V3; before V3 nobody was invited)
+    invited: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -222,6 +227,18 @@ class DisputeResolved(Payload):
     channel: str
 
 
+@dataclass(frozen=True)
+class InvitationAccepted(Payload):
+    TYPE: ClassVar[str] = "InvitationAccepted"
+    seat: int
+    #: web (the link in the invitation) or email (a reply to it)
+    channel: str
+
+
+#: events that change neither the position nor anything a seat decides on: a submission
+#: made before them is as good as one made after them
+BOOKKEEPING = frozenset({INVITATION_ACCEPTED})
+
 #: the events a seat causes, through a channel
 SEAT_ACTS = (
     ActionApplied,
@@ -330,6 +347,23 @@ def _game_created_v1_to_v2(payload: Payload) -> Payload:
     # Every game created before the flag existed was public.
     assert isinstance(payload, GameCreated)
     return replace(payload, private=False)
+
+
+class GameCreatedV3(GameCreatedV2):
+    #: the seats mailed an invitation (their address had never played)
+    invited = fields.List(fields.Integer(strict=True), required=True)
+
+    @post_load
+    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
+        return GameCreated(
+            **{**data, "seats": tuple(data["seats"]), "invited": tuple(data["invited"])}
+        )
+
+
+def _game_created_v2_to_v3(payload: Payload) -> Payload:
+    # Games created before invitations existed mailed every seat from the start.
+    assert isinstance(payload, GameCreated)
+    return replace(payload, invited=())
 
 
 class GameStartedV1(_Strict):
@@ -448,6 +482,15 @@ class PlayerResignedV1(_Strict):
         return PlayerResigned(**data)
 
 
+class InvitationAcceptedV1(_Strict):
+    seat = _int()
+    channel = _channel()
+
+    @post_load
+    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
+        return InvitationAccepted(**data)
+
+
 class GameFinishedV1(_Strict):
     outcome = fields.Dict(keys=fields.String(), required=True)
     #: the seed, revealed: anyone can check it against the commitment and re-run the game
@@ -512,6 +555,7 @@ class DisputeResolvedV1(_Strict):
 SCHEMAS: dict[tuple[str, int], Schema] = {
     (GAME_CREATED, 1): GameCreatedV1(),
     (GAME_CREATED, 2): GameCreatedV2(),
+    (GAME_CREATED, 3): GameCreatedV3(),
     (GAME_STARTED, 1): GameStartedV1(),
     (ACTION_APPLIED, 1): ActionAppliedV1(),
     (ACTION_APPLIED, 2): ActionAppliedV2(),
@@ -524,6 +568,7 @@ SCHEMAS: dict[tuple[str, int], Schema] = {
     (DISPUTE_OPENED, 1): DisputeOpenedV1(),
     (DISPUTE_ANSWERED, 1): DisputeAnsweredV1(),
     (DISPUTE_RESOLVED, 1): DisputeResolvedV1(),
+    (INVITATION_ACCEPTED, 1): InvitationAcceptedV1(),
 }
 CURRENT_VERSION: dict[str, int] = {}
 for _type, _version in SCHEMAS:
@@ -533,6 +578,7 @@ for _type, _version in SCHEMAS:
 UPCASTERS: dict[tuple[str, int], Callable[[Payload], Payload]] = {
     (GAME_CREATED, 1): _game_created_v1_to_v2,
     (ACTION_APPLIED, 1): _action_applied_v1_to_v2,
+    (GAME_CREATED, 2): _game_created_v2_to_v3,
 }
 
 

@@ -1,12 +1,13 @@
 """The tables (SQLModel). Alembic owns the schema: a change here needs a migration.
 
-``events`` is the truth. ``games``, ``seats``, ``undo_requests`` and ``disputes`` are read
-models: written only by the projections (``pbem.projections``), rebuilt from the events alone
-by ``pbem db rebuild-projections``. ``game_secrets`` and ``seat_tokens`` hold what the log
-cannot: the seed until it is revealed at the end, and the hashes of the admin and seat
-tokens; they are written when the game is created, and a seat's token is replaced by ``pbem
-rotate-token`` (the old hash kept in ``revoked_seat_tokens``). ``snapshots`` is a cache,
-sealed with the service's secret key: it can be deleted at any time.
+``events`` is the truth. ``games``, ``seats``, ``undo_requests``, ``disputes`` and
+``invitations`` are read models: written only by the projections (``pbem.projections``),
+rebuilt from the events alone by ``pbem db rebuild-projections``. ``game_secrets`` and
+``seat_tokens`` hold what the log cannot: the seed until it is revealed at the end, and the
+hashes of the admin and seat tokens; they are written when the game is created, and a seat's
+token is replaced by ``pbem rotate-token`` (the old hash kept in ``revoked_seat_tokens``).
+``game_requests`` records who asked for each game and its idempotency key. ``snapshots`` is
+a cache, sealed with the service's secret key: it can be deleted at any time.
 Every JSON column holds canonical JSON text (see ``pbem.events.canonical_json``).
 
 Times are stored as ISO 8601 text in UTC with microseconds (``2025-01-31T12:00:00.000000Z``):
@@ -176,3 +177,49 @@ class Dispute(SQLModel, table=True):
     opened_at: str = Field(max_length=32)
     #: the version of its DisputeResolved event, once resolved
     resolved: int | None = None
+
+
+class Invitation(SQLModel, table=True):
+    """Read model of an invited seat (``pbem.projections.invitations``): its address had
+    never played when the game was created, so it got an invitation and waits for nothing
+    else until it accepts."""
+
+    __tablename__ = "invitations"
+    __table_args__ = (Index("ix_invitations_address", "address", "invited_at"),)
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seat: int = Field(primary_key=True)
+    #: the seat's address, lower-cased
+    address: str = Field(max_length=320)
+    #: when the game was created (the invitation's time)
+    invited_at: str = Field(max_length=32)
+    #: when the player accepted (its InvitationAccepted); None while it waits
+    accepted_at: str | None = Field(default=None, max_length=32)
+    accepted_version: int | None = None
+
+
+class GameRequest(SQLModel, table=True):
+    """A game creation as it was asked for: who asked (for the rate limit of invitations),
+    how many invitations it sent, and its idempotency key, so that a retry with the same key
+    gets the same game. Not a read model: the log does not hold who asked."""
+
+    __tablename__ = "game_requests"
+    __table_args__ = (
+        Index("ix_game_requests_requester", "requester", "created_at"),
+        UniqueConstraint("key_hash", name="uq_game_requests_key_hash"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(max_length=32, index=True)
+    #: ``ip:<address>``, ``organiser:<key id>`` or ``cli`` (see ``pbem.invitations``)
+    requester: str = Field(max_length=100)
+    #: invitations the creation mailed (seats whose address had never played)
+    invitations: int = 0
+    #: sha256 of the idempotency key (and the organiser key it was sent with), if any
+    key_hash: str | None = Field(default=None, max_length=64)
+    #: sha256 of the canonical request: the same key with another request is a conflict
+    request_hash: str = Field(max_length=64)
+    #: the game's version and head hash right after its creation (the first answer's)
+    version: int
+    head_hash: str = Field(max_length=64)
+    created_at: str = Field(max_length=32)

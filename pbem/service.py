@@ -29,7 +29,7 @@ from engine.core import (
     Rules,
     action_from_json,
 )
-from pbem import credentials, store
+from pbem import credentials, game_requests, invitations, store
 from pbem import events as ev
 from pbem import undo as undo_rules
 from pbem.actions import action_event, auto_moves, check_players
@@ -195,8 +195,16 @@ class GameService:
         *,
         channel: str = "api",
         private: bool = False,
+        idempotency_key: str | None = None,
+        requester: str | None = None,
+        organiser_key: str | None = None,
     ) -> Created:
-        """``private``: only the seats and the admin will see the game (``can_see``)."""
+        """``private``: only the seats and the admin will see the game (``can_see``).
+        ``idempotency_key``: a retry with the same key and request gets the same game.
+        ``requester``: who asks (a client address), for the rate limit of invitations;
+        ``organiser_key``: needed when the settings list organiser keys."""
+        asker = invitations.requester_for(self.settings, organiser_key, requester)
+        game_requests.check_key(idempotency_key)
         rules = self.rules_for(game)
         seats = check_players(players, rules)
         if "players" in config and config["players"] != len(seats):
@@ -212,41 +220,101 @@ class GameService:
             raise BadRequest(f"The config is not valid for {game}: {e}") from None
         except ev.EventDataError as e:
             raise BadRequest(f"The config cannot be stored: {e}.") from None
-        tokens = [credentials.new_token() for _ in seats]
-        admin_token = credentials.new_token()
-        new_events: list[ev.Payload] = [
-            ev.GameCreated(
-                game=game,
-                rules_version=rules.version,
-                config=normalised,
-                seats=tuple(ev.SeatEntry(i, s["name"], s["email"]) for i, s in enumerate(seats)),
-                seed_commitment=ev.seed_commitment(seed),
-                channel=channel,
-                private=private,
-            ),
-            ev.GameStarted(to_act=tuple(sorted(rules.to_act(state)))),
-        ]
+        hashed_request = game_requests.request_hash(game, normalised, seats, private)
+        hashed_key = None
+        if idempotency_key is None:
+            tokens = [credentials.new_token() for _ in seats]
+            admin_token = credentials.new_token()
+        else:
+            hashed_key = game_requests.key_hash(idempotency_key, asker)
+            tokens, admin_token = game_requests.derived_tokens(
+                self.settings.secret_key, hashed_key, len(seats)
+            )
+
+        def answer(game_id: str, version: int, head_hash: str) -> Created:
+            return Created(
+                id=game_id,
+                version=version,
+                head_hash=head_hash,
+                seats=tuple(
+                    CreatedSeat(i, s["name"], s["email"], t)
+                    for i, (s, t) in enumerate(zip(seats, tokens, strict=True))
+                ),
+                admin_token=admin_token,
+            )
+
+        def earlier() -> Created | None:
+            if hashed_key is None:
+                return None
+            with self.db.read() as session:
+                row = game_requests.find(session, hashed_key, hashed_request)
+                if row is None:
+                    return None
+                game_requests.check_tokens(session, row.game_id, tokens)
+                return answer(row.game_id, row.version, row.head_hash)
+
+        if (replayed := earlier()) is not None:
+            return replayed
         for _ in range(5):  # a new random id; retried on the (unlikely) collision
             game_id = secrets.token_hex(5)
             try:
                 with self.transactions.creating(game_id, rules, None) as work:
+                    invited = invitations.to_invite(work.session, [s["email"] for s in seats])
+                    invitations.check_limits(
+                        work.session,
+                        self.settings,
+                        self.clock.now(),
+                        asker,
+                        [seats[i]["email"] for i in invited],
+                    )
+                    new_events: list[ev.Payload] = [
+                        ev.GameCreated(
+                            game=game,
+                            rules_version=rules.version,
+                            config=normalised,
+                            seats=tuple(
+                                ev.SeatEntry(i, s["name"], s["email"]) for i, s in enumerate(seats)
+                            ),
+                            seed_commitment=ev.seed_commitment(seed),
+                            channel=channel,
+                            private=private,
+                            invited=invited,
+                        ),
+                        ev.GameStarted(to_act=tuple(sorted(rules.to_act(state)))),
+                    ]
                     credentials.keep(work.session, game_id, seed, admin_token, tokens)
                     stored = work.append(new_events, state)
+                    game_requests.record(
+                        work.session,
+                        game_id,
+                        asker,
+                        len(invited),
+                        hashed_key,
+                        hashed_request,
+                        stored[-1],
+                    )
                 break
             except (IntegrityError, store.VersionTaken):
+                # Perhaps the same request, retried at the same moment, won: its answer.
+                if (replayed := earlier()) is not None:
+                    return replayed
                 continue
         else:
             raise ServiceError("Could not allocate a game id; please try again.")
-        return Created(
-            id=game_id,
-            version=stored[-1].version,
-            head_hash=stored[-1].hash,
-            seats=tuple(
-                CreatedSeat(i, s["name"], s["email"], t)
-                for i, (s, t) in enumerate(zip(seats, tokens, strict=True))
-            ),
-            admin_token=admin_token,
-        )
+        return answer(game_id, stored[-1].version, stored[-1].hash)
+
+    def accept_invitation(self, game_id: str, seat: int, *, channel: str) -> bool:
+        """The seat's player accepts its invitation (``pbem.invitations``); False when there
+        was none waiting."""
+        return invitations.accept(self.transactions, game_id, seat, channel)
+
+    def invitation_waiting(self, game_id: str, seat: int) -> bool:
+        with self.db.read() as session:
+            return invitations.is_waiting(session, game_id, seat)
+
+    def was_invited(self, game_id: str, seat: int) -> bool:
+        with self.db.read() as session:
+            return invitations.was_invited(session, game_id, seat)
 
     # -- reading --------------------------------------------------------------------------
 
@@ -719,12 +787,17 @@ class GameService:
         head = txn.version
         if expected == head:
             return
+        if 1 <= expected < head:
+            # An accepted invitation moves the version but not the game.
+            since = [e for e in txn.read(after=expected) if e.type not in ev.BOOKKEEPING]
+            if not since:
+                return
         if 1 <= expected < head and policy != "strict":
             # A dispute opened or answered since changes nothing on the board.
             since = [
                 e
                 for e in txn.read(after=expected)
-                if not isinstance(e.payload, ev.POSITION_NEUTRAL)
+                if e.type not in ev.BOOKKEEPING and not isinstance(e.payload, ev.POSITION_NEUTRAL)
             ]
             if all(isinstance(p := e.payload, ev.ActionApplied) and p.seat == seat for e in since):
                 return

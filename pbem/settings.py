@@ -92,6 +92,20 @@ class MailSettings:
 
 
 @dataclass(frozen=True)
+class InvitationSettings:
+    """The ``[invitations]`` section: mail to an address that never played is an invitation
+    (docs/mail.md, "Invitations")."""
+
+    #: Invitations one requester (a client address, or an organiser key) may send in 24 hours;
+    #: 0: no limit.
+    per_requester_per_day: int = 30
+    #: Invitations one address may get in 24 hours, from everyone together; 0: no limit.
+    per_address_per_day: int = 3
+    #: Keys that organisers must give to create a game; empty: anyone may create games.
+    organiser_keys: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Settings:
     #: SQLAlchemy URL: SQLite file (embedded default) or PostgreSQL (``postgresql://...``).
     database_url: str = "sqlite:///var/pbem.db"
@@ -120,6 +134,8 @@ class Settings:
     log_level: str = "INFO"
     #: Mail: notifications through the outbox, replies by mail (``[mail]`` section).
     mail: MailSettings = dataclasses.field(default_factory=MailSettings)
+    #: Invitations: their rate limits and the organiser keys (``[invitations]`` section).
+    invitations: InvitationSettings = dataclasses.field(default_factory=InvitationSettings)
 
     def with_changes(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)

@@ -230,6 +230,8 @@ def event_text(kind: str, d: dict[str, Any], names: Names | None = None) -> str:
         return f"{who(d['seat'])} disagrees with dispute {d['dispute']}"
     if kind == ev.DISPUTE_RESOLVED:
         return _resolved_text(d)
+    if kind == ev.INVITATION_ACCEPTED:
+        return f"{who(d['seat'])} accepted the invitation and gets the game's mails"
     if kind == ev.GAME_FINISHED:
         winners = d["outcome"].get("winners") or []
         named = names.many(winners) if names is not None else str(winners)

@@ -53,6 +53,7 @@ def create_app(
     from web.api import blp
     from web.devmail import devmail
     from web.inbound import inbound
+    from web.invitation import invitation
     from web.pages import pages
     from web.rules import rules_pages
 
@@ -64,6 +65,7 @@ def create_app(
     app.register_blueprint(admin)  # /api/v1/games/<id>/admin/…: the admin token's uses
     app.register_blueprint(pages)
     app.register_blueprint(inbound)  # POST /inbound/email (mail)
+    app.register_blueprint(invitation)  # /invitation/<id>: accepting an invitation
     app.register_blueprint(rules_pages)  # /rules/<game>: the documents mails link to
     if settings.dev_pages:
         app.register_blueprint(devmail)  # /dev/mail (mail, development only)

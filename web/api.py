@@ -96,10 +96,11 @@ def required_seat(game_id: str) -> int:
 ERRORS = {
     400: "the request is not readable: the message says what to send",
     401: "a seat token that was replaced (pbem rotate-token): the new one was mailed to the seat",
-    403: "no token, or not a seat token of this game",
+    403: "no token, or not a seat token of this game (creating: no valid organiser key)",
     404: "no such game",
     409: "the game moved on (stale version) or the request conflicts with what happened",
     413: "the request body is too large",
+    429: "a limit was reached (invitations per day): the message says which",
     422: "readable, but the rules forbid it: the message names the rule",
 }
 
@@ -122,11 +123,21 @@ class Games(MethodView):
 
     @blp.arguments(s.CreateGameIn)
     @blp.response(201, s.CreatedOut)
-    @_errors(400, 413)
+    @_errors(400, 403, 409, 413, 429)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
-        """Create a game: returns each seat's token (shown once) and an admin token."""
+        """Create a game: returns each seat's token (shown once) and an admin token. Players
+        whose address never played here get an invitation, and no other mail until they
+        accept. Send ``Organiser-Key`` when the service requires one; an idempotency key
+        (``Idempotency-Key`` or ``idempotency_key``) makes a retry return the same game."""
         created = service().create_game(
-            body["game"], body["config"], body["players"], channel=CHANNEL, private=body["private"]
+            body["game"],
+            body["config"],
+            body["players"],
+            channel=CHANNEL,
+            private=body["private"],
+            idempotency_key=body["idempotency_key"] or request.headers.get("Idempotency-Key"),
+            requester=f"ip:{request.remote_addr or 'unknown'}",
+            organiser_key=request.headers.get("Organiser-Key"),
         )
         return {
             "id": created.id,

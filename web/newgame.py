@@ -8,11 +8,12 @@ the seat links and the admin token once: they are not stored, only their hashes.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from flask import Blueprint, render_template, request
 
-from pbem.errors import ServiceError
+from pbem.errors import Conflict, Forbidden, ServiceError
 from pbem.mail.headers import check_display_name, clean_address
 from pbem.pages_data import config_error
 from web import page_common as pc
@@ -90,6 +91,22 @@ def _config(values: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
+def _page(values: dict[str, Any], errors: dict[str, str], *, fresh: bool = False) -> str:
+    # The request key makes a form sent twice (a double click, a reload) create one game.
+    key = "" if fresh else request.form.get("request_key", "")[:100]
+    key = key or secrets.token_urlsafe(18)
+    return render_template(
+        "new.html",
+        v=values,
+        errors=errors,
+        games=GAMES,
+        rows=ROWS,
+        henry_v=HENRY_V,
+        needs_key=bool(pc.service().settings.invitations.organiser_keys),
+        request_key=key,
+    )
+
+
 @newgame.route("/new", methods=["GET", "POST"])
 def new_game() -> Any:
     if request.method == "GET":
@@ -98,11 +115,10 @@ def new_game() -> Any:
             "players": [{"name": "", "email": ""}] * ROWS,
             "expansions": {},
         }
-        return render_template(
-            "new.html", v=blank, errors={}, games=GAMES, rows=ROWS, henry_v=HENRY_V
-        )
+        return _page(blank, {})
     values = _form()
     errors = _check(values)
+    status = 400
     if not errors:
         players = [
             {"name": p["name"], "email": p["email"] or None}
@@ -112,10 +128,24 @@ def new_game() -> Any:
         config = _config(values)
         try:
             created = pc.service().create_game(
-                values["game"], config, players, channel="web", private=values["private"]
+                values["game"],
+                config,
+                players,
+                channel="web",
+                private=values["private"],
+                idempotency_key=request.form.get("request_key") or None,
+                requester=f"ip:{request.remote_addr or 'unknown'}",
+                organiser_key=request.form.get("organiser_key") or None,
             )
+        except Forbidden as e:
+            errors["organiser_key"] = e.message
+        except Conflict:
+            # The form's request key was used: this is a form sent before, changed since.
+            errors["form"] = "This form already created a game: open /new again for another."
+            status = 409
         except ServiceError as e:
             errors["form"] = e.message
+            status = e.status
         else:
             here = request.host_url.rstrip("/")
             settings = pc.service().settings
@@ -136,7 +166,4 @@ def new_game() -> Any:
             )
             # Shown once: no cache may keep the seat links and the admin token.
             return html, 200, {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
-    page = render_template(
-        "new.html", v=values, errors=errors, games=GAMES, rows=ROWS, henry_v=HENRY_V
-    )
-    return page, 400
+    return _page(values, errors, fresh=status == 409), status

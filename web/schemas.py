@@ -42,6 +42,15 @@ class CreateGameIn(Strict):
             "and anyone else is answered 404 'no such game'"
         },
     )
+    idempotency_key = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(min=1, max=200),
+        metadata={
+            "description": "retrying with the same key returns the same game (its tokens "
+            "too): keep it as secret as the tokens; another request with it is a 409"
+        },
+    )
 
 
 class ActionIn(Strict):

@@ -37,6 +37,8 @@ _TEXT_ID = re.compile(r"^[A-Za-z0-9_-]{1,18}$")
 
 #: What a token is for; part of the key derivation (see the module docstring).
 REPLY, PAGE = b"pbem reply token", b"pbem seat page"
+#: The link in an invitation that accepts it.
+INVITATION = b"pbem invitation"
 
 
 class BadToken(ValueError):

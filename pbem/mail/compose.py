@@ -31,7 +31,7 @@ from pbem import events as ev
 from pbem.clock import format_time
 from pbem.errors import Forbidden
 from pbem.events import StoredEvent
-from pbem.mail.address import PAGE, BadToken, make_token, peek, reply_address, verify
+from pbem.mail.address import INVITATION, PAGE, BadToken, make_token, peek, reply_address, verify
 from pbem.mail.headers import new_message
 from pbem.mail.models import OutboxMail, SeatReplyKey
 from pbem.mail.reading import REPLY_MARKER
@@ -94,7 +94,20 @@ def seat_link(
     return f"{settings.base_url.rstrip('/')}/games/{game_id}?link={token}"
 
 
-def seat_for_link(session: Session, settings: Settings, game_id: str, link: str) -> int:
+def invitation_link(
+    session: Session, settings: Settings, game_id: str, seat: int, keys: int | None = None
+) -> str:
+    """The link in an invitation that accepts it (a page asks first, so that a program that
+    opens every link in a mail cannot accept for the player)."""
+    if keys is None:
+        keys = key_version(session, game_id, seat)
+    token = make_token(settings.secret_key, game_id, seat, keys, purpose=INVITATION)
+    return f"{settings.base_url.rstrip('/')}/invitation/{game_id}?link={token}"
+
+
+def seat_for_link(
+    session: Session, settings: Settings, game_id: str, link: str, *, purpose: bytes = PAGE
+) -> int:
     """The seat a page link (from ``seat_link``) opens; Forbidden saying why otherwise."""
     try:
         claimed = peek(link)
@@ -104,9 +117,14 @@ def seat_for_link(session: Session, settings: Settings, game_id: str, link: str)
             settings.secret_key,
             link,
             key_version(session, game_id, claimed.seat),
-            purpose=PAGE,
+            purpose=purpose,
         )
     except BadToken as error:
+        if purpose == INVITATION:
+            raise Forbidden(
+                f"This invitation link is not valid: {error}. Open the link in the invitation "
+                "mail as it came."
+            ) from None
         raise Forbidden(
             f"This page link does not open a seat: {error}. Open the game from the latest mail "
             "the game sent you."

@@ -420,6 +420,11 @@ class Inbound:
         mails: list[OutboxMail] = []
         expected = route.seen
         groups = _groups(incoming.commands)
+        # Any reply from an invited seat's own address is its player's yes (pbem.invitations).
+        if svc.invitation_waiting(game, seat) and svc.accept_invitation(
+            game, seat, channel="email"
+        ):
+            done.append("invitation accepted")
         for index, (word, lines) in enumerate(groups):
             try:
                 if word is None:
@@ -452,6 +457,8 @@ class Inbound:
                     done.append("undo")
                 elif word in ("accept", "decline"):
                     request = svc.open_undo_request(game)
+                    if request is None and word == "accept" and svc.was_invited(game, seat):
+                        continue  # the invitation's "accept", taken above (or before)
                     if request is None:
                         raise Conflict("There is no undo request waiting for an answer.")
                     expected = svc.decide_undo(

@@ -11,6 +11,11 @@ gets at most one mail:
 - a dispute opened or resolved: a notice to every seat (every mail says while one is open);
 - undo, an undo request that lapsed, resignation or the start of the game: a notice.
 
+A seat whose address had never played is invited (``pbem.invitations``): at the start of
+the game it gets an invitation instead, and then nothing until its player accepts; the
+append that records the acceptance brings it the game as it stands (its turn, or a notice
+with the board), never the stale mails it missed.
+
 ``Relay.run_once`` sends what is due. Rows are claimed in a short transaction (``FOR UPDATE
 SKIP LOCKED`` on PostgreSQL, so concurrent relays take different rows; on SQLite a named
 lease lets one relay run at a time) and leased for ``lease_seconds``. Each row's result is
@@ -43,7 +48,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from pbem import events as ev
-from pbem import store
+from pbem import invitations, store
 from pbem.cache import EventTails
 from pbem.clock import Clock, SystemClock, format_time
 from pbem.db import Database
@@ -150,10 +155,14 @@ def plan_mails(
     dispute = open_dispute(ctx.session, ctx.game_id)  # once for every seat's mail
     keys = c.key_versions(ctx.session, ctx.game_id)
     rules_link = c.rules_link(settings, rules)
+    waiting = invitations.waiting_seats(ctx.session, ctx.game_id, ctx.seats)
+    accepted = {p.seat for e in new if isinstance(p := e.payload, ev.InvitationAccepted)}
     mails = []
     for seat in ctx.seats:
         if not seat.email:
             continue
+        if seat.seat in waiting and ev.GAME_CREATED not in types:
+            continue  # nothing but the invitation until the player accepts
         key = keys.get(seat.seat, 0)
         common: dict[str, object] = {
             "marker": c.MARKER,
@@ -182,7 +191,11 @@ def plan_mails(
             ),
         }
         kind: str | None
-        if finished is not None:
+        if seat.seat in waiting:
+            kind, text = "invitation", _invitation_text(ctx, settings, seat, common, names, key)
+        elif seat.seat in accepted and not seat.resigned and finished is None:
+            kind, text = _joined(ctx, history, seat, common, names)
+        elif finished is not None:
             kind, text = "end", _end_text(ctx, history, seat, finished, common, names)
         elif seat.resigned:
             kind = None
@@ -190,19 +203,7 @@ def plan_mails(
             position_changed or seat.seat not in to_act_before or seat.seat in actors
         ):
             kind = "turn"
-            text = c.render(
-                "turn",
-                **common,
-                since=c.since_text(
-                    history,
-                    seat.seat,
-                    c.last_own_action(history, seat.seat),
-                    "Since your last move:",
-                    names,
-                ),
-                can_type=c.can_type(rules, ctx.state_after, seat.seat),
-                deadline="none set",
-            )
+            text = _turn_text(ctx, history, seat, common, names)
         elif undo_request is not None and seat.seat != _seat_of(undo_request):
             kind = "notice"
             text = _notice(history, before, seat, common, names, "an undo request.", "")
@@ -251,6 +252,71 @@ def plan_mails(
             )
         )
     return mails
+
+
+def _turn_text(
+    ctx: AppendContext,
+    history: list[StoredEvent],
+    seat: SeatInfo,
+    common: dict[str, object],
+    names: Names,
+) -> str:
+    return c.render(
+        "turn",
+        **common,
+        since=c.since_text(
+            history,
+            seat.seat,
+            c.last_own_action(history, seat.seat),
+            "Since your last move:",
+            names,
+        ),
+        can_type=c.can_type(ctx.rules, ctx.state_after, seat.seat),
+        deadline="none set",
+    )
+
+
+def _joined(
+    ctx: AppendContext,
+    history: list[StoredEvent],
+    seat: SeatInfo,
+    common: dict[str, object],
+    names: Names,
+) -> tuple[str, str]:
+    """The one mail a player gets on accepting an invitation: the game as it stands (its
+    turn, or where the game is), instead of every mail held back until then."""
+    if seat.seat in ctx.rules.to_act(ctx.state_after):
+        return "turn", _turn_text(ctx, history, seat, common, names)
+    text = c.render(
+        "notice",
+        **common,
+        headline="you have joined the game.",
+        since=c.since_text(history, seat.seat, 0, "What happened so far:", names),
+        asked="You will get a mail when it is your turn.\n",
+    )
+    return "notice", text
+
+
+def _invitation_text(
+    ctx: AppendContext,
+    settings: Settings,
+    seat: SeatInfo,
+    common: dict[str, object],
+    names: Names,
+    key: int,
+) -> str:
+    return c.render(
+        "invitation",
+        marker=common["marker"],
+        title=common["title"],
+        name=common["name"],
+        game=ctx.rules.name.title(),
+        service=settings.base_url.rstrip("/"),
+        players=names.many(s.seat for s in ctx.seats),
+        accept_link=c.invitation_link(ctx.session, settings, ctx.game_id, seat.seat, key),
+        rules_link=common["rules_link"],
+        receipt=common["receipt"],
+    )
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """The read models, each a projection of the events: ``games``, ``seats``, ``undo_requests``,
-``disputes``.
+``disputes``, ``invitations``.
 
 A projection is a function of the events just appended to one game's stream (and of the
 seats that owe an action after them, which the fold of the log decides); it writes its table
@@ -19,8 +19,8 @@ from sqlalchemy import delete
 from sqlmodel import Session, SQLModel, select
 
 from pbem.events import StoredEvent
-from pbem.models import Dispute, Game, Seat, UndoRequest
-from pbem.projections import disputes, games, seats, undo_requests
+from pbem.models import Dispute, Game, Invitation, Seat, UndoRequest
+from pbem.projections import disputes, games, invitations, seats, undo_requests
 
 #: What a projection is given: the session, the game, the events appended (in order), and
 #: the seats that owe an action after them.
@@ -42,6 +42,7 @@ READ_MODELS: tuple[ReadModel, ...] = (
     ReadModel(Seat, "game_id", ("seat",), seats.project),
     ReadModel(UndoRequest, "game_id", ("request",), undo_requests.project),
     ReadModel(Dispute, "game_id", ("dispute",), disputes.project),
+    ReadModel(Invitation, "game_id", ("seat",), invitations.project),
 )
 
 

@@ -388,6 +388,14 @@ def play_by_email(
     choose = Chooser(seed)
     boxes = mailboxes or Mailboxes(door.smtp)
     addresses = [str(p["email"]) for p in seats]
+    # Players new to the service get an invitation first: each accepts by replying to it.
+    door.deliver()
+    boxes.collect()
+    for address in addresses:
+        invitation = boxes.latest(address, game_id, "invitation")
+        if invitation is not None:
+            answer = door.post(reply_to(invitation, "accept"))
+            assert answer["outcome"] == "applied", answer
     answered: set[str] = set()
     for _ in range(MAX_MOVES):
         door.deliver()

@@ -10,10 +10,13 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 
+from sqlalchemy import delete
 from sqlmodel import col, select
 
+from pbem.bootstrap import build_inbound
 from pbem.clock import ManualClock
 from pbem.db import Database
+from pbem.invitations import has_played
 from pbem.mail.models import OutboxMail
 from pbem.service import Created, GameService
 from pbem.settings import MailSettings, Settings
@@ -37,12 +40,29 @@ class MailWorld:
 
     def new_game(self, players: int = 2, **config: object) -> Created:
         names = ["Alice", "Bob", "Carol", "Dave", "Erin"][:players]
+        seats = [{"name": n, "email": f"{n.lower()}@example.com"} for n in names]
+        self.welcome(seats)
         return self.service.create_game(
-            "lancelot",
-            {"players": players, **config},
-            [{"name": n, "email": f"{n.lower()}@example.com"} for n in names],
-            channel="api",
+            "lancelot", {"players": players, **config}, seats, channel="api"
         )
+
+    def welcome(self, seats: list[dict[str, str]]) -> None:
+        """Players new to the service first accept an invitation, as a person does: each
+        replies "accept" to the invitation of a game of their own. From then on their address
+        has played, and their games mail them as players. That game's mails are removed, so
+        that a test sees only the mails of the games it plays."""
+        with self.db.read() as session:
+            new = [s for s in seats if s["email"] and not has_played(session, s["email"])]
+        if not new:
+            return
+        others = [{"name": "Stranger"}] if len(new) < 2 else []
+        game = self.service.create_game("lancelot", {}, [*new, *others], channel="api")
+        inbound = build_inbound(self.service)
+        for invitation in self.outbox(game.id):
+            result = inbound.receive(reply_to(invitation, "accept"), "webhook")
+            assert result.outcome == "applied", result.detail
+        with self.db.write() as session:
+            session.exec(delete(OutboxMail).where(col(OutboxMail.game_id) == game.id))
 
 
 def with_mail(settings: Settings, **changes: object) -> Settings:

@@ -65,12 +65,9 @@ def test_no_mail_to_a_seat_holds_another_seats_hidden_values(
     )
     inbound = Inbound(database, world.settings, service, clock)
     names = ["Alice", "Bob", "Carol"]
-    created = service.create_game(
-        "hoard",
-        {"rounds": 5},
-        [{"name": n, "email": f"{n.lower()}@example.com"} for n in names],
-        channel="api",
-    )
+    seats = [{"name": n, "email": f"{n.lower()}@example.com"} for n in names]
+    world.welcome(seats)  # new to the service, they accept an invitation first
+    created = service.create_game("hoard", {"rounds": 5}, seats, channel="api")
     gid = created.id
     with database.read() as session:
         game = session.get(GameSecret, gid)  # the seed is kept outside the read models

@@ -42,12 +42,9 @@ def _latest(world: MailWorld, gid: str, seat: int, kind: str | None = None) -> O
 
 
 def _lancaster(world: MailWorld) -> Created:
-    return world.service.create_game(
-        "lancaster",
-        {},
-        [{"name": n, "email": f"{n.lower()}@example.com"} for n in PEOPLE],
-        channel="api",
-    )
+    seats = [{"name": n, "email": f"{n.lower()}@example.com"} for n in PEOPLE]
+    world.welcome(seats)  # new to the service, they accept an invitation first
+    return world.service.create_game("lancaster", {}, seats, channel="api")
 
 
 def _to_parliament(world: MailWorld, gid: str) -> int:

@@ -1,5 +1,6 @@
 """/new mails each player their seat: a game created on the page with e-mail addresses makes
-the relay deliver, through a real SMTP server (aiosmtpd), one mail to each player whose
+the relay deliver, through a real SMTP server (aiosmtpd), an invitation to each player (their
+addresses never played here); each follows its link and accepts, and then gets one mail whose
 "Game page" link opens that player's own seat (a 303 to the clean URL, then the seat's page).
 """
 
@@ -82,9 +83,34 @@ def test_a_game_created_on_new_mails_each_player_a_link_to_their_seat(
     # the organiser is told so.
     assert 'id="base-url-note"' in created and settings.base_url in created
 
-    # The relay sends what the creation queued, to the real SMTP server.
-    Relay(db, settings, transport_for(smtp_server.url, "")).run_once()
-    received = smtp_server.messages()
+    # The relay sends what the creation queued, to the real SMTP server: to addresses that
+    # never played here, an invitation and nothing else.
+    relay = Relay(db, settings, transport_for(smtp_server.url, ""))
+    relay.run_once()
+    invitations = smtp_server.messages()
+    for seat, (_, address) in enumerate(PLAYERS):
+        mails = [r for r in invitations if r.rcpt_tos == (address,)]
+        assert len(mails) == 1, [r.rcpt_tos for r in invitations]
+        invitation = _parse(mails[0].data)
+        assert invitation["X-Pbem-Mail"] == "invitation"
+        assert "Game page:" not in invitation.get_content()
+        # The player follows the invitation's link: a page that asks, then a button.
+        accept = re.search(r"open this link: (\S+)", invitation.get_content())
+        assert accept, invitation.get_content()
+        link = urlsplit(accept.group(1))
+        player = app.test_client()
+        asked = player.get(f"{link.path}?{link.query}")
+        assert asked.status_code == 200 and 'id="accept"' in asked.get_data(as_text=True)
+        assert service.invitation_waiting(game_id, seat)  # opening the link accepts nothing
+        token = link.query.removeprefix("link=")
+        accepted = player.post(link.path, data={"link": token})
+        assert accepted.status_code == 303
+        assert accepted.headers["Location"].startswith(f"{settings.base_url}/games/{game_id}?")
+        assert not service.invitation_waiting(game_id, seat)
+
+    # Having accepted, each player gets the game as it stands.
+    relay.run_once()
+    received = smtp_server.messages()[len(invitations) :]
     for seat, (name, address) in enumerate(PLAYERS):
         mails = [r for r in received if r.rcpt_tos == (address,)]
         assert len(mails) == 1, [r.rcpt_tos for r in received]

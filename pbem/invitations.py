@@ -1,0 +1,175 @@
+"""Invitations: mail to an address that never played is an invitation, and nothing else is
+sent to it until its player accepts (docs/mail.md, "Invitations").
+
+- At creation, the seats whose address has never played are *invited* (GameCreated's
+  ``invited``). An address has played when one of its seats, in any game, is not waiting on
+  an invitation: it was not invited (its address had played before), or it accepted.
+- Invitations are limited per requester (a client address or an organiser key) and per
+  recipient address, in any 24 hours (``[invitations]`` settings); a creation over a limit
+  is refused (429) and changes nothing.
+- An operator may require an organiser key to create games (``organiser_keys``).
+- The player accepts by the link in the invitation or by replying to it: an
+  ``InvitationAccepted`` event in the game's log. The mail outbox (a listener) holds back
+  every mail to an invited seat until then, and then sends the one mail that matters: the
+  game as it stands (``pbem.mail.outbox``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
+
+from sqlalchemy import and_, func, or_
+from sqlmodel import Session, col, select
+
+from pbem import events as ev
+from pbem.clock import format_time
+from pbem.errors import Forbidden, TooManyRequests
+from pbem.models import GameRequest, Invitation, Seat
+from pbem.repository import SeatInfo
+from pbem.settings import Settings
+from pbem.unit_of_work import Transactions
+
+#: The requester of games created on the command line (by the operator).
+CLI = "cli"
+#: The window of the rate limits.
+DAY = timedelta(days=1)
+
+
+# -- who may create games ----------------------------------------------------------------------
+
+
+def requester_for(settings: Settings, organiser_key: str | None, requester: str | None) -> str:
+    """Who asks for a game, for the rate limit: the organiser key's id when keys are required
+    (Forbidden without a known one), else the requester the door names (a client address)."""
+    keys = settings.invitations.organiser_keys
+    if not keys:
+        return (requester or CLI)[:100]
+    given = (organiser_key or "").strip()
+    if not given:
+        raise Forbidden(
+            "Creating a game here needs an organiser key: send it in the 'Organiser-Key' "
+            "header (on the /new page, its field). Ask the operator of this service for one."
+        )
+    if not any(hmac.compare_digest(given.encode(), k.encode()) for k in keys):
+        raise Forbidden("This organiser key is not one this service knows.")
+    return "organiser:" + hashlib.sha256(given.encode()).hexdigest()[:16]
+
+
+# -- who is invited ----------------------------------------------------------------------------
+
+
+def has_played(session: Session, address: str) -> bool:
+    """Whether ``address`` has a seat, in any game, that is not waiting on an invitation."""
+    found = session.exec(
+        select(Seat.game_id)
+        .outerjoin(
+            Invitation,
+            and_(
+                col(Invitation.game_id) == col(Seat.game_id),
+                col(Invitation.seat) == col(Seat.seat),
+            ),
+        )
+        .where(
+            func.lower(col(Seat.email)) == address.lower(),
+            or_(col(Invitation.game_id).is_(None), col(Invitation.accepted_at).is_not(None)),
+        )
+        .limit(1)
+    ).first()
+    return found is not None
+
+
+def to_invite(session: Session, emails: Sequence[str | None]) -> tuple[int, ...]:
+    """The seats (by index) whose address has never played."""
+    known: dict[str, bool] = {}
+    invited = []
+    for seat, email in enumerate(emails):
+        if not email:
+            continue
+        address = email.lower()
+        if address not in known:
+            known[address] = has_played(session, address)
+        if not known[address]:
+            invited.append(seat)
+    return tuple(invited)
+
+
+def check_limits(
+    session: Session, settings: Settings, now: datetime, requester: str, addresses: Iterable[str]
+) -> None:
+    """TooManyRequests when inviting ``addresses`` would pass a limit of the last 24 hours."""
+    limits = settings.invitations
+    since = format_time(now - DAY)
+    wanted = [a.lower() for a in addresses]
+    if not wanted or requester == CLI:
+        # The operator's own commands: the limits keep strangers from using the service
+        # to mail people; the operator runs the mail server.
+        return
+    if limits.per_requester_per_day > 0:
+        sent = session.exec(
+            select(func.coalesce(func.sum(GameRequest.invitations), 0)).where(
+                GameRequest.requester == requester, col(GameRequest.created_at) > since
+            )
+        ).one()
+        if int(sent) + len(wanted) > limits.per_requester_per_day:
+            raise TooManyRequests(
+                f"This game would invite {len(wanted)} new player(s), but you have invited "
+                f"{int(sent)} in the last 24 hours and the limit is "
+                f"{limits.per_requester_per_day}: try again later (players who have played "
+                "here before are not invitations and do not count)."
+            )
+    if limits.per_address_per_day > 0:
+        for address in sorted(set(wanted)):
+            count = session.exec(
+                select(func.count())
+                .select_from(Invitation)
+                .where(Invitation.address == address, col(Invitation.invited_at) > since)
+            ).one()
+            if int(count) + wanted.count(address) > limits.per_address_per_day:
+                raise TooManyRequests(
+                    f"{address} has been invited to {int(count)} game(s) in the last 24 hours, "
+                    f"the most it may be ({limits.per_address_per_day}) until its player "
+                    "accepts one: try again tomorrow, or ask them to accept an invitation first."
+                )
+
+
+# -- whose mails wait --------------------------------------------------------------------------
+
+
+def waiting_seats(session: Session, game_id: str, seats: Sequence[SeatInfo]) -> frozenset[int]:
+    """The seats of this game whose mails wait: invited, not accepted, and their address has
+    not played anywhere since (accepting any game lets the address's mails through)."""
+    pending = session.exec(
+        select(Invitation).where(
+            Invitation.game_id == game_id, col(Invitation.accepted_at).is_(None)
+        )
+    ).all()
+    if not pending:
+        return frozenset()
+    emails = {s.seat: s.email for s in seats}
+    return frozenset(
+        row.seat for row in pending if emails.get(row.seat) and not has_played(session, row.address)
+    )
+
+
+def is_waiting(session: Session, game_id: str, seat: int) -> bool:
+    """Whether this seat's player has yet to accept its invitation."""
+    row = session.get(Invitation, (game_id, seat))
+    return row is not None and row.accepted_at is None
+
+
+def was_invited(session: Session, game_id: str, seat: int) -> bool:
+    return session.get(Invitation, (game_id, seat)) is not None
+
+
+def accept(transactions: Transactions, game_id: str, seat: int, channel: str) -> bool:
+    """Record that the seat's player accepted its invitation (an ``InvitationAccepted``
+    event); False when there was nothing to accept (not invited, or accepted already)."""
+    with transactions.on(game_id) as txn:
+        if not is_waiting(txn.session, game_id, seat):
+            return False
+        # Not an action: an undo request stays open (``lapse``), the position is unchanged.
+        txn.append([ev.InvitationAccepted(seat=seat, channel=channel)], txn.state, lapse=False)
+        return True
