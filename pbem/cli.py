@@ -319,6 +319,7 @@ def rotate_token(obj: Context, game_id: str, seat: int) -> None:
     address gets nothing by mail: its new link is printed, to hand over yourself. Reply
     addresses and the mails' page links are revoked apart, by ``pbem mail rotate-key``."""
     from pbem.credentials import replace_seat_token
+    from pbem.invitations import is_waiting
     from pbem.mail.compose import new_token_mail
     from pbem.models import Game, Seat
 
@@ -330,7 +331,9 @@ def rotate_token(obj: Context, game_id: str, seat: int) -> None:
         if game is None or row is None:
             raise click.ClickException(f"there is no seat {seat} in a game {game_id!r}")
         token = replace_seat_token(session, game_id, seat, format_time(now))
-        if row.email:
+        # An invited address that has not accepted gets nothing but its invitation.
+        mailed = bool(row.email) and not is_waiting(session, game_id, seat)
+        if mailed:
             session.add(
                 new_token_mail(
                     obj.settings,
@@ -344,11 +347,12 @@ def rotate_token(obj: Context, game_id: str, seat: int) -> None:
                 )
             )
     who = f"seat {seat} ({row.name}) of game {game_id}"
-    if row.email:
+    if mailed:
         click.echo(f"{who}: new seat token mailed to {row.email}; the old token is refused")
         return
     link = f"{obj.settings.base_url.rstrip('/')}/games/{game_id}?token={token}"
-    click.echo(f"{who}: the old token is refused; the seat has no address, so give its player")
+    why = "has not accepted its invitation" if row.email else "has no address"
+    click.echo(f"{who}: the old token is refused; the seat {why}, so give its player")
     click.echo(f"this new seat link yourself (shown only now): {link}")
 
 

@@ -45,13 +45,28 @@ class World:
         self.app.extensions["pbem"].db.dispose()
 
     def token_mails(self) -> list[EmailMessage]:
+        return self.mails("token")
+
+    def mails(self, kind: str) -> list[EmailMessage]:
         found = []
         for path in sorted((self.var / "mail").glob("*.eml")):
             mail = message_from_bytes(path.read_bytes(), policy=policy.default)
             assert isinstance(mail, EmailMessage)
-            if mail["X-Pbem-Mail"] == "token":
+            if mail["X-Pbem-Mail"] == kind:
                 found.append(mail)
         return found
+
+    def accept_invitations(self) -> None:
+        """New to the service, each player with an address follows the link of their
+        invitation and accepts it, as a person does."""
+        assert self.run("mail", "relay").exit_code == 0
+        for invitation in self.mails("invitation"):
+            link = re.search(r"open this link: \S+?(/invitation/\S+)", _body(invitation))
+            assert link is not None, _body(invitation)
+            client = self.client()
+            assert client.get(link.group(1)).status_code == 200
+            path, _, token = link.group(1).partition("?link=")
+            assert client.post(path, data={"link": token}).status_code == 303
 
 
 def _body(mail: EmailMessage) -> str:
@@ -77,6 +92,7 @@ def test_a_rotated_seat_token_is_refused_and_the_seat_is_mailed_its_new_link(
     assert created.exit_code == 0, created.output
     gid = created.output.split()[1]
     old_ann, old_bob = re.findall(r"token (\S+)", created.output)[:2]
+    world.accept_invitations()
     client = world.client()
     assert client.get(f"/api/v1/games/{gid}", headers=_bearer(old_ann)).json["seat"] == 0
 

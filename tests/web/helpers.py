@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from pbem.bootstrap import build_service
 from pbem.db import Database
+from pbem.invitations import has_played
 from pbem.mail.compose import invitation_link
 from pbem.migrate import upgrade
 from tests.service.helpers import REGISTRY, make_settings
@@ -23,27 +24,27 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def new_game(client: FlaskClient, game: str = "hoard", players: int = 2, **config: Any) -> dict:
-    response = client.post(
-        "/api/v1/games",
-        json={
-            "game": game,
-            "config": config,
-            "players": [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(players)],
-        },
-    )
+    seats = [{"name": f"P{i}", "email": f"p{i}@example.org"} for i in range(players)]
+    welcome(client, seats)
+    response = client.post("/api/v1/games", json={"game": game, "config": config, "players": seats})
     assert response.status_code == 201, response.json
-    accept_invitations(client, response.json["id"], players)
     return response.json  # type: ignore[no-any-return]
 
 
-def accept_invitations(client: FlaskClient, game_id: str, seats: int) -> None:
-    """Each invited player follows the link of their invitation and accepts it, as a person
-    does (the mails themselves are not written here: the web suites run without the outbox).
-    Once they have, their address has played, and their later games invite them no more."""
+def welcome(client: FlaskClient, seats: list[dict[str, str]]) -> None:
+    """Players new to the service first accept an invitation, as a person does: each follows
+    the link of the invitation to a game of their own and accepts it. From then on their
+    address has played, and the games a test plays invite them no more."""
     service = client.application.extensions["pbem"]
-    for seat in range(seats):
-        if not service.invitation_waiting(game_id, seat):
-            continue
+    with service.db.read() as session:
+        new = [s for s in seats if s["email"] and not has_played(session, s["email"])]
+    if not new:
+        return
+    others = [{"name": "Stranger"}] if len(new) < 2 else []
+    made = client.post("/api/v1/games", json={"game": "hoard", "players": [*new, *others]})
+    assert made.status_code == 201, made.json
+    game_id = made.json["id"]
+    for seat in range(len(new)):
         with service.db.read() as session:
             link = invitation_link(session, service.settings, game_id, seat)
         path = link.removeprefix(service.settings.base_url.rstrip("/"))
