@@ -333,7 +333,7 @@ def rotate_token(obj: Context, game_id: str, seat: int) -> None:
         token = replace_seat_token(session, game_id, seat, format_time(now))
         # An invited address that has not accepted gets nothing but its invitation.
         mailed = bool(row.email) and not is_waiting(session, game_id, seat)
-        if mailed:
+        if mailed and row.email:
             session.add(
                 new_token_mail(
                     obj.settings,
