@@ -13,7 +13,7 @@ moves, so a game is reproducible from its seed. What differs is the door:
   because it got a turn mail it has not answered; seats that owe a move together (secret
   votes) each answer their own mail, however many replies of others came in since.
 
-The service draws a game's seed with ``secrets`` (``pbem.service``); ``pinned_seed`` replaces
+The service draws a game's seed with ``secrets`` (``pbem.game_creation``); ``pinned_seed`` replaces
 that draw for the duration of a game, so a failing game can be played again exactly.
 """
 
@@ -33,7 +33,7 @@ from flask.testing import FlaskClient
 
 import engine
 from engine.core import Action, Rules, rng
-from pbem import service as games_module
+from pbem import game_creation as games_module
 from pbem.mail.outbox import Relay
 from pbem.repository import Loaded
 from pbem.service import GameService

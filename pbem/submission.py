@@ -1,0 +1,227 @@
+"""Submitting actions: the command lines of one submission applied in order in one
+transaction, idempotent retries answered with the stored result, and a submission made on an
+older version judged by its stale policy (``pbem.command_checks``)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from sqlalchemy import insert
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session
+
+from engine.core import ActionSyntaxError, EngineError, IllegalActionError, NotYourTurnError
+from pbem import events as ev
+from pbem import store
+from pbem.actions import action_event, auto_moves
+from pbem.clock import Clock, format_time
+from pbem.command_checks import (
+    StalePolicy,
+    can_type,
+    can_type_at,
+    check_can_act,
+    check_version,
+    finish,
+)
+from pbem.db import Database
+from pbem.errors import (
+    AgainstTheRules,
+    BadRequest,
+    Conflict,
+    ServiceError,
+    StaleVersion,
+    Unreadable,
+)
+from pbem.game_queries import GameQueries
+from pbem.models import IdempotencyKey
+from pbem.naming import names_for
+from pbem.results import Applied, SubmitResult
+from pbem.settings import Settings
+from pbem.unit_of_work import Transactions, UnitOfWork
+from pbem.views import describe
+
+#: The longest idempotency key (the column's size).
+MAX_KEY = 200
+
+
+class Submission:
+    """Applies submitted actions (part of ``pbem.service.GameService``)."""
+
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings,
+        clock: Clock,
+        transactions: Transactions,
+        queries: GameQueries,
+    ) -> None:
+        self.db = db
+        self.settings = settings
+        self.clock = clock
+        self.transactions = transactions
+        self.queries = queries
+
+    def submit(
+        self,
+        game_id: str,
+        seat: int,
+        text: str,
+        *,
+        expected_version: int,
+        channel: str,
+        channel_ref: str | None = None,
+        idempotency_key: str | None = None,
+        received_at: Any = None,
+        stale_policy: StalePolicy = "strict",
+        record: Callable[[Session, SubmitResult], None] | None = None,
+    ) -> SubmitResult:
+        """Apply the command lines of ``text`` in order, in one transaction.
+
+        ``record``: called in that transaction once something was applied, with the result,
+        so that what the caller writes about it (the inbound mail's outcome) commits with the
+        move or not at all, without a transaction of its own. It is not called for a
+        submission that applies nothing or returns the stored result of an earlier one."""
+        if idempotency_key is not None and (
+            not 1 <= len(idempotency_key) <= MAX_KEY
+            or any(ord(c) < 32 or c == "\x7f" for c in idempotency_key)
+        ):
+            raise BadRequest(
+                f"An idempotency key has 1 to {MAX_KEY} printable characters, without control "
+                f"characters (the one sent has {len(idempotency_key)} characters)."
+            )
+        if "\x00" in text:
+            raise Unreadable(
+                "The submission contains a NUL character: send the command as plain text.",
+            )
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        request_hash = hashlib.sha256(
+            ev.canonical_json(
+                {"seat": seat, "text": text, "expected_version": expected_version}
+            ).encode()
+        ).hexdigest()
+        received = format_time(received_at or self.clock.now())
+        try:
+            with self.transactions.on(game_id) as txn:
+                session = txn.session
+                if idempotency_key is not None:
+                    replay = stored_result(session, game_id, idempotency_key, request_hash)
+                    if replay is not None:
+                        return replay
+                check_can_act(txn, seat)
+                check_version(txn, seat, expected_version, stale_policy)
+                if not lines:
+                    raise Unreadable("The submission has no command in it.", can_type(txn, seat))
+                if len(lines) > self.settings.max_command_lines:
+                    raise BadRequest(
+                        f"At most {self.settings.max_command_lines} command lines at once "
+                        f"({len(lines)} were sent)."
+                    )
+                new_events, applied, state, error = self._apply_lines(
+                    txn, seat, lines, channel, channel_ref, received
+                )
+                if not new_events:
+                    assert error is not None
+                    raise error
+                stored = txn.append(new_events, state)
+                version = stored[-1].version
+                actions = [p for e in stored if isinstance(p := e.payload, ev.ActionApplied)]
+                versions = [e.version for e in stored if e.type == ev.ACTION_APPLIED]
+                applied_rows = tuple(
+                    Applied(v, p.seat, p.text, p.canonical, line)
+                    for v, p, line in zip(versions, actions, applied, strict=True)
+                )
+                result = SubmitResult(game_id, version, applied_rows, txn.finished, error)
+                loaded = txn.loaded()
+                if idempotency_key is not None:
+                    # A plain INSERT (nothing reads the row back in this transaction).
+                    session.connection().execute(
+                        insert(IdempotencyKey).values(
+                            game_id=game_id,
+                            key=idempotency_key,
+                            seat=seat,
+                            request_hash=request_hash,
+                            result=ev.canonical_json(result.to_json()),
+                            created_at=received,
+                        )
+                    )
+                if record is not None:
+                    record(session, result)
+        except (IntegrityError, store.VersionTaken):
+            # Lost a race the lock should have prevented: the answer is the same as for a
+            # stale version (or the stored result, if it was this very request).
+            if idempotency_key is not None:
+                with self.db.read() as session:
+                    replay = stored_result(session, game_id, idempotency_key, request_hash)
+                if replay is not None:
+                    return replay
+            current = self.queries.load(game_id)
+            raise StaleVersion(
+                f"The game moved on to version {current.version} while you submitted.",
+                current.version,
+                describe(current, seat),
+            ) from None
+        # The game as it is now, so that callers can answer without reading it again.
+        return replace(result, loaded=loaded)
+
+    def _apply_lines(
+        self,
+        txn: UnitOfWork,
+        seat: int,
+        lines: Sequence[str],
+        channel: str,
+        channel_ref: str | None,
+        received: str,
+    ) -> tuple[list[ev.Payload], list[int], Any, ServiceError | None]:
+        rules, state = txn.rules, txn.state
+        new_events: list[ev.Payload] = []
+        applied: list[int] = []
+        error: ServiceError | None = None
+        for number, line in enumerate(lines, start=1):
+            if not rules.to_act(state):
+                error = Conflict(f"Line {number} was not applied: the game is over.")
+                break
+            if seat not in rules.to_act(state):
+                names = names_for(rules, state, [s.name for s in txn.seats])
+                error = AgainstTheRules(
+                    f"Line {number} ({line[:60]!r}) was not applied: it is not your turn now; "
+                    f"waiting for {names.many(rules.to_act(state))}.",
+                    line=number,
+                )
+                break
+            try:
+                action = rules.parse_action(state, seat, line)
+                event, state = action_event(
+                    rules, state, seat, action, line, channel, channel_ref, received
+                )
+            except ActionSyntaxError as e:
+                can_type = e.can_type or tuple(can_type_at(rules, state, seat))
+                error = Unreadable(f"{e} (line {number}).", can_type, line=number)
+                break
+            except (IllegalActionError, NotYourTurnError, EngineError) as e:
+                error = AgainstTheRules(f"{e} (line {number}).", line=number)
+                break
+            new_events.append(event)
+            applied.append(number)
+            auto, state = auto_moves(rules, state, txn.resigned, received)
+            new_events.extend(auto)
+            applied.extend(0 for _ in auto)
+        new_events.extend(finish(txn, state))
+        return new_events, applied, state, error
+
+
+def stored_result(
+    session: Session, game_id: str, key: str, request_hash: str
+) -> SubmitResult | None:
+    row = session.get(IdempotencyKey, (game_id, key))
+    if row is None:
+        return None
+    if row.request_hash != request_hash:
+        raise Conflict(
+            "This idempotency key was already used for a different submission; use a new "
+            "key for a new submission."
+        )
+    return SubmitResult.from_json(json.loads(row.result), replayed=True)

@@ -1,0 +1,117 @@
+"""The undo commands: a seat takes back its latest actions (directly when only it acted
+since, otherwise by asking every other seat), and the other seats decide such a request.
+Which actions an undo takes back is ``pbem.undo``'s to say."""
+
+from __future__ import annotations
+
+import json
+
+from pbem import events as ev
+from pbem import undo as undo_rules
+from pbem.command_checks import check_can_act, check_version
+from pbem.errors import Conflict
+from pbem.naming import names_for
+from pbem.results import UndoResult
+from pbem.unit_of_work import Transactions
+
+
+class UndoCommands:
+    """Undo and its requests (part of ``pbem.service.GameService``)."""
+
+    def __init__(self, transactions: Transactions) -> None:
+        self.transactions = transactions
+
+    def undo(
+        self,
+        game_id: str,
+        seat: int,
+        *,
+        to_version: int | None = None,
+        expected_version: int | None = None,
+        channel: str,
+        channel_ref: str | None = None,
+    ) -> UndoResult:
+        """Take back ``seat``'s latest actions (or go back to ``to_version``): directly when
+        only this seat acted since, otherwise by asking every other seat."""
+        with self.transactions.on(game_id) as txn:
+            check_can_act(txn, seat)
+            if expected_version is not None:
+                check_version(txn, seat, expected_version, "strict")
+            names = names_for(txn.rules, txn.state, [s.name for s in txn.seats])
+            chosen = undo_rules.plan(
+                txn.read(), txn.version, seat, to_version, txn.resigned, name_of=names.of
+            )
+            if txn.open_undo_request() is not None:
+                raise Conflict(
+                    "Another undo request is waiting for answers; it must be decided first."
+                )
+            if not chosen.needs_consent:
+                event = ev.ActionsRetracted(
+                    seat=seat,
+                    request=None,
+                    to_version=chosen.to_version,
+                    versions=tuple(chosen.versions),
+                    channel=channel,
+                    channel_ref=channel_ref,
+                )
+                stored = txn.append([event], txn.state_at(chosen.to_version))
+                return UndoResult(
+                    game_id, stored[-1].version, "retracted", None, tuple(chosen.versions)
+                )
+            requested = ev.UndoRequested(
+                seat=seat,
+                to_version=chosen.to_version,
+                versions=tuple(chosen.versions),
+                channel=channel,
+                channel_ref=channel_ref,
+            )
+            stored = txn.append([requested], txn.state)
+            request = stored[-1].version
+            return UndoResult(game_id, request, "requested", request, tuple(chosen.versions))
+
+    def decide_undo(
+        self,
+        game_id: str,
+        seat: int,
+        request: int,
+        accept: bool,
+        *,
+        channel: str,
+        channel_ref: str | None = None,
+    ) -> UndoResult:
+        with self.transactions.on(game_id) as txn:
+            check_can_act(txn, seat)
+            row = undo_rules.check_decision(txn.session, game_id, seat, request, txn.version)
+            decided = ev.UndoDecided(
+                request=request, seat=seat, accept=accept, channel=channel, channel_ref=channel_ref
+            )
+            if not accept:
+                stored = txn.append([decided], txn.state, lapse=False)
+                return UndoResult(game_id, stored[-1].version, "declined", request, ())
+            accepted = {*json.loads(row.accepted_by), seat}
+            waiting = {s.seat for s in txn.seats if not s.resigned} - {row.seat} - accepted
+            if waiting:
+                stored = txn.append([decided], txn.state, lapse=False)
+                return UndoResult(game_id, stored[-1].version, "accepted", request, ())
+            names = names_for(txn.rules, txn.state, [s.name for s in txn.seats])
+            chosen = undo_rules.plan(
+                txn.read(),
+                txn.version,
+                row.seat,
+                row.to_version,
+                txn.resigned,
+                consent=True,
+                name_of=names.of,
+            )
+            retracted = ev.ActionsRetracted(
+                seat=row.seat,
+                request=request,
+                to_version=chosen.to_version,
+                versions=tuple(chosen.versions),
+                channel=channel,
+                channel_ref=channel_ref,
+            )
+            stored = txn.append([decided, retracted], txn.state_at(chosen.to_version), lapse=False)
+            return UndoResult(
+                game_id, stored[-1].version, "retracted", request, tuple(chosen.versions)
+            )
