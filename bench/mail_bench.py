@@ -44,8 +44,8 @@ from pbem.clock import SystemClock
 from pbem.db import Database
 from pbem.mail.inbound import Inbound
 from pbem.mail.models import PENDING, OutboxMail
-from pbem.mail.outbox import Relay
 from pbem.mail.reading import read_message
+from pbem.mail.relay import Relay
 from pbem.mail.smtp import transport_for
 from pbem.migrate import upgrade
 from pbem.settings import MailSettings, Settings

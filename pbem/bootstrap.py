@@ -11,7 +11,8 @@ from engine.core import Rules
 from pbem.clock import Clock, SystemClock
 from pbem.db import Database
 from pbem.mail.inbound import Inbound
-from pbem.mail.outbox import OutboxListener, Relay
+from pbem.mail.outbox import OutboxListener
+from pbem.mail.relay import Relay
 from pbem.mail.smtp import transport_for
 from pbem.repository import Repository
 from pbem.service import GameService

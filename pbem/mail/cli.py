@@ -14,8 +14,8 @@ from pbem.errors import ServiceError
 from pbem.mail.compose import rotate_key
 from pbem.mail.inbound import Inbound, TooLarge
 from pbem.mail.models import DEAD, AddressFailure, InboundMail, OutboxMail
-from pbem.mail.outbox import requeue_dead
 from pbem.mail.recovery import recover_stranded, stranded_keys
+from pbem.mail.relay import requeue_dead
 
 
 def _inbound(obj: Any) -> Inbound:

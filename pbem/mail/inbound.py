@@ -42,8 +42,8 @@ from pbem.mail import compose as c
 from pbem.mail import replies
 from pbem.mail.address import BadToken, find_token, peek, verify
 from pbem.mail.models import CONFIRMED, DONE, HELD, PROCESSING, STORED, InboundMail, OutboxMail
-from pbem.mail.outbox import clear_failure, default_owner, record_failure
 from pbem.mail.reading import Incoming, Kind, read_message
+from pbem.mail.relay import clear_failure, default_owner, record_failure
 from pbem.service import GameService, SubmitResult
 from pbem.settings import Settings
 from pbem.views import summary_line

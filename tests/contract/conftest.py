@@ -20,7 +20,7 @@ from pbem.bootstrap import build_service
 from pbem.cli import main
 from pbem.clock import ManualClock
 from pbem.db import Database
-from pbem.mail.outbox import Relay
+from pbem.mail.relay import Relay
 from pbem.mail.smtp import transport_for
 from pbem.migrate import upgrade
 from pbem.replay import verify

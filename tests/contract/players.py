@@ -34,7 +34,7 @@ from flask.testing import FlaskClient
 import engine
 from engine.core import Action, Rules, rng
 from pbem import game_creation as games_module
-from pbem.mail.outbox import Relay
+from pbem.mail.relay import Relay
 from pbem.repository import Loaded
 from pbem.service import GameService
 from tests.mail.servers import SmtpTestServer

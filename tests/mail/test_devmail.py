@@ -14,7 +14,7 @@ import pytest
 from flask import Flask
 
 from pbem.bootstrap import mail_dir
-from pbem.mail.outbox import Relay
+from pbem.mail.relay import Relay
 from pbem.mail.smtp import FileTransport, eml_name
 from pbem.settings import DEFAULT_CONFIG, Settings, load_settings
 from tests.mail.helpers import MailWorld

@@ -11,7 +11,7 @@ from email.message import EmailMessage
 from flask.testing import FlaskClient
 
 from pbem.mail.models import SENT
-from pbem.mail.outbox import Relay
+from pbem.mail.relay import Relay
 from pbem.mail.smtp import transport_for
 from tests.mail.helpers import MailWorld, reply_to
 from tests.mail.servers import SmtpTestServer

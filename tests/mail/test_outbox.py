@@ -14,7 +14,8 @@ from sqlmodel import select
 from pbem.bootstrap import build_service
 from pbem.mail.address import find_token, verify
 from pbem.mail.models import DEAD, PENDING, SENT, AddressFailure
-from pbem.mail.outbox import OutboxListener, Relay, RelayResult, requeue_dead
+from pbem.mail.outbox import OutboxListener
+from pbem.mail.relay import Relay, RelayResult, requeue_dead
 from pbem.mail.smtp import transport_for
 from pbem.unit_of_work import AppendContext
 from tests.mail.helpers import MailWorld, with_mail

@@ -19,7 +19,7 @@ from flask.testing import FlaskClient
 
 from pbem.bootstrap import build_service
 from pbem.db import Database
-from pbem.mail.outbox import Relay
+from pbem.mail.relay import Relay
 from pbem.mail.smtp import transport_for
 from pbem.migrate import upgrade
 from pbem.service import GameService
