@@ -315,12 +315,13 @@ def log(obj: Context, game_id: str, seat: int | None, full: bool) -> None:
 def rotate_token(obj: Context, game_id: str, seat: int) -> None:
     """Replace SEAT's bearer token (e.g. a leaked seat link) and mail the seat its new link.
 
-    The old token is refused from now on (401, saying it was replaced). A seat without an
-    address gets nothing by mail: its new link is printed, to hand over yourself. Reply
-    addresses and the mails' page links are revoked apart, by ``pbem mail rotate-key``."""
+    The old token is refused from now on (401, saying it was replaced), and so are the page
+    links and reply addresses of the seat's earlier mails (its key version is rotated, as by
+    ``pbem mail rotate-key``), since any of them may have leaked with the link. A seat without
+    an address gets nothing by mail: its new link is printed, to hand over yourself."""
     from pbem.credentials import replace_seat_token
     from pbem.invitations import is_waiting
-    from pbem.mail.compose import new_token_mail
+    from pbem.mail.compose import new_token_mail, rotate_key, seat_reply_address
     from pbem.models import Game, Seat
 
     service = obj.service
@@ -331,8 +332,13 @@ def rotate_token(obj: Context, game_id: str, seat: int) -> None:
         if game is None or row is None:
             raise click.ClickException(f"there is no seat {seat} in a game {game_id!r}")
         token = replace_seat_token(session, game_id, seat, format_time(now))
-        # An invited address that has not accepted gets nothing but its invitation.
-        mailed = bool(row.email) and not is_waiting(session, game_id, seat)
+        # An invited address that has not accepted gets nothing but its invitation; it has
+        # been handed no page link nor reply address, and rotating the key would void the
+        # invitation's own link.
+        waiting = is_waiting(session, game_id, seat)
+        if not waiting:
+            rotate_key(session, game_id, seat, now)
+        mailed = bool(row.email) and not waiting
         if mailed and row.email:
             session.add(
                 new_token_mail(
@@ -344,11 +350,15 @@ def rotate_token(obj: Context, game_id: str, seat: int) -> None:
                     to_address=row.email,
                     token=token,
                     now=now,
+                    reply_to=seat_reply_address(session, obj.settings, game_id, seat, game.version),
                 )
             )
     who = f"seat {seat} ({row.name}) of game {game_id}"
     if mailed:
-        click.echo(f"{who}: new seat token mailed to {row.email}; the old token is refused")
+        click.echo(
+            f"{who}: new seat token mailed to {row.email}; the old token is refused, and so "
+            "are the page links and reply addresses of its earlier mails"
+        )
         return
     link = f"{obj.settings.base_url.rstrip('/')}/games/{game_id}?token={token}"
     why = "has not accepted its invitation" if row.email else "has no address"

@@ -226,9 +226,11 @@ def new_token_mail(
     to_address: str,
     token: str,
     now: datetime,
+    reply_to: str,
 ) -> OutboxMail:
     """The mail giving a seat its replaced bearer token (``pbem rotate-token``): the seat page
-    link carrying it, and the token itself for the API. Sent only to the seat's own address."""
+    link carrying it, and the token itself for the API. Sent only to the seat's own address;
+    ``reply_to``: the seat's new reply address (the old ones are revoked with the token)."""
     base = settings.base_url.rstrip("/")
     text = render(
         "token",
@@ -247,6 +249,7 @@ def new_token_mail(
         subject=subject_of(game, game_id),
         text=text,
         now=now,
+        reply_to=reply_to,
     )
 
 

@@ -150,3 +150,44 @@ def test_rotating_the_token_of_a_seat_that_does_not_exist_is_refused(world: Worl
         result = world.run("rotate-token", game, seat)
         assert result.exit_code == 1
         assert f"there is no seat {seat} in a game {game!r}" in result.output
+
+
+def test_rotating_a_token_also_refuses_the_page_links_and_reply_addresses_mailed_before(
+    world: World,
+) -> None:
+    # The mail of rotate-token says the old links no longer open the seat: the signed page
+    # links of earlier mails (``?link=``) may have leaked as well as the bearer token.
+    created = world.run(
+        "new-game", "lancelot", "--player", "Ann <ann@example.org>", "--player", "Bo <bo@x.org>"
+    )
+    assert created.exit_code == 0, created.output
+    gid = created.output.split()[1]
+    world.accept_invitations()
+    assert world.run("mail", "relay").exit_code == 0
+    before = [m for m in world.mails("turn") + world.mails("notice") if "ann@" in m["To"]]
+    links = {link for m in before for link in re.findall(rf"/games/{gid}\?link=\S+", _body(m))}
+    assert links, [_body(m) for m in before]
+    old_replies = {m["Reply-To"] for m in before if m["Reply-To"]}
+    assert old_replies
+    client = world.client()
+    for link in links:
+        assert client.get(link).status_code == 303, link
+
+    rotated = world.run("rotate-token", gid, "0")
+    assert rotated.exit_code == 0, rotated.output
+    for link in links:
+        refused = world.client().get(link)
+        assert refused.status_code == 403, (link, refused.status_code)
+        assert b"does not open a seat" in refused.data
+    assert "page links and reply addresses of its earlier mails" in rotated.output
+
+    assert world.run("mail", "relay").exit_code == 0
+    [mail] = world.token_mails()
+    assert mail["Reply-To"] and mail["Reply-To"] not in old_replies
+    assert "Replies to the game's earlier mails are refused now" in _body(mail)
+    # Bob's links are untouched.
+    bobs = [m for m in world.mails("turn") + world.mails("notice") if "bo@" in m["To"]]
+    bob_links = {k for m in bobs for k in re.findall(rf"/games/{gid}\?link=\S+", _body(m))}
+    assert bob_links
+    for link in bob_links:
+        assert world.client().get(link).status_code == 303
