@@ -543,14 +543,15 @@ def verify_receipt(
     obj: Context, game_id: str, version: int, head_hash: str, salt: str | None
 ) -> None:
     """Check a mail's receipt: does the chain at VERSION still have HEAD_HASH?"""
-    from pbem.receipts import check_receipt
+    from pbem.receipts import UNFAILED, check_receipt
 
     with _errors():
         result = check_receipt(obj.service.db, game_id, version, head_hash, salt)
     click.echo(("✔ " if result.matches else "✘ ") + result.message, err=not result.matches)
     if result.vote is not None:
-        good = result.vote.status == "matches"
-        click.echo(("✔ " if good else "✘ ") + result.vote.message, err=not good)
+        status = result.vote.status
+        mark = "✔ " if status == "matches" else "… " if status in UNFAILED else "✘ "
+        click.echo(mark + result.vote.message, err=mark == "✘ ")
     if not result.ok:
         sys.exit(1)
 

@@ -5,7 +5,9 @@ Every mail carries the game's version and head hash. ``check_receipt`` answers w
 chain at that version still has that hash — recomputed from the stored events 1..version,
 not read from a column an operator could edit — and, given the salt from a secret action's
 confirmation mail, whether the vote revealed at that version matches its commitment. Before
-the reveal it says only that the vote is committed: the check is for after the reveal.
+the reveal it says only that the vote is committed (``pending``: nothing is wrong, the check
+is for after the reveal); a vote taken back before its reveal is ``retracted`` and never
+checked, one taken back after it is checked like any other.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ HEX = frozenset("0123456789abcdef")
 class VoteCheck:
     """What a salt says about the secret action at a version."""
 
-    #: "matches", "does not match", "not revealed yet", "not a committed secret action"
+    #: "matches", "does not match", "pending" (not revealed yet), "retracted" (taken back
+    #: before its reveal: never revealed), "not a committed secret action"
     status: str
     commitment: str | None
     #: what the commitment stands for (after the salt), shown once the salt matches
@@ -52,12 +55,18 @@ class ReceiptCheck:
 
     @property
     def ok(self) -> bool:
-        return self.matches and (self.vote is None or self.vote.status == "matches")
+        """Nothing checked is wrong: a vote still pending (or retracted unrevealed) is not a
+        failure, ``vote.status`` says it was not checked."""
+        return self.matches and (self.vote is None or self.vote.status in UNFAILED)
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         out["ok"] = self.ok
         return out
+
+
+#: vote statuses that are no failure: checked and matching, or nothing to check (yet)
+UNFAILED = frozenset({"matches", "pending", "retracted"})
 
 
 def _normal_hash(text: str, what: str) -> str:
@@ -151,13 +160,28 @@ def _check_vote(rows: list[Event], version: int, salt: str) -> VoteCheck:
             f"Version {version} is not a secret action with a commitment.",
         )
     commitment = p.commitment
-    if not revealed_after(stored).get(version, False):
+    revealed = revealed_after(stored).get(version, False)
+    retraction = _retraction(stored, version)
+    if not revealed and retraction is not None:
+        # Taken back (an undo, an upheld dispute): revealed only if a step before the
+        # retraction revealed it; then its value is known and it is checked.
+        revealed = revealed_after(stored[: retraction - 1]).get(version, False)
+        if not revealed:
+            return VoteCheck(
+                "retracted",
+                commitment,
+                None,
+                f"The secret action at version {version} (committed as {commitment}) was "
+                f"taken back at version {retraction} before it was revealed: it never took "
+                "effect and is never revealed, so there is nothing to check your salt against.",
+            )
+    if not revealed:
         return VoteCheck(
-            "not revealed yet",
+            "pending",
             commitment,
             None,
-            f"The secret action at version {version} is committed as {commitment}; it is "
-            "checked against your salt once the votes are revealed.",
+            f"The secret action at version {version} is committed as {commitment}; not "
+            "revealed yet: check again with your salt after the reveal.",
         )
     if chain.secret_commitment(salt, p.action, p.canonical, p.text) == commitment:
         return VoteCheck(
@@ -174,3 +198,11 @@ def _check_vote(rows: list[Event], version: int, salt: str) -> VoteCheck:
         f"With this salt, the vote revealed at version {version} ({p.canonical}) does not give "
         f"the commitment {commitment} recorded before the reveal.",
     )
+
+
+def _retraction(stored: list[ev.StoredEvent], version: int) -> int | None:
+    """The version of the ActionsRetracted event that took back the action at ``version``."""
+    for e in stored[version:]:
+        if isinstance(p := e.payload, ev.ActionsRetracted) and version in p.versions:
+            return e.version
+    return None

@@ -220,7 +220,8 @@ class UndoOut(Schema):
 class VoteCheckOut(Schema):
     status = fields.String(
         metadata={
-            "description": "matches, does not match, not revealed yet, "
+            "description": "matches, does not match, pending (not revealed yet: check "
+            "again after the reveal), retracted (taken back before its reveal), "
             "not a committed secret action"
         }
     )
@@ -240,7 +241,12 @@ class ReceiptOut(Schema):
         metadata={"description": "the hash recomputed at that version (null: chain broken)"},
     )
     matches = fields.Boolean()
-    ok = fields.Boolean(metadata={"description": "the hash matches, and the vote if asked"})
+    ok = fields.Boolean(
+        metadata={
+            "description": "the hash matches, and nothing asked of the vote failed (a pending "
+            "vote is not checked yet: see vote.status)"
+        }
+    )
     message = fields.String()
     vote = fields.Nested(VoteCheckOut, allow_none=True)
 

@@ -74,8 +74,10 @@ def test_a_vote_receipt_checks_after_the_reveal_and_fails_if_the_vote_or_salt_ch
     gid, version, salt = _staked(service)
     receipt_hash = service.load(gid, at=version).head_hash
     early = check_receipt(service.db, gid, version, receipt_hash, salt)
-    assert early.vote is not None and early.vote.status == "not revealed yet"
-    assert not early.ok and early.vote.committed_text is None  # no oracle before the reveal
+    # Before the reveal nothing is wrong: the vote is pending, not failed.
+    assert early.vote is not None and early.vote.status == "pending"
+    assert early.ok and early.vote.committed_text is None  # no oracle before the reveal
+    assert "not revealed yet: check again with your salt after the reveal" in early.vote.message
     play(service, gid, 1, "pass")  # the last stake: every stake is revealed
     good = check_receipt(service.db, gid, version, receipt_hash, salt)
     assert good.ok and good.vote is not None and good.vote.status == "matches"
@@ -122,3 +124,66 @@ def test_pbem_verify_receipt(service: GameService, database_url: str, tmp_path: 
     assert code == 1 and "✘" in out and "not the one your mail was sent from" in out
     code, out = run(gid, "999", receipt_hash)
     assert code == 1 and "does not exist" in out
+
+
+def test_pbem_verify_receipt_before_the_reveal_is_pending_not_failed(
+    service: GameService, database_url: str, tmp_path: Path
+) -> None:
+    gid, version, salt = _staked(service)
+    receipt_hash = service.load(gid, at=version).head_hash
+    env = {"PBEM_DATABASE_URL": database_url, "PBEM_VAR_DIR": str(tmp_path / "var")}
+    result = CliRunner().invoke(
+        main, ["verify-receipt", gid, str(version), receipt_hash, "--salt", salt], env=env
+    )
+    assert result.exit_code == 0, result.output
+    assert "✘" not in result.output
+    assert f"… The secret action at version {version} is committed as" in result.output
+    assert "not revealed yet: check again with your salt after the reveal" in result.output
+
+
+def _hoard_to_reveal(service: GameService) -> tuple[str, str, int, int, str]:
+    """Both seats keep, seat 0 stakes nothing in secret, seat 1's stake reveals both.
+    (game, admin token, the secret stake's version, the reveal's version, the stake's salt)"""
+    created = service.create_game("hoard", {"rounds": 3}, [{"name": "A"}, {"name": "B"}])
+    gid = created.id
+    play(service, gid, 0, "keep")
+    play(service, gid, 1, "keep")
+    first = play(service, gid, 0, "pass").version
+    p = service.raw_events(gid)[-1].payload
+    assert isinstance(p, ev.ActionApplied) and p.nonce
+    reveal = play(service, gid, 1, "pass").version
+    return gid, created.admin_token, first, reveal, p.nonce
+
+
+def test_a_vote_taken_back_before_its_reveal_is_said_retracted_not_pending(
+    service: GameService,
+) -> None:
+    created = service.create_game("hoard", {"rounds": 3}, [{"name": "A"}, {"name": "B"}])
+    gid = created.id
+    play(service, gid, 0, "keep")
+    play(service, gid, 1, "keep")
+    first = play(service, gid, 0, "pass").version
+    p = service.raw_events(gid)[-1].payload
+    assert isinstance(p, ev.ActionApplied) and p.nonce
+    receipt_hash = service.load(gid, at=first).head_hash
+    service.undo(gid, 0, channel="api")
+    taken_back = check_receipt(service.db, gid, first, receipt_hash, p.nonce)
+    assert taken_back.vote is not None and taken_back.vote.status == "retracted"
+    assert taken_back.ok and taken_back.vote.committed_text is None
+    assert "taken back at version" in taken_back.vote.message
+    assert "check again" not in taken_back.vote.message
+
+
+def test_a_vote_retracted_by_an_upheld_dispute_after_its_reveal_is_still_checked(
+    service: GameService,
+) -> None:
+    gid, admin, first, _, salt = _hoard_to_reveal(service)
+    receipt_hash = service.load(gid, at=first).head_hash
+    opened = service.disputes.open(gid, 0, first, None, "I staked by mistake", channel="api")
+    service.disputes.resolve(gid, admin, opened.dispute, uphold=True, reason="a slip")
+    checked = check_receipt(service.db, gid, first, receipt_hash, salt)
+    assert checked.vote is not None and checked.vote.status == "matches", checked.vote
+    assert checked.ok
+    other = ("0" if salt[0] != "0" else "1") + salt[1:]
+    wrong = check_receipt(service.db, gid, first, receipt_hash, other)
+    assert wrong.vote is not None and wrong.vote.status == "does not match"

@@ -83,3 +83,32 @@ def test_the_receipt_page_checks_a_mails_receipt_and_a_salt(
     assert "is the one committed to before the reveal" in page.text
     bad = client.get(f"/games/{gid}/receipt", query_string={"version": "x", "hash": hash_})
     assert bad.status_code == 400 and "whole number" in bad.text
+
+
+def test_the_receipt_endpoint_says_a_vote_before_its_reveal_is_pending(
+    app: Flask, client: FlaskClient
+) -> None:
+    made = new_game(client, rounds=2)
+    gid, tokens = made["id"], [s["token"] for s in made["seats"]]
+    svc = _service(app)
+    for seat, action in ((0, "draw"), (1, "draw")):
+        body = {"action": action, "expected_version": svc.load(gid).version}
+        got = client.post(f"/api/v1/games/{gid}/actions", json=body, headers=bearer(tokens[seat]))
+        assert got.status_code == 201, got.json
+    body = {
+        "action": f"stake {svc.load(gid).view(0)['my_purse'][0]}",
+        "expected_version": svc.load(gid).version,
+    }
+    assert (
+        client.post(
+            f"/api/v1/games/{gid}/actions", json=body, headers=bearer(tokens[0])
+        ).status_code
+        == 201
+    )
+    own = client.get(f"/api/v1/games/{gid}/events", headers=bearer(tokens[0])).json["events"][-1]
+    query = {"version": own["version"], "hash": own["hash"], "salt": own["data"]["nonce"]}
+    got = client.get(f"/api/v1/games/{gid}/receipt", query_string=query)
+    assert got.status_code == 200 and got.json["matches"]
+    assert got.json["ok"] and got.json["vote"]["status"] == "pending"
+    page = client.get(f"/games/{gid}/receipt", query_string=query)
+    assert "✘" not in page.text and "not revealed yet" in page.text
