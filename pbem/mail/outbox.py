@@ -7,7 +7,8 @@ gets at most one mail:
 - the game ended: the final scores, the board and the revealed seed, to every seat;
 - the seat is (newly) to act: "your turn";
 - another seat asks to undo: the request, to answer with ``accept`` or ``decline``;
-- the seat acted: a confirmation (``mail.confirmations``);
+- the seat acted: a confirmation (``mail.confirmations``; a secret action always gets one,
+  as it carries the vote's salt);
 - a dispute opened or resolved: a notice to every seat (every mail says while one is open);
 - undo, an undo request that lapsed, resignation or the start of the game: a notice.
 
@@ -140,6 +141,9 @@ def plan_mails(
         if seat.seat in waiting and ev.GAME_CREATED not in types:
             continue  # nothing but the invitation until the player accepts
         key = keys.get(seat.seat, 0)
+        # A secret action's salt is its author's receipt: it goes out now, before the reveal,
+        # whatever ``mail.confirmations`` says.
+        votes = c.vote_receipts(settings, ctx.game_id, new, seat.seat)
         common: dict[str, object] = {
             "marker": c.MARKER,
             "title": f"{rules.name.title()}, game {ctx.game_id}",
@@ -150,7 +154,7 @@ def plan_mails(
                 r
                 for r in (
                     c.receipt(ctx.version, ctx.head_hash),
-                    c.vote_receipts(settings, ctx.game_id, new, seat.seat),
+                    votes,
                 )
                 if r
             ),
@@ -183,7 +187,7 @@ def plan_mails(
         elif undo_request is not None and seat.seat != _seat_of(undo_request):
             kind = "notice"
             text = _notice(history, before, seat, common, names, "an undo request.", "")
-        elif seat.seat in actors and settings.mail.confirmations:
+        elif seat.seat in actors and (settings.mail.confirmations or votes):
             kind = "applied"
             text = c.render(
                 "applied",

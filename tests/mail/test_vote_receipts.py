@@ -7,10 +7,13 @@ from __future__ import annotations
 import re
 
 from pbem import events as ev
+from pbem.bootstrap import build_service
 from pbem.mail.inbound import Inbound
+from pbem.mail.outbox import OutboxListener
 from pbem.receipts import check_receipt
-from tests.mail.helpers import MailWorld, reply_to
+from tests.mail.helpers import MailWorld, reply_to, with_mail
 from tests.mail.test_simultaneous_by_mail import _lancaster, _latest, _text, _to_parliament
+from tests.service.helpers import REGISTRY
 
 
 def test_a_vote_by_mail_gets_a_receipt_its_author_alone_can_check_after_the_reveal(
@@ -43,3 +46,37 @@ def test_a_vote_by_mail_gets_a_receipt_its_author_alone_can_check_after_the_reve
     assert event.version == vote_version + 1
     other = check_receipt(world.db, gid, event.version, event.hash, p.nonce[::-1])
     assert other.vote is not None and other.vote.status == "does not match"
+
+
+def test_a_secret_actions_salt_is_mailed_to_its_author_with_confirmations_off(
+    world: MailWorld,
+) -> None:
+    # The salt is the author's receipt: it must reach the author before the reveal, even
+    # when plain confirmations are not mailed.
+    settings = with_mail(world.settings, confirmations=False)
+    service = build_service(
+        settings,
+        db=world.db,
+        clock=world.clock,
+        registry=REGISTRY,
+        listeners=[OutboxListener(settings, world.clock)],
+    )
+    seats = [{"name": n, "email": f"{n.lower()}@example.com"} for n in ("Alice", "Bob")]
+    world.welcome(seats)
+    gid = service.create_game("hoard", {"rounds": 2}, seats, channel="api").id
+
+    def act(seat: int, action: str) -> None:
+        version = service.load(gid).version
+        service.submit(gid, seat, action, expected_version=version, channel="web")
+
+    act(0, "draw")
+    act(1, "draw")
+    before = {m.id for m in world.outbox(gid)}
+    act(0, f"stake {service.load(gid).view(0)['my_purse'][0]}")
+    p = service.raw_events(gid)[-1].payload
+    assert isinstance(p, ev.ActionApplied) and p.seat == 0 and p.nonce and p.commitment
+    new = [m for m in world.outbox(gid) if m.id not in before]
+    own = [m for m in new if m.seat == 0]
+    assert len(own) == 1, [(m.kind, m.seat) for m in new]
+    assert f"committed as {p.commitment} with salt {p.nonce}" in _text(own[0])
+    assert all(p.nonce not in _text(m) for m in new if m.seat != 0)
