@@ -229,7 +229,7 @@ class Disputes:
                 stored = txn.append([answered], txn.state, lapse=False)
                 return DisputeResult(game_id, stored[-1].version, dispute, "agreed")
             reason = "every other player agreed to retract the disputed actions"
-            return self._uphold(txn, row, plan, "consent", reason, channel, [answered])
+            return self._uphold(txn, row, plan, seat, reason, channel, [answered])
 
     def resolve(
         self,
@@ -254,7 +254,8 @@ class Disputes:
             if not uphold:
                 resolved = ev.DisputeResolved(
                     dispute=dispute,
-                    seat=row.seat,
+                    opener=row.seat,
+                    seat=None,
                     outcome="dismissed",
                     by="administrator",
                     reason=reason,
@@ -272,7 +273,7 @@ class Disputes:
                 )
             plan = self._plan(txn, row)
             reason = reason or "the administrator upheld the dispute"
-            return self._uphold(txn, row, plan, "administrator", reason, channel, [])
+            return self._uphold(txn, row, plan, None, reason, channel, [])
 
     # -- the remedy -----------------------------------------------------------------------
 
@@ -297,17 +298,20 @@ class Disputes:
         txn: UnitOfWork,
         row: Dispute,
         plan: undo_rules.Plan,
-        by: str,
+        decider: int | None,
         reason: str,
         channel: str,
         before: Sequence[ev.Payload],
     ) -> DisputeResult:
         revealed = tuple(revealed_by(txn.read(), plan.crossed, _names(txn)))
+        # ``decider``: the seat whose agreement completed the consent, None for the
+        # administrator: the event says who decided, never the opener in their place.
         resolved = ev.DisputeResolved(
             dispute=row.dispute,
-            seat=row.seat,
+            opener=row.seat,
+            seat=decider,
             outcome="upheld",
-            by=by,
+            by="administrator" if decider is None else "consent",
             reason=reason,
             to_version=plan.to_version,
             retracted=tuple(plan.versions),

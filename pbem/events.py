@@ -217,7 +217,10 @@ class DisputeResolved(Payload):
     TYPE: ClassVar[str] = "DisputeResolved"
     dispute: int
     #: the seat that opened the dispute
-    seat: int
+    opener: int
+    #: the seat whose agreement completed the consent, or None: the administrator decided
+    #: (V2; a V1 event named only the opener, so its decider reads as None)
+    seat: int | None
     outcome: str
     by: str
     reason: str
@@ -532,6 +535,7 @@ class DisputeAnsweredV1(_Strict):
 
 class DisputeResolvedV1(_Strict):
     dispute = _int()
+    #: the seat that opened the dispute (not who decided: ``by`` says that)
     seat = _int()
     outcome = fields.String(required=True, validate=validate.OneOf(("dismissed", "upheld")))
     #: who decided: the game's ``administrator``, or every other seat's ``consent``
@@ -549,7 +553,35 @@ class DisputeResolvedV1(_Strict):
 
     @post_load
     def _typed(self, data: dict[str, Any], **_: Any) -> Any:
+        # V1 named the opener as its seat, which read as if the opener had decided; the
+        # seat whose answer completed a consent is on the DisputeAnswered right before it.
+        data = _tuples(data, "retracted", "revealed")
+        return DisputeResolved(**{**data, "opener": data["seat"], "seat": None})
+
+
+class DisputeResolvedV2(_Strict):
+    dispute = _int()
+    #: the seat that opened the dispute
+    opener = _int()
+    #: who decided, as a seat: the one whose agreement completed the consent; None when the
+    #: administrator decided (through ``channel``)
+    seat = fields.Integer(required=True, strict=True, allow_none=True)
+    outcome = fields.String(required=True, validate=validate.OneOf(("dismissed", "upheld")))
+    by = fields.String(required=True, validate=validate.OneOf(("administrator", "consent")))
+    reason = fields.String(required=True)
+    to_version = fields.Integer(required=True, strict=True, allow_none=True)
+    retracted = fields.List(fields.Integer(strict=True), required=True)
+    revealed = fields.List(fields.String(), required=True)
+    channel = _channel()
+
+    @post_load
+    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
         return DisputeResolved(**_tuples(data, "retracted", "revealed"))
+
+
+def _dispute_resolved_v1_to_v2(payload: Payload) -> Payload:
+    # Already in the V2 shape: the V1 schema loads it so (its decider unknown).
+    return payload
 
 
 SCHEMAS: dict[tuple[str, int], Schema] = {
@@ -568,6 +600,7 @@ SCHEMAS: dict[tuple[str, int], Schema] = {
     (DISPUTE_OPENED, 1): DisputeOpenedV1(),
     (DISPUTE_ANSWERED, 1): DisputeAnsweredV1(),
     (DISPUTE_RESOLVED, 1): DisputeResolvedV1(),
+    (DISPUTE_RESOLVED, 2): DisputeResolvedV2(),
     (INVITATION_ACCEPTED, 1): InvitationAcceptedV1(),
 }
 CURRENT_VERSION: dict[str, int] = {}
@@ -579,6 +612,7 @@ UPCASTERS: dict[tuple[str, int], Callable[[Payload], Payload]] = {
     (GAME_CREATED, 1): _game_created_v1_to_v2,
     (ACTION_APPLIED, 1): _action_applied_v1_to_v2,
     (GAME_CREATED, 2): _game_created_v2_to_v3,
+    (DISPUTE_RESOLVED, 1): _dispute_resolved_v1_to_v2,
 }
 
 

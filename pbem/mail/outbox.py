@@ -112,13 +112,17 @@ def plan_mails(
     history = read(after) if tails is None else tails.after(ctx.game_id, after, new, read)
     to_act_before = rules.to_act(ctx.state_before) if ctx.state_before is not None else frozenset()
     to_act_after = rules.to_act(ctx.state_after)
-    # Opening or answering a dispute is not a move: it asks nobody to play.
+    # Opening or answering a dispute is not a move: it asks nobody to play. The retraction
+    # of an upheld dispute names its opener, but the administrator or the others' consent
+    # decided it: nobody is confirmed an act of theirs, every seat gets the notice.
+    resolved = any(e.type == ev.DISPUTE_RESOLVED for e in new)
     actors = {
         p.seat
         for e in new
         if isinstance(p := e.payload, ev.SEAT_ACTS)
         and p.channel != "auto"
         and not isinstance(p, ev.POSITION_NEUTRAL)
+        and not (resolved and isinstance(p, ev.ActionsRetracted))
     }
     finished = next((e for e in new if e.type == ev.GAME_FINISHED), None)
     undo_request = next((e for e in new if e.type == ev.UNDO_REQUESTED), None)

@@ -84,7 +84,10 @@ def test_a_dispute_by_mail_reaches_every_seat_and_only_the_administrator_can_cro
     assert svc.disputes.list(gid)[0]["status"] == "open"
 
     # The administrator (an operator's command) upholds it across the reveal.
+    before = {m.id for m in world.outbox(gid)}
     upheld = svc.disputes.resolve(gid, game.admin_token, dispute, uphold=True, reason="a slip")
+    resolution = [m for m in world.outbox(gid) if m.id not in before]
+    assert sorted(m.seat for m in resolution) == [0, 1, 2]
     assert upheld.retracted == (ann_vote, ann_vote + 1, reveal)
     [said] = upheld.revealed
     assert said.startswith(f"Version {reveal} (Cat (Yellow): vote yes) drew randomness")
@@ -99,6 +102,33 @@ def test_a_dispute_by_mail_reaches_every_seat_and_only_the_administrator_can_cro
     assert "Already revealed, and still known to every player" in log[0]["text"]
     # Nothing deleted: the three votes are still in the log, retracted.
     assert [e.type for e in svc.raw_events(gid)][ann_vote - 1 : reveal] == ["ActionApplied"] * 3
+
+
+def test_a_resolution_is_nobody_s_confirmed_act_and_every_seat_hears_of_it(
+    world: MailWorld,
+) -> None:
+    """The administrator upholds a dispute: the opener did not, so the opener gets the
+    notice every other seat gets (or a turn), never a confirmation of an act of theirs."""
+    game = world.new_game(players=2)
+    gid, svc = game.id, world.service
+    for _ in range(2):  # the seat to act plays its first legal move: versions 3 and 4
+        loaded = svc.load(gid)
+        [seat] = loaded.to_act
+        move = loaded.rules.legal_actions(loaded.state, seat)[0]
+        text = loaded.rules.format_action(loaded.state, move)
+        svc.submit(gid, seat, text, expected_version=loaded.version, channel="api")
+    opener = next(iter(svc.load(gid, at=3).to_act))  # who played version 4's move...
+    opener = 1 - opener  # ...is not the opener: the other seat disputes it
+    opened = svc.disputes.open(gid, opener, 4, None, "that move came late", channel="api")
+    before = {m.id for m in world.outbox(gid)}
+    svc.disputes.resolve(gid, game.admin_token, opened.dispute, uphold=True, reason="late")
+    mails = {m.seat: m for m in world.outbox(gid) if m.id not in before}
+    assert sorted(mails) == [0, 1]
+    assert (mails[opener].kind, mails[1 - opener].kind) == ("notice", "turn")
+    assert f"dispute {opened.dispute} is upheld." in _text(mails[opener])
+    events = svc.events(gid, opened.dispute, opener)
+    [resolved] = [e for e in events if e["type"] == "DisputeResolved"]
+    assert (resolved["data"]["opener"], resolved["data"]["seat"]) == (opener, None)
 
 
 def test_the_evidence_of_a_disputed_vote_respects_hidden_information(world: MailWorld) -> None:

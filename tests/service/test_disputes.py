@@ -224,3 +224,55 @@ def test_a_stale_mail_reply_still_applies_after_a_dispute_was_opened(
         gid, 1, "keep", expected_version=seen, channel="email", stale_policy="same_decision"
     )
     assert result.applied[0].canonical == "keep"
+
+
+def test_the_resolution_records_who_decided_not_the_opener(service: GameService) -> None:
+    """The administrator's dismissal and uphold name no seat (the administrator's channel
+    says how); a consent names the seat whose agreement completed it. The opener stays
+    named as such, and an old (V1) event, which named only the opener, still reads."""
+    game = _hoard(service, players=3)
+    gid = game.id
+    play(service, gid, 0, "keep")  # 3
+    play(service, gid, 1, "keep")  # 4
+    first = service.disputes.open(gid, 0, 3, None, "wrong", channel="api")
+    service.disputes.resolve(
+        gid, game.admin_token, first.dispute, uphold=False, reason="no", channel="api"
+    )
+    dismissed = service.raw_events(gid)[-1].payload
+    assert isinstance(dismissed, ev.DisputeResolved)
+    assert (dismissed.opener, dismissed.seat, dismissed.by, dismissed.channel) == (
+        0,
+        None,
+        "administrator",
+        "api",
+    )
+    second = service.disputes.open(gid, 1, 4, None, "also wrong", channel="api")
+    service.disputes.answer(gid, 0, second.dispute, True, channel="api")
+    service.disputes.answer(gid, 2, second.dispute, True, channel="email")
+    consent = service.raw_events(gid)[-2]
+    assert consent.type == ev.DISPUTE_RESOLVED
+    assert consent.schema_version == 2
+    assert (consent.data["opener"], consent.data["seat"], consent.data["by"]) == (
+        1,
+        2,
+        "consent",
+    )
+    assert consent.data["channel"] == "email"
+    third = service.disputes.open(gid, 2, 3, None, "the first keep", channel="api")
+    service.disputes.resolve(gid, game.admin_token, third.dispute, uphold=True, reason="")
+    upheld = service.raw_events(gid)[-2].payload
+    assert isinstance(upheld, ev.DisputeResolved)
+    assert (upheld.opener, upheld.seat, upheld.by, upheld.channel) == (
+        2,
+        None,
+        "administrator",
+        "cli",
+    )
+    # A stored V1 payload still reads: its seat was the opener, its decider unknown.
+    v1 = ev.canonical_json(
+        {**{k: v for k, v in dismissed.data.items() if k != "opener"}, "seat": 0}
+    )
+    data, old = ev.decode_payload(ev.DISPUTE_RESOLVED, 1, v1)
+    assert isinstance(old, ev.DisputeResolved)
+    assert (old.opener, old.seat, data["opener"], data["seat"]) == (0, None, 0, None)
+    _read_models_match(service, gid)

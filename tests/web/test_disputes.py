@@ -136,6 +136,12 @@ def test_the_administrator_sees_the_evidence_and_dismisses_through_the_admin_api
     assert dismissed.json["status"] == "dismissed"  # type: ignore[index]
     listed = client.get(f"/api/v1/games/{gid}/disputes").json["disputes"]  # type: ignore[index]
     assert listed[0]["status"] == "dismissed"
+    # The audit page says the administrator dismissed it (through the API), not the opener.
+    page = client.get(f"/games/{gid}/audit?view=public").get_data(as_text=True)
+    row = re.search(r'<tr id="v5".*?</tr>', page, re.S)
+    assert row is not None
+    cells = [html.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in row[0].split("</td>")]
+    assert cells[2:4] == ["the administrator", "api"]
 
 
 def _text(page: Any) -> str:
