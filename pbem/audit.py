@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 from sqlmodel import col, select
 
 from pbem import events as ev
-from pbem.disputes import row_json
-from pbem.errors import GameNotFound
+from pbem.disputes import resolution_reasons, row_json
+from pbem.errors import BadRequest, GameNotFound
 from pbem.mail.compose import own_domains
 from pbem.mail.models import InboundMail, OutboxMail
 from pbem.mail.reading import read_message
@@ -50,6 +50,10 @@ def audit(
     evidence of that step alone. ``viewer``: the seat looking (None: the public);
     ``admin``: the game's administrator (or an operator), who sees everything."""
     loaded = service.load(game_id)
+    seats = len(loaded.seats)
+    if viewer is not None and not 0 <= viewer < seats:
+        # Else the report silently falls back to the public record, as if it were the seat's.
+        raise BadRequest(f"There is no seat {viewer} in this game: its seats are 0 to {seats - 1}.")
     names = loaded.names
     events = service.raw_events(game_id)
     visible = {
@@ -70,8 +74,9 @@ def audit(
         out["steps"] = [_step(service, game_id, events, visible, version, viewer, admin, names)]
         return out
     disputes = []
+    reasons = resolution_reasons(events)
     for row in rows:
-        item = row_json(row, names)
+        item = row_json(row, names, reasons)
         item["steps"] = [
             _step(service, game_id, events, visible, v, viewer, admin, names)
             for v in json.loads(row.versions)
@@ -247,7 +252,7 @@ def text_report(report: dict[str, Any]) -> str:
             disagreed = ", ".join(d["disagreed_names"]) or "nobody"
             lines.append(f"  agreed: {agreed}; disagreed: {disagreed}")
         if d["resolved"]:
-            lines.append(f"  resolved at version {d['resolved']}")
+            lines.append(f"  resolved at version {d['resolved']}: {d['reason']}")
         for step in d["steps"]:
             lines.extend(_step_text(step))
     return "\n".join(lines)

@@ -89,12 +89,25 @@ def parse_versions(text: str) -> tuple[int, int]:
     first = int(match.group(1))
     last = int(match.group(2) or first)
     if last < first:
-        first, last = last, first
+        # Read backwards it may name other moves than meant: the writer says which.
+        raise BadRequest(
+            f"The first version must not be after the last: write {last}-{first}, not "
+            f"{first}-{last}."
+        )
     return first, last
 
 
-def row_json(row: Dispute, names: Names | None = None) -> dict[str, Any]:
-    """A dispute as the API and pages show it (every seat may read all of it)."""
+def resolution_reasons(events: Sequence[StoredEvent]) -> dict[int, str]:
+    """The reason of each resolved dispute (by its DisputeResolved version): a dismissal's
+    reason, or for an upheld dispute the remedy in words."""
+    return {e.version: p.reason for e in events if isinstance(p := e.payload, ev.DisputeResolved)}
+
+
+def row_json(
+    row: Dispute, names: Names | None = None, reasons: dict[int, str] | None = None
+) -> dict[str, Any]:
+    """A dispute as the API and pages show it (every seat may read all of it); ``reasons``:
+    ``resolution_reasons`` of the game's log, for the reason of a resolved one."""
     answers = {int(k): v for k, v in json.loads(row.answers).items()}
     out: dict[str, Any] = {
         "dispute": row.dispute,
@@ -106,6 +119,7 @@ def row_json(row: Dispute, names: Names | None = None) -> dict[str, Any]:
         "disagreed": sorted(s for s, v in answers.items() if not v),
         "opened_at": row.opened_at,
         "resolved": row.resolved,
+        "reason": None if row.resolved is None else (reasons or {}).get(row.resolved),
     }
     if names is not None:
         # People read names, never seat numbers: "Ann (Red)".
@@ -140,7 +154,9 @@ class Disputes:
         if not rows:
             return []
         names = self.service.load(game_id).names
-        return [row_json(r, names) for r in rows]
+        resolved = [r for r in rows if r.resolved is not None]
+        reasons = resolution_reasons(self.service.raw_events(game_id)) if resolved else {}
+        return [row_json(r, names, reasons) for r in rows]
 
     def open_one(self, game_id: str) -> int | None:
         """The open dispute of the game (its number), if any."""

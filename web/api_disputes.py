@@ -58,6 +58,10 @@ class DisputeOut(Schema):
     disagreed_names = fields.List(fields.String())
     opened_at = fields.String()
     resolved = fields.Integer(allow_none=True)
+    reason = fields.String(
+        allow_none=True,
+        metadata={"description": "why it was dismissed, or how it was upheld; null while open"},
+    )
 
 
 class DisputesOut(Schema):

@@ -42,6 +42,12 @@ def test_a_dispute_from_the_command_line_to_its_resolution(run) -> None:  # type
     assert "public record only" in as_bob and "legal then" not in as_bob
     one = run("audit", gid, "--version", "3", "--seat", "0").output
     assert "canonical action: E5" in one
+    no_such_seat = run("audit", gid, "--seat", "7")
+    assert no_such_seat.exit_code == 1
+    assert "There is no seat 7 in this game: its seats are 0 to 1." in no_such_seat.output
+    backwards = run("dispute", gid, "0", "4-3", "the wrong way round")
+    assert backwards.exit_code == 1
+    assert "The first version must not be after the last: write 3-4" in backwards.output
     not_admin = run("admin", "resolve", gid, "5", "--dismiss", "--reason", "no", "--token", "x")
     assert not_admin.exit_code == 1 and "admin token" in not_admin.output
     no_reason = run("admin", "resolve", gid, "5", "--dismiss", "--token", admin)
@@ -56,6 +62,7 @@ def test_a_dispute_from_the_command_line_to_its_resolution(run) -> None:  # type
         "retracted versions 3, 4",
     ]
     assert "dispute 5 (upheld)" in run("audit", gid).output
+    assert "resolved at version 6: the administrator upheld the dispute" in run("audit", gid).output
     assert "retracted at version 7" in run("audit", gid).output
     verified = run("replay", gid, "--verify")
     assert verified.exit_code == 0, verified.output

@@ -77,6 +77,7 @@ def test_bad_dispute_requests_are_refused_with_a_message_and_change_nothing(
     count = _count(client, gid)
     cases: list[tuple[Any, dict[str, str], int, str]] = [
         ({"versions": "three", "text": "x"}, bearer(token), 400, "as a number, or a range"),
+        ({"versions": "5-3", "text": "x"}, bearer(token), 400, "must not be after the last"),
         ({"versions": "2", "text": "x"}, bearer(token), 422, "no move in effect at version 2"),
         ({"versions": "3"}, bearer(token), 400, "text"),
         ({"versions": "3", "text": "x", "extra": 1}, bearer(token), 400, "extra"),
@@ -135,7 +136,9 @@ def test_the_administrator_sees_the_evidence_and_dismisses_through_the_admin_api
     assert dismissed.status_code == 201, dismissed.json
     assert dismissed.json["status"] == "dismissed"  # type: ignore[index]
     listed = client.get(f"/api/v1/games/{gid}/disputes").json["disputes"]  # type: ignore[index]
-    assert listed[0]["status"] == "dismissed"
+    assert (listed[0]["status"], listed[0]["reason"]) == ("dismissed", "keeping is allowed")
+    audit_page = client.get(f"/games/{gid}/audit?view=public").get_data(as_text=True)
+    assert 'Resolved at version <a href="#v5">5</a>: keeping is allowed.' in audit_page
     # The audit page says the administrator dismissed it (through the API), not the opener.
     page = client.get(f"/games/{gid}/audit?view=public").get_data(as_text=True)
     row = re.search(r'<tr id="v5".*?</tr>', page, re.S)
