@@ -103,6 +103,20 @@ def resolution_reasons(events: Sequence[StoredEvent]) -> dict[int, str]:
     return {e.version: p.reason for e in events if isinstance(p := e.payload, ev.DisputeResolved)}
 
 
+def administrator_only(events: Sequence[StoredEvent], first: int) -> bool:
+    """Whether upholding a dispute of the moves from version ``first`` on would take back
+    an irreversible step (a draw, a reveal), which the players' consent cannot: only the
+    administrator may. ``events``: the log from ``first`` on (or all of it)."""
+    retracted = ev.retracted_versions(events)
+    return any(
+        e.version >= first
+        and e.version not in retracted
+        and isinstance(p := e.payload, ev.ActionApplied)
+        and p.irreversible
+        for e in events
+    )
+
+
 def row_json(
     row: Dispute, names: Names | None = None, reasons: dict[int, str] | None = None
 ) -> dict[str, Any]:
@@ -154,9 +168,16 @@ class Disputes:
         if not rows:
             return []
         names = self.service.load(game_id).names
-        resolved = [r for r in rows if r.resolved is not None]
-        reasons = resolution_reasons(self.service.raw_events(game_id)) if resolved else {}
-        return [row_json(r, names, reasons) for r in rows]
+        events = self.service.raw_events(game_id)
+        reasons = resolution_reasons(events)
+        out = []
+        for r in rows:
+            item = row_json(r, names, reasons)
+            if r.status == "open":
+                # The page offers "agree" only where consent can uphold the dispute.
+                item["administrator_only"] = administrator_only(events, min(json.loads(r.versions)))
+            out.append(item)
+        return out
 
     def open_one(self, game_id: str) -> int | None:
         """The open dispute of the game (its number), if any."""
@@ -447,9 +468,13 @@ def dispute_headline(new: Sequence[StoredEvent]) -> str | None:
     return None
 
 
-def dispute_notice(row: Dispute | None, viewer: int, names: Names) -> str:
+def dispute_notice(
+    row: Dispute | None, viewer: int, names: Names, *, consent_possible: bool = True
+) -> str:
     """What every mail says while a dispute is open (``row``: the game's ``open_dispute``,
-    read once for all the mails of an append): what it is about, and how to answer."""
+    read once for all the mails of an append): what it is about, and how to answer.
+    ``consent_possible``: False when upholding it would cross a draw or a reveal
+    (``administrator_only``): then no seat is asked to agree."""
     if row is None:
         return ""
     versions = json.loads(row.versions)
@@ -463,6 +488,12 @@ def dispute_notice(row: Dispute | None, viewer: int, names: Names) -> str:
         line += " The other players and the game's administrator have been told."
     elif viewer in answers:
         line += " You answered; the others or the administrator decide."
+    elif not consent_possible:
+        line += (
+            " Taking those moves back would go back across a draw or a reveal: only the "
+            f"game's administrator can uphold this dispute. Reply 'disagree {row.dispute}' if "
+            "you think the moves stand."
+        )
     else:
         line += (
             f" Reply 'agree {row.dispute}' to retract those moves (and what was played after "

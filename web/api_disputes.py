@@ -63,6 +63,13 @@ class DisputeOut(Schema):
         metadata={"description": "why it was dismissed, or how it was upheld; null while open"},
     )
 
+    administrator_only = fields.Boolean(
+        metadata={
+            "description": "an open dispute only the administrator can uphold (taking its "
+            "moves back would cross a draw or a reveal): the other seats may disagree only"
+        }
+    )
+
 
 class DisputesOut(Schema):
     disputes = fields.List(fields.Nested(DisputeOut))

@@ -32,7 +32,7 @@ from pbem import events as ev
 from pbem import invitations, store
 from pbem.cache import EventTails
 from pbem.clock import Clock, SystemClock
-from pbem.disputes import dispute_headline, dispute_notice, open_dispute
+from pbem.disputes import administrator_only, dispute_headline, dispute_notice, open_dispute
 from pbem.events import StoredEvent
 from pbem.mail import compose as c
 from pbem.mail.models import OutboxMail
@@ -134,6 +134,12 @@ def plan_mails(
     pending = _pending_undo(ctx, undo_request, finished is not None)
     dispute_news = dispute_headline(new)
     dispute = open_dispute(ctx.session, ctx.game_id)  # once for every seat's mail
+    # Retractions come after what they retract: the log from the disputed moves on says
+    # whether consent could uphold it.
+    first = min(json.loads(dispute.versions)) if dispute is not None else 0
+    consent_possible = dispute is None or not administrator_only(
+        store.read(ctx.session, ctx.game_id, after=first - 1), first
+    )
     keys = c.key_versions(ctx.session, ctx.game_id)
     rules_link = c.rules_link(settings, rules)
     waiting = invitations.waiting_seats(ctx.session, ctx.game_id, ctx.seats)
@@ -171,7 +177,7 @@ def plan_mails(
                 seat.seat,
                 pending,
                 names,
-                dispute_notice(dispute, seat.seat, names),
+                dispute_notice(dispute, seat.seat, names, consent_possible=consent_possible),
             ),
         }
         kind: str | None

@@ -71,7 +71,12 @@ def test_a_dispute_by_mail_reaches_every_seat_and_only_the_administrator_can_cro
             f"Ann (Red) disputes version {ann_vote}: “I meant to vote no, the yes was a slip”"
             in text
         )
-    assert f"Reply 'agree {dispute}'" in _text(next(m for m in notices if m.seat == 1))
+    # Taking Ann's vote back would cross the reveal: nobody is asked to agree.
+    for seat in (1, 2):
+        asked = " ".join(_text(next(m for m in notices if m.seat == seat)).split())
+        assert f"Reply 'agree {dispute}'" not in asked
+        assert "only the game's administrator can uphold this dispute" in asked
+        assert f"Reply 'disagree {dispute}' if you think the moves stand." in asked
     assert "The other players and the game's administrator have been told." in _text(
         next(m for m in notices if m.seat == 0)
     )
@@ -119,7 +124,10 @@ def test_a_resolution_is_nobody_s_confirmed_act_and_every_seat_hears_of_it(
         svc.submit(gid, seat, text, expected_version=loaded.version, channel="api")
     opener = next(iter(svc.load(gid, at=3).to_act))  # who played version 4's move...
     opener = 1 - opener  # ...is not the opener: the other seat disputes it
+    before = {m.id for m in world.outbox(gid)}
     opened = svc.disputes.open(gid, opener, 4, None, "that move came late", channel="api")
+    [asked] = [m for m in world.outbox(gid) if m.id not in before and m.seat != opener]
+    assert f"Reply 'agree {opened.dispute}'" in _text(asked)  # consent can take it back
     before = {m.id for m in world.outbox(gid)}
     svc.disputes.resolve(gid, game.admin_token, opened.dispute, uphold=True, reason="late")
     mails = {m.seat: m for m in world.outbox(gid) if m.id not in before}

@@ -235,3 +235,27 @@ def test_the_audit_page_of_a_log_that_does_not_read_still_answers_without_eviden
         text = _text(page)
         assert "The record does not check" in text
         assert "The evidence cannot be assembled" in text
+
+
+def test_a_dispute_across_a_draw_offers_no_agreement_and_a_refusal_shows_at_the_top(
+    app: Flask, client: FlaskClient
+) -> None:
+    game = new_game(client)
+    gid, seats = game["id"], game["seats"]
+    _play(client, game, 0, "draw")  # 3: random, irreversible
+    ann, bob = _seat_client(app, gid, seats[0]["token"]), _seat_client(app, gid, seats[1]["token"])
+    opened = bob.post(f"/games/{gid}/disputes", data={"versions": "3", "text": "drew twice"})
+    assert opened.status_code == 303
+    [listed] = client.get(f"/api/v1/games/{gid}/disputes").json["disputes"]  # type: ignore[index]
+    assert listed["administrator_only"] is True
+    ann_page = " ".join(_text(ann.get(f"/games/{gid}")).split())
+    assert "Agree: take them back" not in ann_page
+    assert "only the game's administrator can uphold this dispute" in ann_page
+    assert "Disagree: the administrator decides" in ann_page
+    # A stale form's agreement is refused where it is seen: above the board, not far below.
+    refused = ann.post(f"/games/{gid}/disputes/4/answer", data={"agree": "yes"})
+    assert refused.status_code == 422
+    body = refused.get_data(as_text=True)
+    assert 'id="dispute-error"' in body
+    assert body.index('id="dispute-error"') < body.index('id="disputes"')
+    assert "Only the game's administrator can uphold this dispute" in html.unescape(body)
