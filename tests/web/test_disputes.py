@@ -187,6 +187,14 @@ def test_a_dispute_from_the_seat_page_form_is_agreed_on_the_other_seat_page(
     assert "Agreed: nobody yet." in " ".join(bob_page.split())
     agreed = bob.post(f"/games/{gid}/disputes/5/answer", data={"agree": "yes"})
     assert agreed.status_code == 303
+    # Bob's agreement upheld it: the audit page names him for the resolution and the
+    # retraction, not Ann who opened the dispute.
+    audit_html = client.get(f"/games/{gid}/audit?view=public").get_data(as_text=True)
+    for version in (7, 8):
+        row = re.search(rf'<tr id="v{version}".*?</tr>', audit_html, re.S)
+        assert row is not None
+        cells = [html.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in row[0].split("</td>")]
+        assert cells[2] == "P1", (version, cells)
     doc = client.get(f"/api/v1/games/{gid}").json
     assert doc["to_act"] == [0]  # type: ignore[index]
     assert client.get(f"/api/v1/games/{gid}/disputes").json["disputes"][0]["status"] == "upheld"  # type: ignore[index]
@@ -259,3 +267,16 @@ def test_a_dispute_across_a_draw_offers_no_agreement_and_a_refusal_shows_at_the_
     assert 'id="dispute-error"' in body
     assert body.index('id="dispute-error"') < body.index('id="disputes"')
     assert "Only the game's administrator can uphold this dispute" in html.unescape(body)
+    upheld = client.post(
+        f"/api/v1/games/{gid}/admin/disputes/4/resolve",
+        json={"uphold": True, "reason": "a double draw"},
+        headers=bearer(game["admin_token"]),
+    )
+    assert upheld.status_code == 201, upheld.json
+    # The administrator decided: the audit page says so for the resolution and retraction.
+    audit_html = client.get(f"/games/{gid}/audit?view=public").get_data(as_text=True)
+    for version in (5, 6):
+        row = re.search(rf'<tr id="v{version}".*?</tr>', audit_html, re.S)
+        assert row is not None
+        cells = [html.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in row[0].split("</td>")]
+        assert cells[2:4] == ["the administrator", "api"], (version, cells)
