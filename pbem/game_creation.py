@@ -100,7 +100,7 @@ class GameCreation:
             if hashed_key is None:
                 return None
             with self.db.read() as session:
-                row = game_requests.find(session, hashed_key, hashed_request)
+                row = game_requests.find(session, hashed_key, hashed_request, asker)
                 if row is None:
                     return None
                 game_requests.check_tokens(session, row.game_id, tokens)

@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from engine.core import ActionSyntaxError, EngineError
 from pbem import credentials, invitations, store
 from pbem import events as ev
 from pbem import undo as undo_rules
@@ -88,6 +89,18 @@ class GameQueries:
     def was_invited(self, game_id: str, seat: int) -> bool:
         with self.db.read() as session:
             return invitations.was_invited(session, game_id, seat)
+
+    def reads_as_action(self, game_id: str, seat: int, line: str) -> bool:
+        """Whether the game's rules read ``line`` as an action of this seat, allowed now or
+        not (an illegal move is still a move the player meant; prose is not)."""
+        loaded = self.load(game_id)
+        try:
+            loaded.rules.parse_action(loaded.state, seat, line)
+        except ActionSyntaxError:
+            return False
+        except EngineError:
+            return True
+        return True
 
     def open_undo_request(self, game_id: str) -> int | None:
         """The undo request of this game waiting for answers (its version), if any."""

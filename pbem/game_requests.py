@@ -7,7 +7,9 @@ only as hashes. For a creation with an idempotency key they are therefore not ra
 derived from the service's secret and the key (an HMAC): a retry with the same key derives
 the same tokens, and nothing that could give them back is stored. Whoever holds the key and
 the request can get the tokens again, as with the first answer: keep a key as secret as the
-tokens (a random UUID, say).
+tokens (a random UUID, say). A key belongs to the requester that first used it (its organiser
+key, else its client address): the same key from another requester is refused, so a guessed
+key cannot fetch another organiser's tokens.
 """
 
 from __future__ import annotations
@@ -42,8 +44,8 @@ def check_key(key: str | None) -> None:
 
 def key_hash(key: str, requester: str) -> str:
     """The stored form of a key: organisers' keys are apart (``requester`` names the
-    organiser key when keys are required; otherwise every requester shares one space, since
-    a client's address may change between a request and its retry)."""
+    organiser key when keys are required). Client addresses share one space of keys, but a
+    key is answered only to the requester that used it first (``find``)."""
     scope = requester if requester.startswith("organiser:") else ""
     return hashlib.sha256(f"{scope}\0{key}".encode()).hexdigest()
 
@@ -67,9 +69,17 @@ def derived_tokens(secret: str, hashed_key: str, seats: int) -> tuple[list[str],
     return [token(f"seat {i}") for i in range(seats)], token("admin")
 
 
-def find(session: Session, hashed_key: str, hashed_request: str) -> GameRequest | None:
-    """The creation made with this key, if any; Conflict when it was another request."""
+def find(
+    session: Session, hashed_key: str, hashed_request: str, requester: str
+) -> GameRequest | None:
+    """The creation made with this key, if any; Conflict when it was another request, or
+    another requester's (the answer holds every token: only its requester gets it again)."""
     row = session.exec(select(GameRequest).where(GameRequest.key_hash == hashed_key)).first()
+    if row is not None and row.requester != requester:
+        raise Conflict(
+            "This idempotency key was used by another requester; use a key of your own (a "
+            "random UUID, say)."
+        )
     if row is not None and row.request_hash != hashed_request:
         raise Conflict(
             "This idempotency key was already used to create a different game; use a new key "

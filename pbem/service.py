@@ -138,6 +138,9 @@ class GameService:
     def was_invited(self, game_id: str, seat: int) -> bool:
         return self.queries.was_invited(game_id, seat)
 
+    def reads_as_action(self, game_id: str, seat: int, line: str) -> bool:
+        return self.queries.reads_as_action(game_id, seat, line)
+
     # -- reading --------------------------------------------------------------------------
 
     def load(self, game_id: str, at: int | None = None) -> Loaded:

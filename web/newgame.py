@@ -159,6 +159,8 @@ def new_game() -> Any:
                 game=GAMES[values["game"]],
                 names=pc.seat_names(names),
                 links=[f"{base}/games/{created.id}?token={s.token}" for s in created.seats],
+                # Only a new address is invited; one that has played gets the game's mail.
+                invited=[pc.service().was_invited(created.id, s.seat) for s in created.seats],
                 base=base,
                 elsewhere=here if here != base else None,
                 private=values["private"],

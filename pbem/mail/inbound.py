@@ -39,7 +39,7 @@ from pbem.disputes import MAIL_WORDS, apply_mail_line
 from pbem.errors import Conflict, ServiceError, StaleVersion
 from pbem.events import GAME_STARTED
 from pbem.mail import compose as c
-from pbem.mail import replies
+from pbem.mail import invitation_replies, replies
 from pbem.mail.address import BadToken, find_token, peek, verify
 from pbem.mail.models import CONFIRMED, DONE, HELD, PROCESSING, STORED, InboundMail, OutboxMail
 from pbem.mail.reading import Incoming, Kind, read_message
@@ -51,7 +51,7 @@ from pbem.views import summary_line
 log = logging.getLogger(__name__)
 
 #: The words a reply may hold besides moves (case-insensitive, a line on its own).
-SPECIAL = ("undo", "accept", "decline", "resign", "help", "show")
+SPECIAL = ("undo", "accept", "join", "decline", "resign", "help", "show")
 SOURCES = ("webhook", "imap", "stdin", "dev")
 #: The detail of a redelivery that finds the message stored and in a worker's hands.
 QUEUED = (
@@ -420,11 +420,17 @@ class Inbound:
         mails: list[OutboxMail] = []
         expected = route.seen
         groups = _groups(incoming.commands)
-        # Any reply from an invited seat's own address is its player's yes (pbem.invitations).
-        if svc.invitation_waiting(game, seat) and svc.accept_invitation(
-            game, seat, channel="email"
-        ):
-            done.append("invitation accepted")
+        # An invited seat's reply accepts only when it says so or holds a command for the
+        # game; a decline, or anything else, changes nothing (pbem.mail.invitation_replies).
+        invited_now = svc.invitation_waiting(game, seat)
+        if invited_now:
+            said = invitation_replies.answer(
+                groups, lambda line: svc.reads_as_action(game, seat, line)
+            )
+            if said != "accept":
+                return self._invitation_not_accepted(route, incoming, said)
+            if svc.accept_invitation(game, seat, channel="email"):
+                done.append("invitation accepted")
         for index, (word, lines) in enumerate(groups):
             try:
                 if word is None:
@@ -455,10 +461,14 @@ class Inbound:
                 elif word == "undo":
                     expected = svc.undo(game, seat, channel="email", channel_ref=key).version
                     done.append("undo")
-                elif word in ("accept", "decline"):
+                elif word in ("accept", "join", "decline"):
+                    if invited_now and word != "decline":
+                        continue  # the invitation's "accept", taken above
                     request = svc.open_undo_request(game)
-                    if request is None and word == "accept" and svc.was_invited(game, seat):
-                        continue  # the invitation's "accept", taken above (or before)
+                    if request is None and word != "decline" and svc.was_invited(game, seat):
+                        continue  # the invitation's "accept", taken before
+                    if word == "join":
+                        raise Conflict("There is no invitation waiting for an answer.")
                     if request is None:
                         raise Conflict("There is no undo request waiting for an answer.")
                     expected = svc.decide_undo(
@@ -484,6 +494,27 @@ class Inbound:
                 return self._stopped(route, incoming, done, line, error, mails)
         # The outcome word is printed before the detail ("applied: E5"): not repeated here.
         return _Outcome("applied", "; ".join(done), route, mails=mails)
+
+    def _invitation_not_accepted(
+        self, route: _Route, incoming: Incoming, said: invitation_replies.Answer
+    ) -> _Outcome:
+        """A decline, or a reply that neither accepts nor declines: nothing changes, and the
+        answer (once a day per kind and sender) says how to accept."""
+        why = (
+            "invitation declined: nothing recorded, nothing more is sent unless they accept"
+            if said == "decline"
+            else "not an answer to the invitation: reply accept to join, or decline"
+        )
+        text = invitation_replies.answer_text(said, f"game {route.game_id}", route.name)
+        # Its Reply-To carries the seat, so that "accept" in answer to it is understood.
+        outcome = _Outcome("refused", why, route, version=self.service.load(route.game_id).version)
+        outcome.reply = (
+            f"invitation {said}:{route.game_id}",
+            incoming.sender or (route.email or ""),
+            route.name,
+            text,
+        )
+        return outcome
 
     def _stopped(
         self,

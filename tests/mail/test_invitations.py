@@ -165,15 +165,24 @@ def test_a_retried_creation_with_its_key_gets_the_same_game_and_mails_once(
         "lancelot", {}, players, idempotency_key="create-1", requester="ip:1"
     )
     again = world.service.create_game(
-        "lancelot", {}, players, idempotency_key="create-1", requester="ip:2"
+        "lancelot", {}, players, idempotency_key="create-1", requester="ip:1"
     )
     assert again == first  # the same id, version and tokens
+    # The answer holds every token: another requester replaying the key does not get it.
+    with pytest.raises(Conflict, match="another requester"):
+        world.service.create_game(
+            "lancelot", {}, players, idempotency_key="create-1", requester="ip:2"
+        )
     assert world.service.seat_for_token(first.id, again.seats[1].token) == 1
     assert world.service.is_admin(first.id, again.admin_token)
     assert len(world.outbox(first.id)) == 2  # the invitations, once
     with pytest.raises(Conflict, match="different game"):
         world.service.create_game(
-            "lancelot", {}, players[:1] + _players("Cat"), idempotency_key="create-1"
+            "lancelot",
+            {},
+            players[:1] + _players("Cat"),
+            idempotency_key="create-1",
+            requester="ip:1",
         )
 
     app = create_app(world.settings, world.service)
@@ -183,6 +192,9 @@ def test_a_retried_creation_with_its_key_gets_the_same_game_and_mails_once(
     two = client.post("/api/v1/games", json=body)
     assert one.status_code == two.status_code == 201
     assert one.json == two.json
+    other = client.post("/api/v1/games", json=body, environ_base={"REMOTE_ADDR": "10.9.9.9"})
+    assert other.status_code == 409 and "another requester" in other.json["message"]
+    assert "admin_token" not in other.json
     three = client.post(
         "/api/v1/games",
         json={**body, "private": True, "idempotency_key": None},
@@ -199,3 +211,32 @@ def test_accepting_an_invitation_does_not_make_a_reply_stale(world: MailWorld) -
     # Ann decided on version 2; Bob's acceptance since changed nothing she decides on.
     world.service.submit(game.id, 0, "E5", expected_version=game.version, channel="api")
     assert world.service.load(game.id).version == game.version + 2
+
+
+@pytest.mark.parametrize(
+    "reply", ["no thanks", "decline", "I am out of the office until Monday.", "unsubscribe"]
+)
+def test_a_reply_that_does_not_accept_changes_nothing(world: MailWorld, reply: str) -> None:
+    players = _players("Ann", "Bob")
+    game = world.service.create_game("lancelot", {}, players, channel="api", requester="ip:1")
+    invitation = world.outbox(game.id)[0]
+    result = build_inbound(world.service).receive(reply_to(invitation, reply), "webhook")
+    assert result.outcome == "refused", result.detail
+    assert world.service.invitation_waiting(game.id, 0)
+    assert world.service.load(game.id).version == game.version  # nothing recorded
+    answers = world.outbox(game.id)[2:]
+    assert [(m.kind, m.recipient) for m in answers] == [("error", players[0]["email"])]
+    text = message_from_bytes(answers[0].message, policy=policy.default).get_content()
+    if reply == "decline":
+        assert "invitation declined" in text and "Nothing more is sent" in text
+    else:
+        assert "did not accept" in text and "accept" in text and "decline" in text
+    # Ann's mails still wait: Bob accepts and moves, and Ann is sent nothing.
+    build_inbound(world.service).receive(reply_to(world.outbox(game.id)[1], "join"), "webhook")
+    assert not world.service.invitation_waiting(game.id, 1)
+    assert world.service.invitation_waiting(game.id, 0)
+    assert [m.recipient for m in world.outbox(game.id)[3:]] == [players[1]["email"]]
+    # Changing her mind later, she accepts by replying to the answer.
+    later = build_inbound(world.service).receive(reply_to(answers[0], "accept"), "webhook")
+    assert later.outcome == "applied", later.detail
+    assert not world.service.invitation_waiting(game.id, 0)

@@ -133,3 +133,10 @@ def test_a_game_created_on_new_mails_each_player_a_link_to_their_seat(
         assert f"You are <strong>{name} ({colour})</strong>" in page
         others = [n for i, (n, _) in enumerate(PLAYERS) if i != seat]
         assert not any(f"You are <strong>{n}" in page for n in others)
+
+    # Now that they have played, a new game on /new mails them the game, not an invitation,
+    # and the page says which mail went.
+    again = organiser.post("/new", data=form).get_data(as_text=True)
+    assert "invitation mailed to ann@example.org" in created
+    assert "invitation mailed to" not in again
+    assert "game mail sent to ann@example.org" in again
