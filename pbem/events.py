@@ -23,10 +23,11 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, ClassVar
 
-from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate
+from marshmallow import ValidationError, fields, post_load, validate
 
 # The chain and its commitments live in the standard library alone (the offline verifier
 # reads them where marshmallow is not installed); they are re-exported here for the service.
+from pbem import clock_events
 from pbem.chain import (
     GENESIS_HASH,
     EventDataError,
@@ -37,10 +38,59 @@ from pbem.chain import (
     secret_commitment,
     seed_commitment,
 )
+from pbem.clock_events import (
+    DEADLINE_EXTENDED,
+    DEADLINE_MISSED,
+    GAME_PAUSED,
+    GAME_RESUMED,
+    STANDING_ORDER_SET,
+    TIME_CONTROL_SET,
+    VACATION_ENDED,
+    VACATION_STARTED,
+    DeadlineExtended,
+    DeadlineMissed,
+    GamePaused,
+    GameResumed,
+    StandingOrderSet,
+    TimeControlSet,
+    VacationEnded,
+    VacationStarted,
+)
+from pbem.event_base import (
+    CHANNELS,
+    CURRENT_VERSION,
+    SCHEMAS,
+    Payload,
+    _channel,
+    _int,
+    _ref,
+    _Strict,
+    register,
+)
 
 __all__ = [
+    "CHANNELS",
+    "CURRENT_VERSION",
+    "DEADLINE_EXTENDED",
+    "DEADLINE_MISSED",
+    "GAME_PAUSED",
+    "GAME_RESUMED",
     "GENESIS_HASH",
+    "SCHEMAS",
+    "STANDING_ORDER_SET",
+    "TIME_CONTROL_SET",
+    "VACATION_ENDED",
+    "VACATION_STARTED",
+    "DeadlineExtended",
+    "DeadlineMissed",
     "EventDataError",
+    "GamePaused",
+    "GameResumed",
+    "Payload",
+    "StandingOrderSet",
+    "TimeControlSet",
+    "VacationEnded",
+    "VacationStarted",
     "canonical_event",
     "canonical_json",
     "chain_hash",
@@ -48,9 +98,6 @@ __all__ = [
     "secret_commitment",
     "seed_commitment",
 ]
-
-CHANNELS = ("api", "web", "email", "cli", "deadline", "auto")
-"""Ways an action arrives. ``auto``: played by the service for a seat that resigned."""
 
 GAME_CREATED = "GameCreated"
 GAME_STARTED = "GameStarted"
@@ -72,22 +119,6 @@ INVITATION_ACCEPTED = "InvitationAccepted"
 
 
 # -- the event types ---------------------------------------------------------------------------
-
-
-class Payload:
-    """Base of the event types: ``TYPE`` is the stored type name."""
-
-    TYPE: ClassVar[str]
-
-    @property
-    def type(self) -> str:
-        return self.TYPE
-
-    @property
-    def data(self) -> dict[str, Any]:
-        """The payload as stored (JSON-ready), in the current schema version."""
-        dumped: dict[str, Any] = SCHEMAS[(self.TYPE, CURRENT_VERSION[self.TYPE])].dump(self)
-        return dumped
 
 
 @dataclass(frozen=True)
@@ -254,7 +285,7 @@ SEAT_ACTS = (
 )
 #: events that change nothing on the board: a reply made before them still answers the
 #: same position
-POSITION_NEUTRAL = (DisputeOpened, DisputeAnswered, DisputeResolved)
+POSITION_NEUTRAL = (DisputeOpened, DisputeAnswered, DisputeResolved, *clock_events.CLOCK_EVENTS)
 
 
 def _tuples(data: dict[str, Any], *names: str) -> dict[str, Any]:
@@ -262,23 +293,6 @@ def _tuples(data: dict[str, Any], *names: str) -> dict[str, Any]:
 
 
 # -- their schemas ----------------------------------------------------------------------------
-
-
-class _Strict(Schema):
-    class Meta:
-        unknown = RAISE
-
-
-def _int() -> fields.Integer:
-    return fields.Integer(required=True, strict=True)
-
-
-def _channel() -> fields.String:
-    return fields.String(required=True, validate=validate.OneOf(CHANNELS))
-
-
-def _ref() -> fields.String:
-    return fields.String(required=True, allow_none=True)
 
 
 def _json_action_item(value: Any) -> Any:
@@ -584,28 +598,29 @@ def _dispute_resolved_v1_to_v2(payload: Payload) -> Payload:
     return payload
 
 
-SCHEMAS: dict[tuple[str, int], Schema] = {
-    (GAME_CREATED, 1): GameCreatedV1(),
-    (GAME_CREATED, 2): GameCreatedV2(),
-    (GAME_CREATED, 3): GameCreatedV3(),
-    (GAME_STARTED, 1): GameStartedV1(),
-    (ACTION_APPLIED, 1): ActionAppliedV1(),
-    (ACTION_APPLIED, 2): ActionAppliedV2(),
-    (UNDO_REQUESTED, 1): UndoRequestedV1(),
-    (UNDO_DECIDED, 1): UndoDecidedV1(),
-    (UNDO_LAPSED, 1): UndoLapsedV1(),
-    (ACTIONS_RETRACTED, 1): ActionsRetractedV1(),
-    (PLAYER_RESIGNED, 1): PlayerResignedV1(),
-    (GAME_FINISHED, 1): GameFinishedV1(),
-    (DISPUTE_OPENED, 1): DisputeOpenedV1(),
-    (DISPUTE_ANSWERED, 1): DisputeAnsweredV1(),
-    (DISPUTE_RESOLVED, 1): DisputeResolvedV1(),
-    (DISPUTE_RESOLVED, 2): DisputeResolvedV2(),
-    (INVITATION_ACCEPTED, 1): InvitationAcceptedV1(),
-}
-CURRENT_VERSION: dict[str, int] = {}
-for _type, _version in SCHEMAS:
-    CURRENT_VERSION[_type] = max(_version, CURRENT_VERSION.get(_type, 0))
+register(
+    {
+        (GAME_CREATED, 1): GameCreatedV1(),
+        (GAME_CREATED, 2): GameCreatedV2(),
+        (GAME_CREATED, 3): GameCreatedV3(),
+        (GAME_STARTED, 1): GameStartedV1(),
+        (ACTION_APPLIED, 1): ActionAppliedV1(),
+        (ACTION_APPLIED, 2): ActionAppliedV2(),
+        (UNDO_REQUESTED, 1): UndoRequestedV1(),
+        (UNDO_DECIDED, 1): UndoDecidedV1(),
+        (UNDO_LAPSED, 1): UndoLapsedV1(),
+        (ACTIONS_RETRACTED, 1): ActionsRetractedV1(),
+        (PLAYER_RESIGNED, 1): PlayerResignedV1(),
+        (GAME_FINISHED, 1): GameFinishedV1(),
+        (DISPUTE_OPENED, 1): DisputeOpenedV1(),
+        (DISPUTE_ANSWERED, 1): DisputeAnsweredV1(),
+        (DISPUTE_RESOLVED, 1): DisputeResolvedV1(),
+        (DISPUTE_RESOLVED, 2): DisputeResolvedV2(),
+        (INVITATION_ACCEPTED, 1): InvitationAcceptedV1(),
+    }
+)
+# The clock's events (time controls, deadlines, pauses, vacations) live in their own module.
+register(clock_events.SCHEMAS)
 
 #: (type, from schema version) -> function turning that version's typed payload into the next's
 UPCASTERS: dict[tuple[str, int], Callable[[Payload], Payload]] = {
