@@ -16,6 +16,7 @@ from pbem import events as ev
 from pbem.actions import check_players
 from pbem.clock import Clock
 from pbem.db import Database
+from pbem.deadlines.time_control import TimeControlError, parse_time_control
 from pbem.errors import BadRequest, ServiceError
 from pbem.repository import Repository
 from pbem.results import Created, CreatedSeat
@@ -51,6 +52,7 @@ class GameCreation:
         idempotency_key: str | None = None,
         requester: str | None = None,
         organiser_key: str | None = None,
+        time_control: Any = None,
     ) -> Created:
         """``private``: only the seats and the admin will see the game (``can_see``).
         ``idempotency_key``: a retry with the same key and request gets the same game.
@@ -73,7 +75,15 @@ class GameCreation:
             raise BadRequest(f"The config is not valid for {game}: {e}") from None
         except ev.EventDataError as e:
             raise BadRequest(f"The config cannot be stored: {e}.") from None
-        hashed_request = game_requests.request_hash(game, normalised, seats, private)
+        try:
+            timing = parse_time_control(time_control)
+        except TimeControlError as e:
+            raise BadRequest(f"The time control cannot be used: {e}.") from None
+        # An untimed game's request hashes as before time controls existed.
+        hashed_config: Mapping[str, Any] = normalised
+        if timing.enabled:
+            hashed_config = {"config": normalised, "time_control": timing.to_json()}
+        hashed_request = game_requests.request_hash(game, hashed_config, seats, private)
         hashed_key = None
         if idempotency_key is None:
             tokens = [credentials.new_token() for _ in seats]
@@ -133,8 +143,14 @@ class GameCreation:
                             private=private,
                             invited=invited,
                         ),
-                        ev.GameStarted(to_act=tuple(sorted(rules.to_act(state)))),
                     ]
+                    if timing.enabled:
+                        new_events.append(
+                            ev.TimeControlSet(
+                                time_control=timing.to_json(), by="creator", channel=channel
+                            )
+                        )
+                    new_events.append(ev.GameStarted(to_act=tuple(sorted(rules.to_act(state)))))
                     credentials.keep(work.session, game_id, seed, admin_token, tokens)
                     stored = work.append(new_events, state)
                     game_requests.record(

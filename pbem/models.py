@@ -223,3 +223,60 @@ class GameRequest(SQLModel, table=True):
     version: int
     head_hash: str = Field(max_length=64)
     created_at: str = Field(max_length=32)
+
+
+class GameClockState(SQLModel, table=True):
+    """Read model of a timed game's clock (``pbem.projections.deadlines``): the fold of its
+    events that its seats' deadlines are computed from (``pbem.deadlines.schedule``), kept so
+    that an append folds only its own events. A game that never had a time control has none."""
+
+    __tablename__ = "game_clocks"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    #: canonical JSON of ``GameClock.to_json()``
+    state: str = Field(sa_type=Text)
+
+
+class Deadline(SQLModel, table=True):
+    """Read model of a seat's deadline (``pbem.projections.deadlines``). The indexes let the
+    sweep find what is due without replaying any game."""
+
+    __tablename__ = "deadlines"
+    __table_args__ = (
+        Index("ix_deadlines_act_at", "act_at"),
+        Index("ix_deadlines_next_reminder_at", "next_reminder_at"),
+    )
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seat: int = Field(primary_key=True)
+    #: idle (owes nothing) | untimed | running | paused | late (missed; the game waits)
+    status: str = Field(max_length=16)
+    owes_since: str | None = Field(default=None, max_length=32)
+    #: when its counted time runs out
+    due_at: str | None = Field(default=None, max_length=32)
+    #: when the sweep makes the deadline move: the due time plus the grace
+    act_at: str | None = Field(default=None, max_length=32)
+    #: canonical JSON list of [key, time] of the decision's reminders
+    reminders: str = Field(default="[]", sa_type=Text)
+    #: the earliest of them (None when there is none)
+    next_reminder_at: str | None = Field(default=None, max_length=32)
+    #: the bank of a clock time control, between decisions (seconds)
+    bank: int | None = None
+    standing_order: str | None = Field(default=None, sa_type=Text)
+    #: the end of the seat's current or coming vacation, if any
+    away_until: str | None = Field(default=None, max_length=32)
+
+
+class ReminderSent(SQLModel, table=True):
+    """A deadline reminder mailed (or claimed by the sweep that mails it): the key makes each
+    reminder of each deadline go once, however many sweeps run. Written by the sweep with
+    the outbox mail, in one transaction; like the outbox, not a projection of the log."""
+
+    __tablename__ = "reminders_sent"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seat: int = Field(primary_key=True)
+    due_at: str = Field(primary_key=True, max_length=32)
+    reminder: str = Field(primary_key=True, max_length=40)
+    address: str = Field(max_length=320)
+    sent_at: str = Field(max_length=32)

@@ -27,8 +27,29 @@ def rebuild_game(session: Session, game_id: str, registry: Mapping[str, Rules]) 
     created = events[0].payload
     assert isinstance(created, ev.GameCreated)
     rules = registry[created.game]
-    fold = Repository.fold_from_start(session, rules, events)
-    projections.rebuild(session, game_id, events, rules.to_act(fold.state))
+    projections.rebuild(session, game_id, appends(session, rules, events))
+
+
+def appends(
+    session: Session, rules: Rules, events: list[ev.StoredEvent]
+) -> list[projections.Batch]:
+    """The log cut into its appends, each with the seats that owed an action after it.
+
+    The events of one append share their recorded time, so that is where the log is cut.
+    Two appends recorded in the same microsecond (a test's stopped clock) are read as one:
+    every projection gives the same rows either way, since nothing can be owed for a time
+    of zero length."""
+    fold = Repository.fold_from_start(session, rules, events[:1])
+    batches: list[projections.Batch] = []
+    current: list[ev.StoredEvent] = [events[0]]
+    for e in events[1:]:
+        if e.recorded_at != current[-1].recorded_at:
+            batches.append((current, rules.to_act(fold.state)))
+            current = []
+        fold.apply(e)
+        current.append(e)
+    batches.append((current, rules.to_act(fold.state)))
+    return batches
 
 
 def game_ids(db: Database) -> list[str]:

@@ -111,11 +111,13 @@ class GameService:
         idempotency_key: str | None = None,
         requester: str | None = None,
         organiser_key: str | None = None,
+        time_control: Any = None,
     ) -> Created:
         """``private``: only the seats and the admin will see the game (``can_see``).
         ``idempotency_key``: a retry with the same key and request gets the same game.
         ``requester``: who asks (a client address), for the rate limit of invitations;
-        ``organiser_key``: needed when the settings list organiser keys."""
+        ``organiser_key``: needed when the settings list organiser keys;
+        ``time_control``: see ``pbem.deadlines.time_control.parse_time_control``."""
         return self.creation.create_game(
             game,
             config,
@@ -125,6 +127,7 @@ class GameService:
             idempotency_key=idempotency_key,
             requester=requester,
             organiser_key=organiser_key,
+            time_control=time_control,
         )
 
     def accept_invitation(self, game_id: str, seat: int, *, channel: str) -> bool:

@@ -1,5 +1,5 @@
 """The read models, each a projection of the events: ``games``, ``seats``, ``undo_requests``,
-``disputes``, ``invitations``.
+``disputes``, ``invitations``, ``deadlines`` (with ``game_clocks``).
 
 A projection is a function of the events just appended to one game's stream (and of the
 seats that owe an action after them, which the fold of the log decides); it writes its table
@@ -19,8 +19,8 @@ from sqlalchemy import delete
 from sqlmodel import Session, SQLModel, select
 
 from pbem.events import StoredEvent
-from pbem.models import Dispute, Game, Invitation, Seat, UndoRequest
-from pbem.projections import disputes, games, invitations, seats, undo_requests
+from pbem.models import Deadline, Dispute, Game, GameClockState, Invitation, Seat, UndoRequest
+from pbem.projections import deadlines, disputes, games, invitations, seats, undo_requests
 
 #: What a projection is given: the session, the game, the events appended (in order), and
 #: the seats that owe an action after them.
@@ -43,6 +43,9 @@ READ_MODELS: tuple[ReadModel, ...] = (
     ReadModel(UndoRequest, "game_id", ("request",), undo_requests.project),
     ReadModel(Dispute, "game_id", ("dispute",), disputes.project),
     ReadModel(Invitation, "game_id", ("seat",), invitations.project),
+    # after ``seats``: a game given a time control mid-game reads who resigned from it
+    ReadModel(Deadline, "game_id", ("seat",), deadlines.project),
+    ReadModel(GameClockState, "game_id", ("game_id",), deadlines.no_projection),
 )
 
 
@@ -55,16 +58,20 @@ def project(
     session.flush()
 
 
-def rebuild(
-    session: Session, game_id: str, events: Sequence[StoredEvent], to_act: frozenset[int]
-) -> None:
-    """Delete the game's rows of every read model and project its whole stream again."""
+#: one append's events and the seats that owe an action after them
+Batch = tuple[Sequence[StoredEvent], frozenset[int]]
+
+
+def rebuild(session: Session, game_id: str, batches: Sequence[Batch]) -> None:
+    """Delete the game's rows of every read model and project its whole stream again, one
+    append at a time (a deadline starts when its seat came to owe a decision)."""
     for model in READ_MODELS:
         column = getattr(model.table, model.game_column)
         session.execute(delete(model.table).where(column == game_id))
     session.flush()
     session.expunge_all()
-    project(session, game_id, events, to_act)
+    for events, to_act in batches:
+        project(session, game_id, events, to_act)
 
 
 Rows = dict[str, dict[tuple[Any, ...], dict[str, Any]]]

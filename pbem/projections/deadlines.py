@@ -1,0 +1,69 @@
+"""The ``game_clocks`` and ``deadlines`` read models: a timed game's clock (the fold of its
+events, ``pbem.deadlines.schedule``) and, per seat, when its decision is due, when the sweep
+acts on it and when it is reminded.
+
+A game gets a clock with its first ``TimeControlSet`` (at creation, or when its
+administrator gives an untimed game a time control); until then it has neither row.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlmodel import Session, select
+
+from pbem import events as ev
+from pbem.clock import format_time
+from pbem.deadlines.schedule import GameClock
+from pbem.deadlines.time_control import TimeControl
+from pbem.models import Deadline, GameClockState, Seat
+
+
+def project(
+    session: Session, game_id: str, events: Sequence[ev.StoredEvent], to_act: frozenset[int]
+) -> None:
+    if not events:
+        return
+    row = session.get(GameClockState, game_id)
+    if row is None:
+        if not any(e.type == ev.TIME_CONTROL_SET for e in events):
+            return
+        seats = session.exec(select(Seat).where(Seat.game_id == game_id)).all()
+        clock = GameClock.start(TimeControl(), [s.seat for s in seats])
+        for s in seats:
+            clock.seats[s.seat].resigned = s.resigned
+        row = GameClockState(game_id=game_id, state="")
+    else:
+        clock = GameClock.from_json(json.loads(row.state))
+    clock.step(events, to_act)
+    row.state = ev.canonical_json(clock.to_json())
+    session.add(row)
+    for seat in clock.seats.values():
+        deadline = session.get(Deadline, (game_id, seat.seat))
+        if deadline is None:
+            deadline = Deadline(game_id=game_id, seat=seat.seat, status="idle")
+        due, act_at = clock.due_at(seat), clock.act_at(seat)
+        reminders = clock.reminders(seat)
+        away = [b for a, b in seat.away if b is not None]
+        deadline.status = clock.status(seat)
+        deadline.owes_since = _text(seat.owes_since)
+        deadline.due_at = _text(due)
+        deadline.act_at = _text(act_at)
+        deadline.reminders = ev.canonical_json([[k, format_time(t)] for k, t in reminders])
+        deadline.next_reminder_at = format_time(reminders[0][1]) if reminders else None
+        deadline.bank = seat.bank
+        deadline.standing_order = seat.standing_order
+        deadline.away_until = format_time(max(away)) if away else None
+        session.add(deadline)
+
+
+def _text(when: datetime | None) -> str | None:
+    return None if when is None else format_time(when)
+
+
+def no_projection(
+    session: Session, game_id: str, events: Sequence[ev.StoredEvent], to_act: frozenset[int]
+) -> None:
+    """``game_clocks`` is written by ``project`` above, with the deadlines it gives."""
