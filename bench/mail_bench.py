@@ -7,8 +7,9 @@
   token, check the sender, apply the move through the game service (which writes the
   notification mails into the outbox in the same transaction) and record the outcome —
   replies per second, for Lancelot games played to the end by replies to their "your turn"
-  mails. Only ``receive`` is timed (not making the games or finding the mail to answer);
-  each of ``--repeat`` runs plays new games, and the median run is the result. "cpu" is
+  mails (both players first accept their invitations by link). Only ``receive`` is timed
+  (not making the games, accepting, or finding the mail to answer); each of ``--repeat``
+  runs plays new games, and the median run is the result. "cpu" is
   this process's CPU time per reply (the database server's is not in it);
 - ``relay``: outbox mails sent per second by ``Relay.run_once`` to a local aiosmtpd server.
 
@@ -103,6 +104,10 @@ def bench_inbound(db: Database, settings: Settings, games: int) -> float:
             {"players": 2},
             [{"name": "A", "email": f"a{g}@x.bench"}, {"name": "B", "email": f"b{g}@x.bench"}],
         )
+        # New addresses are invited, and their turn mails wait until they accept: both
+        # players accept by their link first (not timed, like making the game).
+        for seat in (0, 1):
+            service.accept_invitation(created.id, seat, channel="web")
         while True:
             loaded = service.load(created.id)
             if loaded.finished:
