@@ -17,6 +17,7 @@ import functools
 import re
 import secrets
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from email.utils import format_datetime
 from pathlib import Path
@@ -180,22 +181,36 @@ def key_version(session: Session, game_id: str, seat: int) -> int:
 # The reads every reply and every move's mails make, as plain SQL: building and compiling an
 # ORM query costs several times what running one of these does.
 _SEAT_WITH_KEY = text(
-    "SELECT s.seat, s.name, s.email, s.resigned, k.key_version FROM seats s "
+    "SELECT s.seat, s.name, s.email, s.resigned, k.key_version, i.seat, i.accepted_at "
+    "FROM seats s "
     "LEFT JOIN mail_seat_keys k ON k.game_id = s.game_id AND k.seat = s.seat "
+    "LEFT JOIN invitations i ON i.game_id = s.game_id AND i.seat = s.seat "
     "WHERE s.game_id = :game_id AND s.seat = :seat"
 )
 _KEY_VERSIONS = text("SELECT seat, key_version FROM mail_seat_keys WHERE game_id = :game_id")
 
 
-def seat_with_key(session: Session, game_id: str, seat: int) -> tuple[SeatInfo | None, int]:
-    """The seat (None when the game has no such seat) and its key version, in one query:
-    what routing a reply needs."""
+@dataclass(frozen=True)
+class RoutedSeat:
+    """What routing a reply needs to know of its seat, read in one query."""
+
+    #: None when the game has no such seat
+    seat: SeatInfo | None
+    #: the seat's reply-key version
+    key_version: int
+    #: invited, and its player has yet to accept (``pbem.invitations.is_waiting``)
+    invitation_waiting: bool
+
+
+def seat_with_key(session: Session, game_id: str, seat: int) -> RoutedSeat:
+    """The seat, its key version and whether its invitation waits, in one query."""
     params = {"game_id": game_id, "seat": seat}
     found = session.connection().execute(_SEAT_WITH_KEY, params).first()
     if found is None:
-        return None, key_version(session, game_id, seat)
-    number, name, email, resigned, key = found
-    return SeatInfo(number, name, email, bool(resigned)), key or 0
+        return RoutedSeat(None, key_version(session, game_id, seat), False)
+    number, name, email, resigned, key, invited, accepted_at = found
+    info = SeatInfo(number, name, email, bool(resigned))
+    return RoutedSeat(info, key or 0, invited is not None and accepted_at is None)
 
 
 def key_versions(session: Session, game_id: str) -> dict[int, int]:

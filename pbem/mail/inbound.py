@@ -28,8 +28,6 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import text
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -81,6 +79,8 @@ class _Route:
     seen: int | None
     email: str | None
     name: str
+    #: the seat was invited and its player had yet to accept, when the reply was routed
+    invitation_waiting: bool = False
 
 
 @dataclass
@@ -174,16 +174,14 @@ class Inbound:
                 lease_owner=self.owner,
                 lease_expires_at=format_time(now + lease),
             )
-        # One statement: INSERT ... ON CONFLICT DO NOTHING inserts no row when the key is
-        # taken (a second delivery, even one racing this one from another worker).
-        insert = sqlite_insert if self.db.is_sqlite else postgresql_insert
-        statement = (
-            insert(InboundMail).values(row).on_conflict_do_nothing().returning(col(InboundMail.key))
-        )
+        row.setdefault("lease_owner", None)
+        row.setdefault("lease_expires_at", None)
         try:
+            # One statement, plain SQL (it runs for every message): it inserts no row when
+            # the key is taken (a second delivery, even one racing this one from another
+            # worker). RETURNING: psycopg reports no rowcount for this statement.
             with self.db.write() as session:
-                # RETURNING: psycopg reports no rowcount for this statement.
-                inserted = session.connection().execute(statement).first() is not None
+                inserted = session.connection().execute(_STORE, row).first() is not None
         except IntegrityError:  # not expected (the conflict is handled), but never a crash
             return key, False
         return key, inserted
@@ -322,14 +320,14 @@ class Inbound:
     def _route(self, incoming: Incoming) -> tuple[_Route | None, _Outcome]:
         mail = self.settings.mail
         token = find_token(incoming.recipients, domain=mail.reply_domain)
-        # One read: the seat and its reply-key version together.
+        # One read: the seat, its reply-key version and its invitation together.
         with self.db.read() as session:
             if token is not None:
                 try:
                     claimed = peek(token)
                     game_id = str(claimed.game_id)
-                    seat, key = c.seat_with_key(session, game_id, claimed.seat)
-                    signed = verify(self.settings.secret_key, token, key)
+                    routed = c.seat_with_key(session, game_id, claimed.seat)
+                    signed = verify(self.settings.secret_key, token, routed.key_version)
                 except BadToken as error:
                     return None, self._unrouted(session, incoming, "bad_address", str(error))
                 seen: int | None = signed.version_seen
@@ -345,10 +343,12 @@ class Inbound:
                         "latest mail of your game (keeping its reply address).",
                     )
                 game_id, seat_no, seen = found
-                seat, _ = c.seat_with_key(session, game_id, seat_no)
+                routed = c.seat_with_key(session, game_id, seat_no)
+        seat = routed.seat
         if seat is None:
             return None, _Outcome("ignored", f"no seat {seat_no} in game {game_id}")
-        return _Route(game_id, seat_no, seen, seat.email, seat.name), _Outcome("", "")
+        route = _Route(game_id, seat_no, seen, seat.email, seat.name, routed.invitation_waiting)
+        return route, _Outcome("", "")
 
     def _by_thread(self, session: Session, incoming: Incoming) -> tuple[str, int, int] | None:
         """Fallback for clients that drop the +token: the mail the reply answers."""
@@ -422,7 +422,7 @@ class Inbound:
         groups = _groups(incoming.commands)
         # An invited seat's reply accepts only when it says so or holds a command for the
         # game; a decline, or anything else, changes nothing (pbem.mail.invitation_replies).
-        invited_now = svc.invitation_waiting(game, seat)
+        invited_now = route.invitation_waiting  # read with the route
         if invited_now:
             said = invitation_replies.answer(
                 groups, lambda line: svc.reads_as_action(game, seat, line)
@@ -657,6 +657,13 @@ class Inbound:
             raise LookupError(f"inbound message {key!r} is not stored")
         return Result(key, outcome.outcome, outcome.detail, game_id, seat)
 
+
+_STORE = text(
+    'INSERT INTO mail_inbound ("key", raw, size, source, sender, received_at, status, '
+    "lease_owner, lease_expires_at) VALUES (:key, :raw, :size, :source, :sender, "
+    ':received_at, :status, :lease_owner, :lease_expires_at) ON CONFLICT ("key") DO NOTHING '
+    'RETURNING "key"'
+)
 
 _RECORD_OUTCOME = text(
     "UPDATE mail_inbound SET status = :status, kind = :kind, outcome = :outcome, "
