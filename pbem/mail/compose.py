@@ -33,7 +33,7 @@ from pbem.clock import format_time
 from pbem.errors import Forbidden
 from pbem.events import StoredEvent
 from pbem.mail.address import INVITATION, PAGE, BadToken, make_token, peek, reply_address, verify
-from pbem.mail.headers import new_message
+from pbem.mail.headers import message_bytes
 from pbem.mail.models import OutboxMail, SeatReplyKey
 from pbem.mail.reading import REPLY_MARKER
 from pbem.naming import Names
@@ -393,7 +393,7 @@ def outbox_mail(
     if game_id is not None and in_reply_to is None:
         in_reply_to = thread_root(settings, game_id)
         references = [in_reply_to, *references]
-    message = new_message(
+    raw, subject_text = message_bytes(
         from_=(mail.from_name, mail.from_address),
         to=(to_name, to_address),
         reply_to=(mail.from_name, reply_to) if reply_to else None,
@@ -413,8 +413,8 @@ def outbox_mail(
         kind=kind,
         recipient=to_address,
         envelope_from=mail.from_address,
-        subject=str(message["Subject"]),
-        message=message.as_bytes(),
+        subject=subject_text,
+        message=raw,
         version=version,
         next_attempt_at=stamp,
         created_at=stamp,

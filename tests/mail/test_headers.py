@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from email import message_from_bytes, policy
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -151,3 +152,74 @@ def test_remembered_headers_and_folds_write_the_bytes_the_email_package_writes(
         assert remembered == [mail(), mail()]
     finally:
         headers.SMTP_POLICY = plain
+
+
+_WORD = st.from_regex(r"[A-Za-z0-9]{1,12}", fullmatch=True)
+_ATOM = st.from_regex(r"[A-Za-z0-9+_-]{1,30}(\.[A-Za-z0-9+_-]{1,10}){0,2}", fullmatch=True)
+_DOMAIN = st.from_regex(r"[a-z0-9-]{1,20}(\.[a-z0-9-]{1,12}){0,3}", fullmatch=True)
+# Simple shapes (written by the fast path) and anything at all (the email package's path).
+_NAME = st.one_of(st.lists(_WORD, min_size=1, max_size=4).map(" ".join), st.text(max_size=40))
+_TEXT = st.one_of(
+    st.lists(st.from_regex(r"[\x21-\x7e]{1,20}", fullmatch=True), min_size=1, max_size=8).map(
+        " ".join
+    ),
+    st.text(min_size=1, max_size=120),
+)
+
+
+@settings(deadline=None, max_examples=300)
+@given(
+    to_name=_NAME,
+    local=_ATOM,
+    domain=_DOMAIN,
+    reply_local=st.from_regex(r"[a-z2-7]{1,58}", fullmatch=True),
+    subject=_TEXT,
+    message_id=st.one_of(st.tuples(_ATOM, _DOMAIN).map("@".join), st.text(max_size=60)),
+    refs=st.lists(st.tuples(_ATOM, _DOMAIN).map("@".join), max_size=3),
+    extra=st.dictionaries(
+        st.from_regex(r"X-[A-Za-z][A-Za-z0-9-]{0,20}", fullmatch=True), _TEXT, max_size=3
+    ),
+    body=st.text(max_size=300),
+    date=st.sampled_from([None, "Mon, 02 Jun 2025 09:00:00 +0000"]),
+)
+def test_message_bytes_are_the_bytes_new_message_writes(
+    to_name: str,
+    local: str,
+    domain: str,
+    reply_local: str,
+    subject: str,
+    message_id: str,
+    refs: list[str],
+    extra: dict[str, str],
+    body: str,
+    date: str | None,
+) -> None:
+    # The outbox writes every mail with message_bytes (each header written on its own, the
+    # simple ones as they are): the bytes and subject must be new_message's, or its error.
+    from pbem.mail.headers import message_bytes
+
+    args: dict[str, Any] = {
+        "from_": ("Lancelot by mail", "games@pbem.example.org"),
+        "to": (to_name, f"{local}@{domain}"),
+        "reply_to": ("pbem", f"play+{reply_local}@{domain}"),
+        "subject": subject,
+        "message_id": message_id,
+        "in_reply_to": refs[-1] if refs else None,
+        "references": refs,
+        "extra": {"Auto-Submitted": "auto-generated", **extra},
+        "text": body,
+        "date": date,
+    }
+    try:
+        message = new_message(**args)
+        expected: tuple[bytes, str] | type[Exception] = (
+            message.as_bytes(),
+            str(message["Subject"]),
+        )
+    except (ValueError, TypeError, IndexError) as error:
+        expected = type(error)
+    try:
+        got: tuple[bytes, str] | type[Exception] = message_bytes(**args)
+    except (ValueError, TypeError, IndexError) as error:
+        got = type(error)
+    assert got == expected
