@@ -24,8 +24,13 @@ lint: $(STAMP)
 types: $(STAMP)
 	$(BIN)/mypy
 
+# One worker process per core (pytest-xdist). --dist loadfile keeps each test file on one
+# worker, so its module-scoped databases and servers are set up once, not once per worker.
+# PYTEST_XDIST= (empty) runs in a single process, e.g. for a debugger.
+PYTEST_XDIST ?= -n auto --dist loadfile
+
 pytest: $(STAMP)
-	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q $(PYTEST_XDIST) $(PYTEST_ARGS)
 
 test: lint types pytest
 
