@@ -10,6 +10,7 @@ import engine
 from engine.core import Rules
 from pbem.clock import Clock, SystemClock
 from pbem.db import Database
+from pbem.deadlines.sweep import Sweeper
 from pbem.mail.inbound import Inbound
 from pbem.mail.outbox import OutboxListener
 from pbem.mail.relay import Relay
@@ -68,3 +69,8 @@ def build_relay(service: GameService, settings: Settings | None = None) -> Relay
     settings = settings or service.settings
     transport = transport_for(settings.mail.smtp_url, mail_dir(settings))
     return Relay(service.db, settings, transport, service.clock)
+
+
+def build_sweeper(service: GameService, settings: Settings | None = None) -> Sweeper:
+    """The deadline sweep: acts on passed deadlines and sends reminders through ``service``."""
+    return Sweeper(service, settings or service.settings)

@@ -590,3 +590,8 @@ from pbem import audit_cli  # noqa: E402  (they use this module's Context)
 main.add_command(audit_cli.audit_command)
 main.add_command(audit_cli.dispute_command)
 admin.add_command(audit_cli.admin_resolve)
+
+# ``sweep``: one deadline sweep by hand.
+from pbem.deadlines import cli as deadlines_cli  # noqa: E402  (it uses this module's Context)
+
+main.add_command(deadlines_cli.sweep_command)

@@ -1,5 +1,6 @@
 """The background runner: APScheduler 3 running the mail relay, the inbound recovery (messages
-left by a worker that died, ``pbem.mail.recovery``) and the IMAP poll on intervals.
+left by a worker that died, ``pbem.mail.recovery``), the IMAP poll and the deadline sweep
+(``pbem.deadlines.sweep``) on intervals.
 
 Embedded in ``pbem serve`` by default (``mail.embedded_scheduler``), or its own process as
 ``pbem scheduler`` when several web workers run. Jobs live in a MemoryJobStore (nothing is
@@ -23,7 +24,7 @@ from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.jobstores.memory import MemoryJobStore
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from pbem.bootstrap import build_inbound, build_relay, build_service
+from pbem.bootstrap import build_inbound, build_relay, build_service, build_sweeper
 from pbem.mail.imap import parse_imap_url, poll
 from pbem.mail.inbound import Inbound, TooLarge
 from pbem.mail.recovery import recover_stranded
@@ -89,6 +90,17 @@ def build_scheduler(settings: Settings, service: GameService | None = None) -> B
         seconds=max(1, settings.mail.relay_interval),
         id="mail-inbound-recovery",
         next_run_time=now,  # what a crash left before this start, at once
+        **JOB_DEFAULTS,
+    )
+    sweeper = build_sweeper(service, settings)
+    scheduler.add_job(
+        _logged("deadline sweep", sweeper.sweep),
+        "interval",
+        seconds=max(1, settings.deadlines.sweep_interval),
+        id="deadline-sweep",
+        # Deadlines that passed while the service was down are acted on at once; the next
+        # seat's time counts from then (the move's recorded time), not from the past.
+        next_run_time=now,
         **JOB_DEFAULTS,
     )
     if settings.mail.imap_url:

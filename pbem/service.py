@@ -15,12 +15,14 @@ work, each a module of its own:
 - ``pbem.resignation``: resigning, and the administrator's resign-a-seat and end-the-game;
 - ``pbem.game_queries``: the read side;
 - ``pbem.disputes``: opening, answering and resolving disputes;
+- ``pbem.deadline_moves``: what happens when a seat's deadline has passed;
 - ``pbem.command_checks``: the checks the commands share; ``pbem.results``: their answers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session
@@ -31,6 +33,7 @@ from pbem.cache import StateCache
 from pbem.clock import Clock
 from pbem.command_checks import StalePolicy, check_admin, check_can_act, no_such_game
 from pbem.db import Database
+from pbem.deadline_moves import DeadlineAct, DeadlineMoves
 from pbem.disputes import Disputes
 from pbem.events import StoredEvent
 from pbem.game_creation import GameCreation
@@ -80,6 +83,7 @@ class GameService:
         self.resignation = Resignation(clock, transactions)
         #: opening, answering and resolving disputes (``pbem.disputes``)
         self.disputes = Disputes(self)
+        self.deadline_moves = DeadlineMoves(clock, transactions)
 
     @property
     def listeners(self) -> list[Listener]:
@@ -278,6 +282,16 @@ class GameService:
         return self.undo_commands.decide_undo(
             game_id, seat, request, accept, channel=channel, channel_ref=channel_ref
         )
+
+    # -- deadlines -------------------------------------------------------------------------
+
+    def deadline_passed(
+        self, game_id: str, seat: int, due_at: str, now: datetime
+    ) -> DeadlineAct | None:
+        """``seat`` missed its deadline ``due_at``: record it and (unless the game waits)
+        play its standing order or the engine's default, once however many sweeps ask; None
+        when there was nothing (any more) to do."""
+        return self.deadline_moves.deadline_passed(game_id, seat, due_at, now)
 
     # -- administration (guarded by the admin token shown once at creation) ----------------
 

@@ -84,7 +84,7 @@ class MailSettings:
     from_mismatch: str = "refuse"
     #: Largest inbound message accepted, in bytes.
     max_inbound_bytes: int = 1_000_000
-    #: Run the scheduler (relay, IMAP poll) inside ``pbem serve``.
+    #: Run the scheduler (relay, IMAP poll, deadline sweep) inside ``pbem serve``.
     embedded_scheduler: bool = True
     #: Days the raw inbound mail is kept after its game finished (or, tied to no game,
     #: after it arrived): the audit's evidence of what players sent.
@@ -103,6 +103,17 @@ class InvitationSettings:
     per_address_per_day: int = 3
     #: Keys that organisers must give to create a game; empty: anyone may create games.
     organiser_keys: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DeadlineSettings:
+    """The ``[deadlines]`` section: the sweep that acts on passed deadlines and sends the
+    reminders (docs/deadlines.md)."""
+
+    #: Seconds between sweeps (the scheduler's ``deadline-sweep`` job).
+    sweep_interval: int = 30
+    #: Deadlines, and seats to remind, handled per sweep at most (the rest wait for the next).
+    sweep_batch: int = 1000
 
 
 @dataclass(frozen=True)
@@ -136,6 +147,8 @@ class Settings:
     mail: MailSettings = dataclasses.field(default_factory=MailSettings)
     #: Invitations: their rate limits and the organiser keys (``[invitations]`` section).
     invitations: InvitationSettings = dataclasses.field(default_factory=InvitationSettings)
+    #: Deadlines: the sweep's interval and batch (``[deadlines]`` section).
+    deadlines: DeadlineSettings = dataclasses.field(default_factory=DeadlineSettings)
 
     def with_changes(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)

@@ -186,8 +186,8 @@ def mail_in(obj: Any) -> None:
 @click.command("scheduler")
 @click.pass_obj
 def scheduler_command(obj: Any) -> None:
-    """Run the background jobs (mail relay, inbound recovery, IMAP poll) in this process
-    until stopped."""
+    """Run the background jobs (mail relay, inbound recovery, IMAP poll, deadline sweep) in
+    this process until stopped."""
     from pbem.scheduler import run_forever
 
     click.echo("scheduler running (Ctrl+C to stop)")
