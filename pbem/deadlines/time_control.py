@@ -201,13 +201,15 @@ def parse_time_control(value: Any) -> TimeControl:
         name = value.strip().lower()
         if name in PRESETS:
             return PRESETS[name]
-        try:
-            return _checked(TimeControl(kind="fixed", per_decision=parse_duration(value)))
-        except TimeControlError:
-            raise TimeControlError(
-                f"time control {value!r} is neither a preset ({', '.join(PRESETS)}) nor a "
-                "duration per move such as 48h"
-            ) from None
+        if _DURATION.match(value) or value.strip().isdigit():
+            # a duration, maybe too long or zero: its own message says what to change
+            return _checked(
+                TimeControl(kind="fixed", per_decision=parse_duration(value, "time control"))
+            )
+        raise TimeControlError(
+            f"time control {value!r} is neither a preset ({', '.join(PRESETS)}) nor a "
+            "duration per move such as 48h"
+        )
     if not isinstance(value, dict):
         raise TimeControlError(
             "time control: give a preset's name, a duration per move, or an object"
@@ -279,6 +281,11 @@ def _fraction(value: Any) -> float | None:
             f"remind_at_fraction: {value!r} is not a share such as 0.8"
         ) from None
     if number > 1:
+        # 80 reads as 80%; 1.5 is more likely a slip than 1.5%, so it is not guessed at
+        if not number.is_integer():
+            raise TimeControlError(
+                f"remind_at_fraction: {value!r} — write a share such as 0.8, or 80%"
+            )
         number /= 100
     if not 0 < number < 1:
         raise TimeControlError("remind_at_fraction: a share between 0 and 1 (e.g. 0.8)")
