@@ -97,6 +97,11 @@ class GameClock:
         """The seat acted at ``at``: a clock's bank pays the counted time used, then gains
         its increment, never above the cap."""
         tc = self.time_control
+        if seat.owes_since is None:
+            # It came to owe this decision in the same microsecond: a rebuild reads two such
+            # appends as one (``pbem.read_models.appends``), where the decision never began.
+            # A decision of no length, as the appends made it one by one.
+            self._begin_decision(seat, at)
         if seat.owes_since is not None and tc.kind == "clock" and seat.bank is not None:
             used = self.counted(seat, seat.owes_since, at)
             bank = max(0, (seat.budget or 0) + seat.extension - used) + tc.increment
