@@ -88,7 +88,12 @@ def resumed() -> ev.GameResumed:
 
 def extended(seat: int, seconds: int) -> ev.DeadlineExtended:
     return ev.DeadlineExtended(
-        seat=seat, seconds=seconds, by="administrator", by_seat=None, channel="api", channel_ref=None
+        seat=seat,
+        seconds=seconds,
+        by="administrator",
+        by_seat=None,
+        channel="api",
+        channel_ref=None,
     )
 
 

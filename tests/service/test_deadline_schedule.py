@@ -304,9 +304,7 @@ def test_reminders(service: GameService) -> None:
 
 
 def test_a_reminder_before_the_decision_began_is_dropped(service: GameService) -> None:
-    gid = _game(
-        service, {"kind": "fixed", "per_decision": "3h", "reminders": ["24h", "1h", "3h"]}
-    )
+    gid = _game(service, {"kind": "fixed", "per_decision": "3h", "reminders": ["24h", "1h", "3h"]})
     row = rows(service, gid)[_owing(service, gid)]
     assert row.reminders == ev.canonical_json(
         [
@@ -318,9 +316,7 @@ def test_a_reminder_before_the_decision_began_is_dropped(service: GameService) -
 
 
 def test_reminders_follow_a_pause(service: GameService) -> None:
-    gid = _game(
-        service, {"preset": "standard", "reminders": ["4h"], "remind_at_fraction": None}
-    )
+    gid = _game(service, {"preset": "standard", "reminders": ["4h"], "remind_at_fraction": None})
     seat = _owing(service, gid)
     wait(service, hours=1)
     append(service, gid, paused())
@@ -383,7 +379,9 @@ def test_an_untimed_game_given_a_time_control_gets_deadlines(service: GameServic
     a = _owing(service, gid)
     now = wait(service, hours=1)
     standard = parse_time_control("standard").to_json()
-    append(service, gid, ev.TimeControlSet(time_control=standard, by="administrator", channel="api"))
+    append(
+        service, gid, ev.TimeControlSet(time_control=standard, by="administrator", channel="api")
+    )
     # the seat owes from now on; its decision began under no time control, so the new one
     # applies from its next decision
     row = rows(service, gid)[a]

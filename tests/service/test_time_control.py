@@ -57,7 +57,7 @@ def test_durations(text: Any, seconds: int) -> None:
 def test_bad_durations(text: Any, message: str) -> None:
     with pytest.raises(TimeControlError, match=message):
         parse_duration(text, "grace")
-    with pytest.raises(TimeControlError, match="^grace: "):
+    with pytest.raises(TimeControlError, match=r"^grace: "):
         parse_duration(text, "grace")
 
 
@@ -162,7 +162,7 @@ def test_refusals(given: Any, message: str) -> None:
 
 
 def test_a_too_long_duration_per_move_says_so() -> None:
-    """"400d" is a duration, just too long: the message says that, not "not a duration"."""
+    """ "400d" is a duration, just too long: the message says that, not "not a duration"."""
     with pytest.raises(TimeControlError, match="between 0 and 365 days"):
         parse_time_control("400d")
 
