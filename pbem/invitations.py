@@ -138,19 +138,17 @@ def check_limits(
 # -- whose mails wait --------------------------------------------------------------------------
 
 
-def waiting_seats(session: Session, game_id: str, seats: Sequence[SeatInfo]) -> frozenset[int]:
-    """The seats of this game whose mails wait: invited, not accepted, and their address has
-    not played anywhere since (accepting any game lets the address's mails through)."""
-    pending = session.exec(
-        select(Invitation).where(
-            Invitation.game_id == game_id, col(Invitation.accepted_at).is_(None)
-        )
-    ).all()
+def waiting_seats(
+    session: Session, pending: Sequence[tuple[int, str]], seats: Sequence[SeatInfo]
+) -> frozenset[int]:
+    """The seats of a game whose mails wait: invited, not accepted, and their address has
+    not played anywhere since (accepting any game lets the address's mails through).
+    ``pending``: the (seat, address) of the game's invitations not accepted yet."""
     if not pending:
         return frozenset()
     emails = {s.seat: s.email for s in seats}
     return frozenset(
-        row.seat for row in pending if emails.get(row.seat) and not has_played(session, row.address)
+        seat for seat, address in pending if emails.get(seat) and not has_played(session, address)
     )
 
 

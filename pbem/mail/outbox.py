@@ -128,21 +128,23 @@ def plan_mails(
     undo_request = next((e for e in new if e.type == ev.UNDO_REQUESTED), None)
     lapsed = next((e for e in new if e.type == ev.UNDO_LAPSED), None)
     position_changed = bool(types & {ev.GAME_CREATED, ev.ACTIONS_RETRACTED})
-    failing = c.failing_addresses(ctx.session, [s.email or "" for s in ctx.seats])
+    facts = c.mail_facts(ctx.session, ctx.game_id, [s.email or "" for s in ctx.seats])
+    failing = facts.failing
     subject = c.subject_for(rules, ctx.game_id)
     names = ctx.names
     pending = _pending_undo(ctx, undo_request, finished is not None)
     dispute_news = dispute_headline(new)
-    dispute = open_dispute(ctx.session, ctx.game_id)  # once for every seat's mail
+    # Once for every seat's mail, and only when one is open.
+    dispute = open_dispute(ctx.session, ctx.game_id) if facts.dispute_open else None
     # Retractions come after what they retract: the log from the disputed moves on says
     # whether consent could uphold it.
     first = min(json.loads(dispute.versions)) if dispute is not None else 0
     consent_possible = dispute is None or not administrator_only(
         store.read(ctx.session, ctx.game_id, after=first - 1), first
     )
-    keys = c.key_versions(ctx.session, ctx.game_id)
+    keys = facts.key_versions
     rules_link = c.rules_link(settings, rules)
-    waiting = invitations.waiting_seats(ctx.session, ctx.game_id, ctx.seats)
+    waiting = invitations.waiting_seats(ctx.session, facts.pending_invitations, ctx.seats)
     accepted = {p.seat for e in new if isinstance(p := e.payload, ev.InvitationAccepted)}
     mails = []
     for seat in ctx.seats:
