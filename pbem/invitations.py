@@ -138,12 +138,22 @@ def check_limits(
 # -- whose mails wait --------------------------------------------------------------------------
 
 
-def waiting_seats(
+def waiting_seats(session: Session, game_id: str, seats: Sequence[SeatInfo]) -> frozenset[int]:
+    """The seats of this game whose mails wait: invited, not accepted, and their address has
+    not played anywhere since (accepting any game lets the address's mails through)."""
+    pending = session.exec(
+        select(Invitation).where(
+            Invitation.game_id == game_id, col(Invitation.accepted_at).is_(None)
+        )
+    ).all()
+    return waiting_among(session, [(row.seat, row.address) for row in pending], seats)
+
+
+def waiting_among(
     session: Session, pending: Sequence[tuple[int, str]], seats: Sequence[SeatInfo]
 ) -> frozenset[int]:
-    """The seats of a game whose mails wait: invited, not accepted, and their address has
-    not played anywhere since (accepting any game lets the address's mails through).
-    ``pending``: the (seat, address) of the game's invitations not accepted yet."""
+    """``waiting_seats`` when the game's invitations not accepted yet are known: ``pending``
+    holds their (seat, address)."""
     if not pending:
         return frozenset()
     emails = {s.seat: s.email for s in seats}

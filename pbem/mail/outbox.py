@@ -144,7 +144,7 @@ def plan_mails(
     )
     keys = facts.key_versions
     rules_link = c.rules_link(settings, rules)
-    waiting = invitations.waiting_seats(ctx.session, facts.pending_invitations, ctx.seats)
+    waiting = invitations.waiting_among(ctx.session, facts.pending_invitations, ctx.seats)
     accepted = {p.seat for e in new if isinstance(p := e.payload, ev.InvitationAccepted)}
     mails = []
     for seat in ctx.seats:
