@@ -1,5 +1,6 @@
 """The events of the game's clock (docs/deadlines.md): its time control, deadlines missed,
-extensions, pauses, vacations and standing orders.
+extensions, pauses, vacations and standing orders, and the requests a seat makes for the
+others' consent to an extension, a pause or a resumption.
 
 They are registered with the other event types in ``pbem.events`` (``SCHEMAS``), and like
 them are read by attribute, never by string key elsewhere. None of them changes the board:
@@ -23,6 +24,8 @@ GAME_RESUMED = "GameResumed"
 VACATION_STARTED = "VacationStarted"
 VACATION_ENDED = "VacationEnded"
 STANDING_ORDER_SET = "StandingOrderSet"
+CLOCK_REQUESTED = "ClockRequested"
+CLOCK_REQUEST_ANSWERED = "ClockRequestAnswered"
 
 #: who did it: the player who created the game, the game's administrator (its admin token),
 #: every seat's consent, one seat (``seat`` names it), or the service's sweep
@@ -111,6 +114,37 @@ class StandingOrderSet(Payload):
     channel_ref: str | None
 
 
+#: what a seat may ask the others to consent to (``ClockRequested``)
+REQUESTS = ("extend", "pause", "resume")
+
+
+@dataclass(frozen=True)
+class ClockRequested(Payload):
+    """A seat asks every other seat's consent to extend its deadline, pause or resume the
+    game; granted by the last agreement (which appends the change, ``by`` ``consent``),
+    refused by one disagreement."""
+
+    TYPE: ClassVar[str] = CLOCK_REQUESTED
+    seat: int
+    #: one of ``REQUESTS``
+    what: str
+    #: the extension asked for (``extend`` only)
+    seconds: int | None
+    channel: str
+    channel_ref: str | None
+
+
+@dataclass(frozen=True)
+class ClockRequestAnswered(Payload):
+    TYPE: ClassVar[str] = CLOCK_REQUEST_ANSWERED
+    #: the version of the ``ClockRequested`` answered
+    request: int
+    seat: int
+    agree: bool
+    channel: str
+    channel_ref: str | None
+
+
 CLOCK_EVENTS = (
     TimeControlSet,
     DeadlineMissed,
@@ -120,6 +154,8 @@ CLOCK_EVENTS = (
     VacationStarted,
     VacationEnded,
     StandingOrderSet,
+    ClockRequested,
+    ClockRequestAnswered,
 )
 
 
@@ -214,6 +250,32 @@ class StandingOrderSetV1(_Strict):
         return StandingOrderSet(**data)
 
 
+class ClockRequestedV1(_Strict):
+    seat = _int()
+    what = fields.String(required=True, validate=validate.OneOf(REQUESTS))
+    seconds = fields.Integer(
+        required=True, strict=True, allow_none=True, validate=validate.Range(min=1)
+    )
+    channel = _channel()
+    channel_ref = _ref()
+
+    @post_load
+    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
+        return ClockRequested(**data)
+
+
+class ClockRequestAnsweredV1(_Strict):
+    request = _int()
+    seat = _int()
+    agree = fields.Boolean(required=True)
+    channel = _channel()
+    channel_ref = _ref()
+
+    @post_load
+    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
+        return ClockRequestAnswered(**data)
+
+
 SCHEMAS: dict[tuple[str, int], Schema] = {
     (TIME_CONTROL_SET, 1): TimeControlSetV1(),
     (DEADLINE_MISSED, 1): DeadlineMissedV1(),
@@ -223,4 +285,6 @@ SCHEMAS: dict[tuple[str, int], Schema] = {
     (VACATION_STARTED, 1): VacationStartedV1(),
     (VACATION_ENDED, 1): VacationEndedV1(),
     (STANDING_ORDER_SET, 1): StandingOrderSetV1(),
+    (CLOCK_REQUESTED, 1): ClockRequestedV1(),
+    (CLOCK_REQUEST_ANSWERED, 1): ClockRequestAnsweredV1(),
 }

@@ -16,6 +16,8 @@ work, each a module of its own:
 - ``pbem.game_queries``: the read side;
 - ``pbem.disputes``: opening, answering and resolving disputes;
 - ``pbem.deadline_moves``: what happens when a seat's deadline has passed;
+- ``pbem.clock_commands``: the clock's commands (extensions, pauses, time controls, standing
+  orders, vacations); ``pbem.clock_consent``: what the seats change on it by consent;
 - ``pbem.command_checks``: the checks the commands share; ``pbem.results``: their answers.
 """
 
@@ -31,6 +33,8 @@ from engine.core import Rules
 from pbem import invitations
 from pbem.cache import StateCache
 from pbem.clock import Clock
+from pbem.clock_commands import ClockCommands
+from pbem.clock_consent import ClockConsent
 from pbem.command_checks import StalePolicy, check_admin, check_can_act, no_such_game
 from pbem.db import Database
 from pbem.deadline_moves import DeadlineAct, DeadlineMoves
@@ -84,6 +88,9 @@ class GameService:
         #: opening, answering and resolving disputes (``pbem.disputes``)
         self.disputes = Disputes(self)
         self.deadline_moves = DeadlineMoves(clock, transactions)
+        #: the clock's commands (``pbem.clock_commands``) and requests (``pbem.clock_consent``)
+        self.clocks = ClockCommands(db, clock, transactions)
+        self.consent = ClockConsent(transactions)
 
     @property
     def listeners(self) -> list[Listener]:

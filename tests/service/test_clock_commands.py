@@ -1,0 +1,220 @@
+"""The clock's commands on the service (docs/deadlines.md): the administrator's extension,
+pause, resume and time control; a seat's standing order; a player's vacation across its
+games; requests granted by every other seat's consent. Each moves the seat's ``Deadline``
+row as the fold says, and each refusal changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from pbem.bootstrap import build_service
+from pbem.clock import ManualClock, format_time
+from pbem.db import Database
+from pbem.errors import AgainstTheRules, BadRequest, Conflict, Forbidden, Unreadable
+from pbem.models import Deadline
+from pbem.results import Created
+from pbem.service import GameService
+from tests.service.helpers import REGISTRY, make_settings
+
+START = datetime(2025, 1, 6, 10, 0, tzinfo=UTC)
+HOUR = timedelta(hours=1)
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(START)
+
+
+@pytest.fixture
+def service(database: Database, tmp_path: Path, clock: ManualClock) -> Iterator[GameService]:
+    yield build_service(
+        make_settings(database.url, tmp_path),
+        db=database,
+        registry=REGISTRY,
+        listeners=[],
+        clock=clock,
+    )
+
+
+_counter = iter(range(10_000))
+
+
+def new_game(
+    service: GameService, time_control: object = "48h", emails: tuple[str, ...] = ()
+) -> Created:
+    n = next(_counter)
+    players = [
+        {"name": f"P{i}", "email": emails[i] if i < len(emails) else f"c{n}-{i}@example.org"}
+        for i in range(2)
+    ]
+    return service.create_game("hoard", {"rounds": 3}, players, time_control=time_control)
+
+
+def row(service: GameService, game_id: str, seat: int) -> Deadline:
+    with service.db.read() as session:
+        found = session.get(Deadline, (game_id, seat))
+        assert found is not None
+        session.expunge(found)
+        return found
+
+
+def version(service: GameService, game_id: str) -> int:
+    return service.load(game_id).version
+
+
+def at(when: datetime) -> str:
+    return format_time(when)
+
+
+def test_the_admin_extends_the_deadline_of_the_seat_to_act(service: GameService) -> None:
+    g = new_game(service)
+    assert row(service, g.id, 0).due_at == at(START + 48 * HOUR)
+    result = service.clocks.extend(g.id, g.admin_token, 0, 24 * 3600, channel="cli")
+    assert result.version == version(service, g.id)
+    assert row(service, g.id, 0).due_at == at(START + 72 * HOUR)
+    event = service.raw_events(g.id)[-1]
+    assert event.type == "DeadlineExtended"
+    assert (event.payload.by, event.payload.channel) == ("administrator", "cli")
+
+
+def test_extending_a_seat_that_owes_nothing_or_without_the_token_changes_nothing(
+    service: GameService,
+) -> None:
+    g = new_game(service)
+    other = new_game(service)
+    before = version(service, g.id)
+    with pytest.raises(Conflict, match="owes no decision"):
+        service.clocks.extend(g.id, g.admin_token, 1, 3600, channel="cli")
+    for token in (None, g.seats[0].token, other.admin_token):
+        with pytest.raises(Forbidden):
+            service.clocks.extend(g.id, token, 0, 3600, channel="api")
+    with pytest.raises(Forbidden):
+        service.clocks.extend(g.id, g.admin_token, 7, 3600, channel="cli")
+    assert version(service, g.id) == before
+    assert row(service, g.id, 0).due_at == at(START + 48 * HOUR)
+
+
+def test_an_untimed_game_has_nothing_to_extend_or_pause(service: GameService) -> None:
+    g = new_game(service, time_control=None)
+    with pytest.raises(Conflict, match="no time control"):
+        service.clocks.pause(g.id, g.admin_token, channel="cli")
+    with pytest.raises(Conflict, match="no time control"):
+        service.clocks.extend(g.id, g.admin_token, 0, 60, channel="cli")
+
+
+def test_pause_stops_the_clock_and_resume_restarts_it(
+    service: GameService, clock: ManualClock
+) -> None:
+    g = new_game(service)
+    clock.advance(10 * HOUR)
+    service.clocks.pause(g.id, g.admin_token, channel="api")
+    assert row(service, g.id, 0).status == "paused"
+    assert row(service, g.id, 0).due_at is None
+    before = version(service, g.id)
+    with pytest.raises(Conflict, match="already paused"):
+        service.clocks.pause(g.id, g.admin_token, channel="api")
+    assert version(service, g.id) == before
+    clock.advance(5 * HOUR)
+    service.clocks.resume(g.id, g.admin_token, channel="api")
+    # 10 hours used before the pause; 38 left from the resumption.
+    assert row(service, g.id, 0).due_at == at(START + 15 * HOUR + 38 * HOUR)
+    with pytest.raises(Conflict, match="not paused"):
+        service.clocks.resume(g.id, g.admin_token, channel="api")
+
+
+def test_a_new_time_control_applies_from_the_next_decision(service: GameService) -> None:
+    g = new_game(service)
+    service.clocks.set_time_control(g.id, g.admin_token, "12h", channel="cli")
+    assert row(service, g.id, 0).due_at == at(START + 48 * HOUR)  # the current decision
+    service.submit(g.id, 0, "keep", expected_version=version(service, g.id), channel="api")
+    assert row(service, g.id, 1).due_at == at(START + 12 * HOUR)
+    with pytest.raises(BadRequest):
+        service.clocks.set_time_control(g.id, g.admin_token, "soon", channel="cli")
+    with pytest.raises(Conflict, match="already"):
+        service.clocks.set_time_control(g.id, g.admin_token, "12h", channel="cli")
+    event = service.raw_events(g.id)[-2]
+    assert event.type == "TimeControlSet" and event.payload.by == "administrator"
+
+
+def test_a_standing_order_is_checked_when_the_seat_owes_the_decision(
+    service: GameService,
+) -> None:
+    g = new_game(service)
+    before = version(service, g.id)
+    with pytest.raises(Unreadable):
+        service.clocks.set_standing_order(g.id, 0, "fly away", channel="email")
+    with pytest.raises(AgainstTheRules):
+        service.clocks.set_standing_order(g.id, 0, "pass", channel="email")  # not in a draw
+    with pytest.raises(Conflict, match="no standing order"):
+        service.clocks.set_standing_order(g.id, 0, None, channel="email")
+    assert version(service, g.id) == before
+    done = service.clocks.set_standing_order(g.id, 0, "draw", channel="email")
+    assert done.checked and row(service, g.id, 0).standing_order == "draw"
+    # Seat 1 owes nothing now: its order is kept, to be checked at its deadline.
+    later = service.clocks.set_standing_order(g.id, 1, "stake ruby", channel="api")
+    assert not later.checked and row(service, g.id, 1).standing_order == "stake ruby"
+    service.clocks.set_standing_order(g.id, 1, None, channel="api")
+    assert row(service, g.id, 1).standing_order is None
+
+
+def test_vacation_in_every_game_of_the_address_until_the_allowance_runs_out(
+    service: GameService, clock: ManualClock
+) -> None:
+    tc = {"kind": "fixed", "per_decision": "48h", "vacation": "3d"}
+    a = new_game(service, tc, emails=("ann@example.org",))
+    b = new_game(service, tc, emails=("other@example.org", "Ann@example.org"))
+    results = service.clocks.away("ann@example.org", START + 48 * HOUR, channel="email")
+    assert [(r.game_id, r.seat) for r in results] == sorted([(a.id, 0), (b.id, 1)])
+    assert all(r.allowance_left == 24 * 3600 for r in results)
+    # Seat 0 of game a owes a decision: its deadline moves by the two days away.
+    assert row(service, a.id, 0).due_at == at(START + 96 * HOUR)
+    assert row(service, a.id, 0).away_until == at(START + 48 * HOUR)
+    clock.advance(HOUR)
+    back = service.clocks.back("ann@example.org", channel="email")
+    assert {r.game_id for r in back if r.version is not None} == {a.id, b.id}
+    assert row(service, a.id, 0).due_at == at(START + 49 * HOUR)
+    # Away again for longer than what is left (3 days - 1 hour): the allowance ends it.
+    again = service.clocks.away("ann@example.org", START + 30 * 24 * HOUR, channel="email")
+    assert all(r.allowance_left == 0 for r in again)
+    assert all(r.until == at(START + 72 * HOUR) for r in again)
+    clock.advance(HOUR)
+    refused = service.clocks.away("ann@example.org", START + 90 * HOUR, channel="email")
+    assert all(r.version is None and "no vacation allowance" in r.note for r in refused)
+    with pytest.raises(Conflict, match="no seat"):
+        service.clocks.away("nobody@example.org", START + 48 * HOUR, channel="email")
+
+
+def test_an_extension_by_consent(service: GameService) -> None:
+    g = new_game(service)
+    asked = service.consent.request(g.id, 0, "extend", None, channel="email")
+    assert asked.status == "requested"
+    assert row(service, g.id, 0).due_at == at(START + 48 * HOUR)
+    with pytest.raises(Conflict, match="waiting for answers"):
+        service.consent.request(g.id, 1, "pause", channel="email")
+    with pytest.raises(Conflict, match="your own request"):
+        service.consent.answer(g.id, 0, "extend", True, channel="email")
+    with pytest.raises(Conflict, match="no request to pause"):
+        service.consent.answer(g.id, 1, "pause", True, channel="email")
+    granted = service.consent.answer(g.id, 1, "extend", True, channel="email")
+    assert granted.status == "granted"
+    assert row(service, g.id, 0).due_at == at(START + 96 * HOUR)
+    assert service.raw_events(g.id)[-1].payload.by == "consent"
+    with pytest.raises(Conflict, match="no request"):
+        service.consent.answer(g.id, 1, None, True, channel="email")
+
+
+def test_a_pause_refused_by_one_seat_changes_no_deadline(service: GameService) -> None:
+    g = new_game(service)
+    service.consent.request(g.id, 1, "pause", channel="api")
+    refused = service.consent.answer(g.id, 0, "pause", False, channel="api")
+    assert refused.status == "refused"
+    assert row(service, g.id, 0).status == "running"
+    service.consent.request(g.id, 1, "pause", channel="api")
+    service.consent.answer(g.id, 0, None, True, channel="api")
+    assert row(service, g.id, 0).status == "paused"
+    with pytest.raises(Conflict, match="already paused"):
+        service.consent.request(g.id, 0, "pause", channel="api")
