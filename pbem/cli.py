@@ -595,3 +595,14 @@ admin.add_command(audit_cli.admin_resolve)
 from pbem.deadlines import cli as deadlines_cli  # noqa: E402  (it uses this module's Context)
 
 main.add_command(deadlines_cli.sweep_command)
+
+from pbem import clock_cli  # noqa: E402  (the clock's commands)
+
+for _command in (
+    clock_cli.deadlines_command,
+    clock_cli.extend_command,
+    clock_cli.pause_command,
+    clock_cli.resume_command,
+    clock_cli.time_control_command,
+):
+    main.add_command(_command)
