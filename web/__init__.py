@@ -48,6 +48,7 @@ def create_app(
     app.extensions["pbem"] = service or build_service(settings)
     app.extensions["pbem_settings"] = settings
 
+    import web.api_clock
     import web.api_disputes  # noqa: F401  (its routes join the API's blueprint)
     from web.admin import admin
     from web.api import blp
