@@ -36,8 +36,8 @@ from pbem.db import Database
 from pbem.disputes import MAIL_WORDS, apply_mail_line
 from pbem.errors import Conflict, ServiceError, StaleVersion
 from pbem.events import GAME_STARTED
+from pbem.mail import clock_replies, invitation_replies, replies
 from pbem.mail import compose as c
-from pbem.mail import invitation_replies, replies
 from pbem.mail.address import BadToken, find_token, peek, verify
 from pbem.mail.models import CONFIRMED, DONE, HELD, PROCESSING, STORED, InboundMail, OutboxMail
 from pbem.mail.reading import Incoming, Kind, read_message
@@ -480,6 +480,8 @@ class Inbound:
                         channel_ref=key,
                     ).version
                     done.append(word)
+                elif word == "clock":  # default …, away until …, back, extend, pause …
+                    expected = self._clock(route, lines[0], key, mails, done) or expected
                 elif word in MAIL_WORDS:  # dispute 41: …, agree 45, disagree 45
                     expected, did = apply_mail_line(svc.disputes, game, seat, lines[0], key)
                     done.append(did)
@@ -585,6 +587,23 @@ class Inbound:
             ),
             version=loaded.version,
         )
+
+    def _clock(
+        self, route: _Route, line: str, key: str, mails: list[OutboxMail], done: list[str]
+    ) -> int | None:
+        """A clock line (``pbem.mail.clock_replies``), answered with a mail of its own."""
+        did = clock_replies.apply_line(
+            self.service, self.clock, route.game_id, route.seat, route.email or "", line, key
+        )
+        done.append(did.did)
+        loaded = self.service.load(route.game_id)
+        email, now = route.email or "", self.clock.now()
+        with self.db.read() as session:
+            answer = clock_replies.answer_mail(
+                session, self.settings, loaded, route.seat, route.name, email, did.answer, now
+            )
+        mails.append(answer)
+        return did.version
 
     def _info_mail(self, route: _Route, word: str) -> OutboxMail:
         loaded = self.service.load(route.game_id)
@@ -709,7 +728,9 @@ def _groups(commands: tuple[str, ...]) -> list[tuple[str | None, list[str]]]:
     for line in commands:
         word = line.strip().lower().rstrip(".!")
         first = word.split(maxsplit=1)[0].rstrip(":") if word else ""
-        if word in SPECIAL:
+        if clock_replies.is_clock_line(line):  # before "agree 45": "agree extend" is ours
+            groups.append(("clock", [line]))
+        elif word in SPECIAL:
             groups.append((word, [line]))
         elif first in MAIL_WORDS:
             groups.append((first, [line]))

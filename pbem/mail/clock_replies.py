@@ -1,0 +1,193 @@
+"""The clock's mail commands (docs/deadlines.md), each a line on its own in a reply to any
+mail of the game:
+
+- ``default <move>``: a standing order for the seat's next deadline; ``default none`` clears it;
+- ``away until 2026-12-24`` (or ``… 2026-12-24 18:00``, UTC) / ``back``: a vacation in every
+  game of the sender's address;
+- ``extend`` / ``extend 24h``, ``pause``, ``resume``: asking the other players' consent;
+- ``agree extend`` / ``disagree pause`` …: answering such a request (the word after
+  ``agree`` tells it from a dispute's ``agree 45``).
+
+Each is applied through the game service and answered with a mail saying what was done.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlmodel import Session
+
+from pbem.clock import Clock, format_time
+from pbem.clock_commands import DATE_FORMAT, duration, parse_until
+from pbem.deadlines.time_control import format_duration
+from pbem.errors import BadRequest
+from pbem.mail import compose as c
+from pbem.mail.models import OutboxMail
+from pbem.repository import Loaded
+from pbem.service import GameService
+from pbem.settings import Settings
+
+CHANNEL = "email"
+
+_LINE = re.compile(
+    r"^(?:(?P<default>default)\b\s*(?P<order>.*)"
+    r"|(?P<away>away)\b\s*(?:until\b)?\s*(?P<until>.*)"
+    r"|(?P<back>back)"
+    r"|(?P<ask>extend|pause|resume)\b\s*(?P<seconds>.*)"
+    r"|(?P<answer>agree|disagree)\s+(?:to\s+)?(?P<what>extend|extension|pause|resume)"
+    r")\s*[.!]?$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Done:
+    #: the game's version after the command (None: this game did not change)
+    version: int | None
+    #: what was done, in a few words (the inbound log)
+    did: str
+    #: the answer mailed to the sender
+    answer: str
+
+
+def is_clock_line(line: str) -> bool:
+    return _LINE.match(" ".join(line.split())) is not None
+
+
+def apply_line(
+    service: GameService,
+    clock: Clock,
+    game_id: str,
+    seat: int,
+    email: str,
+    line: str,
+    channel_ref: str,
+) -> Done:
+    """Apply one clock line of the seat's reply; ServiceError (nothing changed) when it does
+    not apply."""
+    match = _LINE.match(" ".join(line.split()))
+    if match is None:  # the caller asked ``is_clock_line`` first
+        raise BadRequest("This line is not a clock command.")
+    if match.group("default"):
+        order = match.group("order").strip()
+        if not order:
+            raise BadRequest(
+                "Write the move to play at your next deadline after 'default' (e.g. "
+                "'default pass'), or 'default none' to clear it."
+            )
+        text = None if order.lower() == "none" else order
+        result = service.clocks.set_standing_order(
+            game_id, seat, text, channel=CHANNEL, channel_ref=channel_ref
+        )
+        if text is None:
+            answer = "Your standing order is cleared: nothing is set for your next deadline."
+        elif result.checked:
+            answer = (
+                f"Standing order set: if your deadline passes, '{text}' is played for you "
+                "(it is legal now)."
+            )
+        else:
+            answer = (
+                f"Standing order kept: '{text}' is played for you if your next deadline "
+                "passes; it will be checked then, and if it is not legal at that moment the "
+                "game's default move is played instead."
+            )
+        return Done(result.version, result.done, answer)
+    if match.group("away"):
+        until = parse_until(match.group("until"), clock.now()) if match.group("until") else None
+        if until is None:
+            raise BadRequest(f"Write 'away until' and the day you are back: {DATE_FORMAT}.")
+        results = service.clocks.away(email, until, channel=CHANNEL, channel_ref=channel_ref)
+        lines = []
+        for r in results:
+            left = "" if r.allowance_left is None else f"; allowance left {_left(r.allowance_left)}"
+            shown = f" until {_shown(r.until)}" if r.until else ""
+            lines.append(f"- game {r.game_id}: {r.note}{shown}{left}")
+        mine = next((r for r in results if r.game_id == game_id), None)
+        answer = (
+            f"Away until {_shown(format_time(until))}. Your clocks stop in each game, "
+            "within its vacation allowance:\n\n" + "\n".join(lines)
+        )
+        count = sum(r.version is not None for r in results)
+        did = f"away until {format_time(until)} in {count} game(s)"
+        return Done(mine.version if mine else None, did, answer)
+    if match.group("back"):
+        results = service.clocks.back(email, channel=CHANNEL, channel_ref=channel_ref)
+        lines = [
+            f"- game {r.game_id}: {r.note}"
+            + ("" if r.allowance_left is None else f"; allowance left {_left(r.allowance_left)}")
+            for r in results
+        ]
+        mine = next((r for r in results if r.game_id == game_id), None)
+        answer = "Welcome back: your clocks run again.\n\n" + "\n".join(lines)
+        return Done(mine.version if mine else None, "back", answer)
+    if match.group("ask"):
+        what = match.group("ask").lower()
+        rest = match.group("seconds").strip()
+        if rest and what != "extend":
+            raise BadRequest(f"Write '{what}' alone on its line.")
+        seconds = duration(rest) if rest else None
+        asked = service.consent.request(
+            game_id, seat, what, seconds, channel=CHANNEL, channel_ref=channel_ref
+        )
+        if asked.status == "granted":
+            answer = f"Done: {asked.done}."
+        else:
+            answer = (
+                f"You {asked.done}. Each of them is asked to reply 'agree {what}' or "
+                f"'disagree {what}'; you will hear the outcome."
+            )
+        return Done(asked.version, asked.done, answer)
+    word = match.group("answer").lower()
+    what = match.group("what").lower()
+    what = "extend" if what == "extension" else what
+    answered = service.consent.answer(
+        game_id, seat, what, word == "agree", channel=CHANNEL, channel_ref=channel_ref
+    )
+    return Done(answered.version, answered.done, f"Recorded: you {answered.done}.")
+
+
+def _shown(when: str | None) -> str:
+    return "" if when is None else when[:16].replace("T", " ") + " UTC"
+
+
+def _left(seconds: int) -> str:
+    return format_duration(seconds) if seconds > 0 else "none"
+
+
+def answer_mail(
+    session: Session,
+    settings: Settings,
+    loaded: Loaded,
+    seat: int,
+    name: str,
+    email: str,
+    text: str,
+    now: datetime,
+) -> OutboxMail:
+    """The answer to a clock line: what was done, and the game's receipt."""
+    body = "\n\n".join(
+        [
+            c.MARKER,
+            f"{loaded.rules.name.title()}, game {loaded.game_id}: your clock.",
+            text,
+            f"Game page: {c.seat_link(session, settings, loaded.game_id, seat)}",
+            c.receipt(loaded.version, loaded.head_hash),
+        ]
+    )
+    return c.outbox_mail(
+        settings,
+        kind="clock",
+        game_id=loaded.game_id,
+        seat=seat,
+        to_name=name,
+        to_address=email,
+        subject=c.subject_for(loaded.rules, loaded.game_id),
+        text=body + "\n",
+        now=now,
+        version=loaded.version,
+        head_hash=loaded.head_hash,
+        reply_to=c.seat_reply_address(session, settings, loaded.game_id, seat, loaded.version),
+    )

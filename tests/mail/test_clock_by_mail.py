@@ -1,0 +1,145 @@
+"""The clock's mail commands, each a reply fed to the inbound pipeline (``Inbound.receive``,
+as the webhook does), on SQLite and PostgreSQL: ``default <move>`` (checked now when the
+seat is to act, kept otherwise), ``away until …`` and ``back`` across every game of the
+address with the allowance running out, and ``extend``/``pause`` granted or refused by the
+other player's ``agree extend``/``disagree pause``. Each is answered, and the ``Deadline``
+row moves as the clock says."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+
+from pbem.clock import format_time
+from pbem.mail.inbound import Inbound
+from pbem.mail.models import OutboxMail
+from pbem.models import Deadline
+from pbem.service import Created
+from tests.mail.helpers import MailWorld, reply_to
+
+TC = {"kind": "fixed", "per_decision": "48h", "vacation": "3d"}
+HOUR = timedelta(hours=1)
+
+
+def _text(mail: OutboxMail) -> str:
+    message = message_from_bytes(mail.message, policy=policy.default)
+    assert isinstance(message, EmailMessage)
+    return " ".join(str(message.get_content()).split())
+
+
+def _game(world: MailWorld, names: tuple[str, str]) -> Created:
+    seats = [{"name": n, "email": f"{n.lower()}@example.com"} for n in names]
+    world.welcome(seats)
+    return world.service.create_game("lancelot", {}, seats, channel="api", time_control=TC)
+
+
+def _latest(world: MailWorld, gid: str, seat: int) -> OutboxMail:
+    return [m for m in world.outbox(gid) if m.seat == seat][-1]
+
+
+def _row(world: MailWorld, gid: str, seat: int) -> Deadline:
+    with world.db.read() as session:
+        row = session.get(Deadline, (gid, seat))
+        assert row is not None
+        session.expunge(row)
+        return row
+
+
+def _say(world: MailWorld, gid: str, seat: int, text: str) -> tuple[str, str, OutboxMail]:
+    """Reply ``text`` to the seat's latest mail: (outcome, detail, the answer it got)."""
+    inbound = Inbound(world.db, world.settings, world.service, world.clock)
+    before = {m.id for m in world.outbox()}
+    result = inbound.receive(reply_to(_latest(world, gid, seat), text), "webhook")
+    new = [m for m in world.outbox() if m.id not in before]
+    assert new, (result.outcome, result.detail)
+    return result.outcome, result.detail, new[-1]
+
+
+def test_a_standing_order_by_mail(world: MailWorld) -> None:
+    game = _game(world, ("Alice", "Bob"))
+    gid, start = game.id, world.clock.now()
+    version = world.service.load(gid).version
+    outcome, detail, answer = _say(world, gid, 0, "default zz")
+    assert outcome == "refused" and answer.kind == "error"
+    assert world.service.load(gid).version == version
+    assert _row(world, gid, 0).standing_order is None
+
+    outcome, detail, answer = _say(world, gid, 0, "default E5")
+    assert (outcome, detail) == ("applied", "standing order: E5")
+    assert answer.kind == "clock" and "Standing order set" in _text(answer)
+    assert _row(world, gid, 0).standing_order == "E5"
+    assert _row(world, gid, 0).due_at == format_time(start + 48 * HOUR)
+
+    # Bob owes nothing now: his order is kept, to be checked at his deadline.
+    outcome, detail, answer = _say(world, gid, 1, "default F6")
+    assert outcome == "applied" and "checked then" in _text(answer)
+    outcome, detail, answer = _say(world, gid, 1, "Default none")
+    assert outcome == "applied" and _row(world, gid, 1).standing_order is None
+
+
+def test_away_and_back_in_every_game_of_the_address(world: MailWorld) -> None:
+    # Names of their own: the module's database keeps the other tests' games.
+    first = _game(world, ("Vera", "Walt"))
+    second = _game(world, ("Xena", "Vera"))
+    start = world.clock.now()
+    past = _say(world, first.id, 0, "away until 2001-01-01")
+    assert past[0] == "refused" and "already past" in _text(past[2])
+    # The same kind of error on the same version: answered once a day (no mail loops), and
+    # the log says why.
+    inbound = Inbound(world.db, world.settings, world.service, world.clock)
+    garbled = inbound.receive(reply_to(_latest(world, first.id, 0), "away until soon"), "webhook")
+    assert garbled.outcome == "refused" and "2026-12-24" in garbled.detail
+
+    back_day = (start + 48 * HOUR).date().isoformat()
+    outcome, detail, answer = _say(world, first.id, 0, f"away until {back_day}")
+    assert outcome == "applied" and "in 2 game(s)" in detail
+    told = _text(answer)
+    assert f"game {first.id}: away" in told and f"game {second.id}: away" in told
+    assert "allowance left" in told
+    until = format_time(start.replace(hour=0) + 48 * HOUR)
+    assert _row(world, first.id, 0).away_until == until
+    assert _row(world, second.id, 1).away_until == until
+    # Vera owes the first move of the first game: her deadline moves by the time away.
+    away_for = start.replace(hour=0) + 48 * HOUR - start
+    assert _row(world, first.id, 0).due_at == format_time(start + 48 * HOUR + away_for)
+
+    world.clock.advance(HOUR)
+    outcome, detail, answer = _say(world, first.id, 0, "back")
+    assert outcome == "applied" and "Welcome back" in _text(answer)
+    assert _row(world, first.id, 0).due_at == format_time(start + 49 * HOUR)
+
+    # Away for a month, from an hour after the start: the 3 days' allowance, less the hour
+    # used, ends it 72 hours after the start.
+    month = (start + 30 * 24 * HOUR).date().isoformat()
+    outcome, detail, answer = _say(world, second.id, 1, f"away until {month}")
+    told = _text(answer)
+    assert outcome == "applied" and "the allowance ends your vacation early" in told
+    assert "allowance left none" in told
+    assert _row(world, second.id, 1).away_until == format_time(start + 72 * HOUR)
+    world.clock.advance(HOUR)
+    outcome, detail, answer = _say(world, second.id, 1, f"away until {month}")
+    assert "no vacation allowance left" in _text(answer)
+
+
+def test_an_extension_and_a_pause_by_consent(world: MailWorld) -> None:
+    game = _game(world, ("Alice", "Bob"))
+    gid, start = game.id, world.clock.now()
+    outcome, detail, answer = _say(world, gid, 0, "extend 12h")
+    assert (outcome, detail) == ("applied", "asked the others to extend by 12 hours")
+    assert "agree extend" in _text(answer)
+    assert _row(world, gid, 0).due_at == format_time(start + 48 * HOUR)
+    outcome, detail, answer = _say(world, gid, 1, "agree extend")
+    assert outcome == "applied" and "every player agreed" in detail
+    assert _row(world, gid, 0).due_at == format_time(start + 60 * HOUR)
+    # Nothing is waiting now: a second "agree extend" is refused and changes nothing.
+    version = world.service.load(gid).version
+    outcome, detail, answer = _say(world, gid, 1, "agree extend")
+    assert outcome == "refused" and "no request to extend" in detail
+    assert world.service.load(gid).version == version
+
+    outcome, detail, answer = _say(world, gid, 1, "pause")
+    assert outcome == "applied" and _row(world, gid, 0).status == "running"
+    outcome, detail, answer = _say(world, gid, 0, "disagree pause")
+    assert (outcome, detail) == ("applied", "refused the request to pause")
+    assert _row(world, gid, 0).status == "running"
