@@ -335,3 +335,93 @@ def test_a_sweep_interrupted_then_rerun_acts_once(
     assert (
         len([p for p in payloads(service, gid, ev.ActionApplied) if p.channel == "deadline"]) == 1
     )
+
+
+def test_lancaster_parliament_votes_each_get_their_own_secret_default(
+    service: GameService, sweeper: Sweeper, clock: ManualClock
+) -> None:
+    players = [{"name": n, "email": None} for n in ("Ann", "Bob", "Cy")]
+    gid = service.create_game("lancaster", {}, players, time_control="1h").id
+    # Nobody plays: the sweep plays every seat's default until parliament votes.
+    for _ in range(40):
+        loaded = service.load(gid)
+        votes = [a for a in loaded.rules.legal_actions(loaded.state, 0) if "vote" in str(a)]
+        if votes and len(loaded.rules.to_act(loaded.state)) == 3:
+            break
+        clock.advance(HOUR)
+        sweeper.sweep()
+    else:
+        pytest.fail("parliament never sat")
+    vote_due = {deadline(service, gid, s).due_at for s in (0, 1, 2)}
+    assert vote_due == {format_time(clock.now() + HOUR)}
+    before = len(service.raw_events(gid))
+    clock.advance(HOUR)
+    due_at = deadline(service, gid, 0).due_at
+    assert due_at is not None
+    # Seat 0's deadline first: before the reveal the others see only that it voted.
+    first = service.deadline_passed(gid, 0, due_at, clock.now())
+    assert first is not None and (first.reason, first.played) == ("default", None)
+    seen = service.events(gid, before, viewer_seat=1)
+    assert [e for e in seen if e["type"] == "ActionApplied"]
+    [secret] = [
+        e.payload
+        for e in service.raw_events(gid)[before:]
+        if isinstance(e.payload, ev.ActionApplied) and e.payload.channel == "deadline"
+    ]
+    assert secret.canonical.startswith("vote") and secret.canonical not in str(seen)
+    assert secret.nonce is not None and secret.nonce not in str(seen)
+    acts = [m for m in sweeper.sweep().moves if m.game_id == gid]
+    assert sorted((m.seat, m.reason, m.played) for m in acts) == [
+        (1, "default", None),
+        (2, "default", None),
+    ]
+    new = [e.payload for e in service.raw_events(gid)[before:]]
+    votes = [p for p in new if isinstance(p, ev.ActionApplied) and p.channel == "deadline"]
+    assert sorted(p.seat for p in votes) == [0, 1, 2]
+    assert all(p.secret and p.commitment and p.canonical.startswith("vote") for p in votes)
+    missed = [p for p in new if isinstance(p, ev.DeadlineMissed)]
+    assert sorted(p.seat for p in missed) == [0, 1, 2]
+
+
+def test_the_deadline_move_mails_the_late_seat_and_the_next_one(
+    database: Database, tmp_path: Path, clock: ManualClock
+) -> None:
+    # The outbox listener on, as in production: the move's mails are written with it.
+    settings = make_settings(database.url, tmp_path)
+    service = build_service(settings, db=database, registry=REGISTRY, clock=clock)
+    ann, bob = f"ann{secrets.token_hex(4)}@example.org", f"bob{secrets.token_hex(4)}@example.org"
+    gid = new_game(service, emails=(ann, bob))
+    clock.advance(10 * HOUR)
+    [act] = [m for m in build_sweeper(service).sweep().moves if m.game_id == gid]
+    assert act.played == "keep"
+    with service.db.read() as s:
+        mails = s.exec(
+            select(OutboxMail).where(
+                OutboxMail.game_id == gid, col(OutboxMail.created_at) == format_time(clock.now())
+            )
+        ).all()
+    kinds = {m.recipient: m.kind for m in mails}
+    assert kinds == {ann: "applied", bob: "turn"}
+
+
+def test_reminders_interrupted_before_commit_are_sent_by_the_next_sweep(
+    service: GameService, sweeper: Sweeper, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ann = f"ann{secrets.token_hex(4)}@example.org"
+    new_game(service, emails=(ann, None))
+    clock.set(START + 6 * HOUR)
+    from pbem.deadlines import reminders
+
+    original = reminders._mail
+
+    def crashing(*args: Any, **kwargs: Any) -> Any:
+        original(*args, **kwargs)
+        raise Boom
+
+    monkeypatch.setattr(reminders, "_mail", crashing)
+    assert sweeper.sweep().failed == 1
+    assert reminder_mails(service, ann) == []
+    monkeypatch.setattr(reminders, "_mail", original)
+    sweeper.sweep()
+    sweeper.sweep()
+    assert len(reminder_mails(service, ann)) == 1
