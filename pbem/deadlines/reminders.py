@@ -27,7 +27,7 @@ from pbem.clock import format_time, parse_time
 from pbem.deadlines.time_control import format_duration
 from pbem.mail import compose as c
 from pbem.mail.models import OutboxMail
-from pbem.models import Deadline, Game, ReminderSent, Seat
+from pbem.models import Deadline, Game, Invitation, ReminderSent, Seat
 from pbem.naming import Names
 from pbem.repository import seat_infos
 from pbem.settings import Settings
@@ -177,8 +177,13 @@ def send_reminders(
 
 def _waiting(session: Session, r: DueReminder) -> bool:
     """The seat's invitation waits: it gets nothing but the invitation (as in the outbox)."""
-    seats = session.exec(select(Seat).where(Seat.game_id == r.game_id)).all()
-    return r.seat in invitations.waiting_seats(session, r.game_id, seat_infos(list(seats)))
+    invitation = session.get(Invitation, (r.game_id, r.seat))
+    if invitation is None or invitation.accepted_at is not None:
+        return False
+    seat = session.get(Seat, (r.game_id, r.seat))
+    assert seat is not None
+    pending = [(r.seat, invitation.address)]
+    return r.seat in invitations.waiting_seats(session, pending, seat_infos([seat]))
 
 
 def _mail(
