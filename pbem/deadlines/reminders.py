@@ -183,7 +183,7 @@ def _waiting(session: Session, r: DueReminder) -> bool:
     seat = session.get(Seat, (r.game_id, r.seat))
     assert seat is not None
     pending = [(r.seat, invitation.address)]
-    return r.seat in invitations.waiting_seats(session, pending, seat_infos([seat]))
+    return r.seat in invitations.waiting_among(session, pending, seat_infos([seat]))
 
 
 def _mail(
