@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from sqlmodel import col, select
 
 from pbem import events as ev
@@ -21,8 +22,10 @@ from pbem.db import Database
 from pbem.deadlines.sweep import Sweeper
 from pbem.mail.models import OutboxMail
 from pbem.models import Deadline, ReminderSent
+from pbem.read_models import first_difference
 from pbem.service import GameService
 from tests.service.helpers import REGISTRY, make_settings
+from web.cli import main
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday
 HOUR = timedelta(hours=1)
@@ -114,6 +117,7 @@ def test_a_legal_standing_order_is_played(
     assert move.text == "draw"
     # Used once: the seat's next deadline has no standing order.
     assert deadline(service, gid, 0).standing_order is None
+    assert first_difference(service.db, gid, REGISTRY) is None
 
 
 def test_a_standing_order_no_longer_legal_falls_back_to_the_default(
@@ -143,6 +147,7 @@ def test_wait_mode_records_the_missed_deadline_and_plays_nothing(
     ]
     assert service.load(gid).version == version + 1
     assert deadline(service, gid, 0).status == "late"
+    assert first_difference(service.db, gid, REGISTRY) is None
     assert not [m for m in sweeper.sweep().moves if m.game_id == gid]
 
 
@@ -181,6 +186,8 @@ def test_downtime_gives_one_move_per_missed_deadline_and_counts_from_the_sweep(
     missed = payloads(service, gid, ev.DeadlineMissed)
     assert [p.seat for p in missed] == [0, 1]
     assert parse_time(missed[1].due_at) == START + timedelta(days=3) + 10 * HOUR
+    # The read models the sweep's appends wrote are the ones the log gives.
+    assert first_difference(service.db, gid, REGISTRY) is None
 
 
 def reminder_mails(service: GameService, address: str) -> list[OutboxMail]:
@@ -425,3 +432,21 @@ def test_reminders_interrupted_before_commit_are_sent_by_the_next_sweep(
     sweeper.sweep()
     sweeper.sweep()
     assert len(reminder_mails(service, ann)) == 1
+
+
+def test_pbem_sweep_runs_one_sweep_and_says_what_it_did(
+    service: GameService, database: Database, tmp_path: Path
+) -> None:
+    # The game's clock started in March 2026 (the manual clock): by the system clock the
+    # command uses, its first deadline passed long ago. (The command knows the real games
+    # only: this module's test games fail there, each on its own, and are reported.)
+    players = [{"name": "Ann", "email": None}, {"name": "Bob", "email": None}]
+    gid = service.create_game("lancelot", {}, players, time_control=TEN_HOURS).id
+    env = {"PBEM_DATABASE_URL": database.url, "PBEM_VAR_DIR": str(tmp_path / "var")}
+    result = CliRunner().invoke(main, ["sweep"], env=env, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    [line] = [x for x in result.output.splitlines() if x.startswith(f"game {gid} ")]
+    assert line.startswith(f"game {gid} seat 0: deadline 2026-03-02T19:00:00.000000Z missed; ")
+    assert line.endswith(" (default)")
+    assert "deadline(s)" in result.output.splitlines()[-1]
+    assert len(payloads(service, gid, ev.DeadlineMissed)) == 1
