@@ -11,6 +11,7 @@ from engine.core import Rules
 from pbem.clock import Clock, SystemClock
 from pbem.db import Database
 from pbem.deadlines.sweep import Sweeper
+from pbem.mail.clock_notices import ClockNotices
 from pbem.mail.inbound import Inbound
 from pbem.mail.outbox import OutboxListener
 from pbem.mail.relay import Relay
@@ -30,8 +31,9 @@ def open_database(settings: Settings) -> Database:
 
 
 def default_listeners(settings: Settings, clock: Clock) -> list[Listener]:
-    """The listeners every append runs inside its transaction: the mail outbox."""
-    return [OutboxListener(settings, clock)]
+    """The listeners every append runs inside its transaction: the mail outbox, and the
+    mails of the clock's requests."""
+    return [OutboxListener(settings, clock), ClockNotices(settings, clock)]
 
 
 def build_service(

@@ -129,8 +129,17 @@ def test_an_extension_and_a_pause_by_consent(world: MailWorld) -> None:
     assert (outcome, detail) == ("applied", "asked the others to extend by 12 hours")
     assert "agree extend" in _text(answer)
     assert _row(world, gid, 0).due_at == format_time(start + 48 * HOUR)
+    # Bob is asked, and answers that very mail.
+    asked = _latest(world, gid, 1)
+    assert asked.kind == "clock"
+    assert (
+        "Alice (Red) asks for 12 hours more before their deadline. Reply 'agree extend' to agree"
+        in _text(asked)
+    )
     outcome, detail, answer = _say(world, gid, 1, "agree extend")
     assert outcome == "applied" and "every player agreed" in detail
+    told = _latest(world, gid, 0)
+    assert told.kind == "clock" and "every other player agreed, so it is done" in _text(told)
     assert _row(world, gid, 0).due_at == format_time(start + 60 * HOUR)
     # Nothing is waiting now: a second "agree extend" is refused and changes nothing.
     version = world.service.load(gid).version
@@ -140,6 +149,9 @@ def test_an_extension_and_a_pause_by_consent(world: MailWorld) -> None:
 
     outcome, detail, answer = _say(world, gid, 1, "pause")
     assert outcome == "applied" and _row(world, gid, 0).status == "running"
+    assert "Bob (Blue) asks to pause the game's clocks" in _text(_latest(world, gid, 0))
     outcome, detail, answer = _say(world, gid, 0, "disagree pause")
     assert (outcome, detail) == ("applied", "refused the request to pause")
+    told = _latest(world, gid, 1)
+    assert "Alice (Red) did not agree, so it is refused" in _text(told)
     assert _row(world, gid, 0).status == "running"
