@@ -155,3 +155,14 @@ def test_an_extension_and_a_pause_by_consent(world: MailWorld) -> None:
     told = _latest(world, gid, 1)
     assert "Alice (Red) did not agree, so it is refused" in _text(told)
     assert _row(world, gid, 0).status == "running"
+
+
+def test_a_seat_whose_invitation_waits_is_not_asked(world: MailWorld) -> None:
+    seats = [{"name": "Yves", "email": "yves@example.com"}]
+    world.welcome(seats)
+    seats.append({"name": "Zoe", "email": "zoe-never-played@example.com"})
+    game = world.service.create_game("lancelot", {}, seats, channel="api", time_control=TC)
+    before = {m.id for m in world.outbox(game.id)}
+    asked = world.service.consent.request(game.id, 0, "pause", channel="api")
+    assert asked.status == "requested"
+    assert [m for m in world.outbox(game.id) if m.id not in before] == []
