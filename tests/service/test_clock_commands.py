@@ -16,6 +16,8 @@ from pbem.clock import ManualClock, format_time
 from pbem.db import Database
 from pbem.errors import AgainstTheRules, BadRequest, Conflict, Forbidden, Unreadable
 from pbem.models import Deadline
+from pbem.read_models import first_difference
+from pbem.replay import verify
 from pbem.results import Created
 from pbem.service import GameService
 from tests.service.helpers import REGISTRY, make_settings
@@ -218,3 +220,26 @@ def test_a_pause_refused_by_one_seat_changes_no_deadline(service: GameService) -
     assert row(service, g.id, 0).status == "paused"
     with pytest.raises(Conflict, match="already paused"):
         service.consent.request(g.id, 0, "pause", channel="api")
+
+
+def test_after_every_clock_command_the_log_gives_the_stored_read_models(
+    service: GameService, clock: ManualClock
+) -> None:
+    g = new_game(service, emails=("rebuild@example.org",))
+    service.clocks.set_standing_order(g.id, 1, "pass", channel="api")
+    clock.advance(HOUR)
+    service.clocks.extend(g.id, g.admin_token, 0, 7200, channel="cli")
+    service.consent.request(g.id, 0, "pause", channel="email")
+    clock.advance(HOUR)
+    service.consent.answer(g.id, 1, "pause", True, channel="email")
+    clock.advance(HOUR)
+    service.clocks.resume(g.id, g.admin_token, channel="api")
+    service.clocks.away("rebuild@example.org", START + 30 * HOUR, channel="email")
+    clock.advance(HOUR)
+    service.clocks.back("rebuild@example.org", channel="email")
+    service.clocks.set_time_control(g.id, g.admin_token, "fast", channel="cli")
+    service.submit(g.id, 0, "keep", expected_version=version(service, g.id), channel="api")
+    assert first_difference(service.db, g.id, REGISTRY) is None
+    with service.db.read() as session:
+        report = verify(session, g.id, REGISTRY)
+    assert report.ok, report
