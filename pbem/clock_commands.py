@@ -325,7 +325,11 @@ class ClockCommands:
         seats = self.active_seats(email)
         if not seats:
             raise Conflict("This address has no seat in a game that is still on.")
-        return [self._away_in(game, seat, until, channel, channel_ref) for game, seat in seats]
+        results = [self._away_in(g, s, until, channel, channel_ref) for g, s in seats]
+        if all(r.version is None for r in results):
+            why = "; ".join(f"game {r.game_id}: {r.note}" for r in results)
+            raise Conflict(f"No game recorded your vacation ({why}).")
+        return results
 
     def _away_in(
         self, game_id: str, seat: int, until: datetime, channel: str, channel_ref: str | None

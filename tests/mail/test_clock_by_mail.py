@@ -119,7 +119,7 @@ def test_away_and_back_in_every_game_of_the_address(world: MailWorld) -> None:
     assert _row(world, second.id, 1).away_until == format_time(start + 72 * HOUR)
     world.clock.advance(HOUR)
     outcome, detail, answer = _say(world, second.id, 1, f"away until {month}")
-    assert "no vacation allowance left" in _text(answer)
+    assert outcome == "refused" and "no vacation allowance left" in _text(answer)
 
 
 def test_an_extension_and_a_pause_by_consent(world: MailWorld) -> None:

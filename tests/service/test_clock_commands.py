@@ -184,8 +184,10 @@ def test_vacation_in_every_game_of_the_address_until_the_allowance_runs_out(
     assert all(r.allowance_left == 0 for r in again)
     assert all(r.until == at(START + 72 * HOUR) for r in again)
     clock.advance(HOUR)
-    refused = service.clocks.away("ann@example.org", START + 90 * HOUR, channel="email")
-    assert all(r.version is None and "no vacation allowance" in r.note for r in refused)
+    before = (version(service, a.id), version(service, b.id))
+    with pytest.raises(Conflict, match="no vacation allowance left"):
+        service.clocks.away("ann@example.org", START + 90 * HOUR, channel="email")
+    assert (version(service, a.id), version(service, b.id)) == before
     with pytest.raises(Conflict, match="no seat"):
         service.clocks.away("nobody@example.org", START + 48 * HOUR, channel="email")
 
