@@ -273,6 +273,18 @@ class InvitationAccepted(Payload):
 #: made before them is as good as one made after them
 BOOKKEEPING = frozenset({INVITATION_ACCEPTED})
 
+#: the clock's events that came through a channel (``channel_ref``: e.g. a Message-ID)
+CLOCK_FROM_CHANNEL = (
+    clock_events.DeadlineExtended,
+    clock_events.GamePaused,
+    clock_events.GameResumed,
+    clock_events.VacationStarted,
+    clock_events.VacationEnded,
+    clock_events.StandingOrderSet,
+    clock_events.ClockRequested,
+    clock_events.ClockRequestAnswered,
+)
+
 #: the events a seat causes, through a channel
 SEAT_ACTS = (
     ActionApplied,

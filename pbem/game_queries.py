@@ -68,7 +68,8 @@ class GameQueries:
         """Whether an event of this game came through ``channel_ref`` (e.g. a Message-ID)."""
         with self.db.read() as session:
             return any(
-                isinstance(p := e.payload, ev.SEAT_ACTS) and p.channel_ref == channel_ref
+                isinstance(p := e.payload, (*ev.SEAT_ACTS, *ev.CLOCK_FROM_CHANNEL))
+                and p.channel_ref == channel_ref
                 for e in store.read(session, game_id)
             )
 

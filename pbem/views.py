@@ -129,6 +129,8 @@ def _visible_data(e: StoredEvent, viewer: int | None, revealed: dict[int, bool])
     consented = isinstance(p, ev.ActionsRetracted) and p.request is not None
     if isinstance(p, ev.SEAT_ACTS) and (not own or consented):
         data["channel_ref"] = None
+    if isinstance(p, ev.CLOCK_FROM_CHANNEL):
+        return _visible_clock_data(p, data, viewer)
     if isinstance(p, ev.GameCreated):
         data["seats"] = [
             {"seat": s.seat, "name": s.name, "email": s.email if s.seat == viewer else None}
@@ -150,6 +152,23 @@ def _visible_data(e: StoredEvent, viewer: int | None, revealed: dict[int, bool])
             # The text as typed (perhaps a whole email line) is the sender's; others get the
             # canonical text.
             data["text"] = p.canonical
+    return data
+
+
+def _visible_clock_data(p: Any, data: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    """A clock event as ``viewer`` may see it: the message it came by is its author's, and a
+    standing order's move is its seat's alone (the others would learn what it means to play,
+    a secret vote included)."""
+    if isinstance(p, ev.DeadlineExtended | ev.GamePaused | ev.GameResumed):
+        # By consent, it came with the last answer: whose, the answers say.
+        author = p.by_seat if p.by == "seat" else None
+    else:
+        author = p.seat
+    if viewer is None or author != viewer:
+        data["channel_ref"] = None
+    if isinstance(p, ev.StandingOrderSet) and viewer != p.seat:
+        data["text"] = None
+        data["hidden"] = True
     return data
 
 

@@ -67,6 +67,9 @@ def test_a_standing_order_by_mail(world: MailWorld) -> None:
 
     outcome, detail, answer = _say(world, gid, 0, "default E5")
     assert (outcome, detail) == ("applied", "standing order: E5")
+    # Recovering a mail whose worker died after applying it does not apply it again.
+    ref = world.service.raw_events(gid)[-1].payload.channel_ref  # type: ignore[attr-defined]
+    assert ref is not None and world.service.has_event_from(gid, ref)
     assert answer.kind == "clock" and "Standing order set" in _text(answer)
     assert _row(world, gid, 0).standing_order == "E5"
     assert _row(world, gid, 0).due_at == format_time(start + 48 * HOUR)

@@ -143,3 +143,26 @@ def test_a_request_granted_by_consent(client: FlaskClient) -> None:
         f"/api/v1/games/{g.id}/clock-requests", json={"what": "pause", "by": "6h"}, headers=seat0
     )
     assert wrong.status_code == 400
+
+
+def test_a_standing_order_is_seen_by_its_seat_alone(client: FlaskClient) -> None:
+    g = timed_game(client)
+    seat0, seat1 = bearer(g.seats[0].token), bearer(g.seats[1].token)
+    made = client.post(f"/api/v1/games/{g.id}/standing-order", json={"text": "draw"}, headers=seat0)
+    assert made.status_code == 201
+
+    def order_as(headers: dict[str, str]) -> dict[str, Any]:
+        events = client.get(f"/api/v1/games/{g.id}/events", headers=headers).json["events"]
+        data: dict[str, Any] = next(e for e in events if e["type"] == "StandingOrderSet")["data"]
+        return data
+
+    assert order_as(seat0)["text"] == "draw"
+    for viewer in (seat1, {}):
+        seen = order_as(viewer)
+        assert seen["text"] is None and seen["hidden"] is True
+        assert "draw" not in str(seen)
+    full = client.get(f"/api/v1/games/{g.id}/admin/log", headers=bearer(g.admin_token))
+    assert (
+        next(e for e in full.json["events"] if e["type"] == "StandingOrderSet")["data"]["text"]
+        == "draw"
+    )
