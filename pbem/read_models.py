@@ -36,9 +36,10 @@ def appends(
     """The log cut into its appends, each with the seats that owed an action after it.
 
     The events of one append share their recorded time, so that is where the log is cut.
-    Two appends recorded in the same microsecond (a test's stopped clock) are read as one:
-    every projection gives the same rows either way, since nothing can be owed for a time
-    of zero length."""
+    Two appends recorded in the same microsecond (a stopped test clock) are read as one.
+    The deadline fold gives the same rows either way for moves (a decision of no length);
+    a DeadlineMissed, DeadlineExtended or TimeControlSet in the same microsecond as the
+    append that began the decision may still fold differently."""
     fold = Repository.fold_from_start(session, rules, events[:1])
     batches: list[projections.Batch] = []
     current: list[ev.StoredEvent] = [events[0]]
