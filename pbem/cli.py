@@ -18,6 +18,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from pbem.clock import format_time
+from pbem.deadlines.time_control import PRESETS, parse_time_control
 from pbem.errors import ServiceError
 from pbem.service import GameService
 from pbem.settings import Settings, SettingsError, load_settings
@@ -173,6 +174,12 @@ def _seat_links(settings: Settings, game_id: str, seats: Any) -> list[str]:
     default=None,
     help="Running the command again with the same key prints the same game.",
 )
+@click.option(
+    "--time-control",
+    default=None,
+    help="How long each player has: a preset (none, relaxed, standard, fast, demo), a "
+    "duration per move such as 48h, or a JSON object (docs/deadlines.md). Default: none.",
+)
 @pass_context
 def new_game(
     obj: Context,
@@ -182,6 +189,7 @@ def new_game(
     private: bool,
     organiser_key: str | None,
     idempotency_key: str | None,
+    time_control: str | None,
 ) -> None:
     """Create a game and print its seat tokens (shown only now). Players whose address never
     played here get an invitation, and the game's mails once they accept."""
@@ -191,6 +199,12 @@ def new_game(
         raise click.BadParameter(f"not JSON: {e}", param_hint="--config") from None
     if not isinstance(config, dict):
         raise click.BadParameter("must be a JSON object", param_hint="--config")
+    timing: Any = time_control
+    if time_control is not None and time_control.lstrip().startswith("{"):
+        try:
+            timing = json.loads(time_control)
+        except ValueError as e:
+            raise click.BadParameter(f"not JSON: {e}", param_hint="--time-control") from None
     with _errors():
         created = obj.service.create_game(
             game,
@@ -200,9 +214,12 @@ def new_game(
             private=private,
             idempotency_key=idempotency_key,
             organiser_key=organiser_key,
+            time_control=timing,
         )
     shown = " (private: only its seats and admin see it)" if private else ""
     click.echo(f"game {created.id} ({game}) created at version {created.version}{shown}")
+    if time_control is not None:
+        click.echo(f"  time control: {parse_time_control(timing).describe()}")
     names = obj.service.load(created.id).names
     for s in created.seats:
         click.echo(f"  seat {s.seat} {names.of(s.seat)}: token {s.token}")
@@ -564,11 +581,22 @@ def demo(obj: Context) -> None:
     domain = obj.settings.mail.reply_domain
     players = [{"name": n, "email": f"{n.lower()}@{domain}"} for n in ("Ann", "Bob")]
     with _errors():
+        # The demo preset: minutes per move, so a newcomer sees a reminder and a deadline move
+        # (the default move played for a player who waits) while trying the service out.
         created = obj.service.create_game(
-            "lancelot", {}, players, channel="cli", organiser_key=_operator_key(obj.settings)
+            "lancelot",
+            {},
+            players,
+            channel="cli",
+            organiser_key=_operator_key(obj.settings),
+            time_control="demo",
         )
     base = obj.settings.base_url.rstrip("/")
     click.echo(f"demo Lancelot game {created.id}: open one link per player")
+    click.echo(
+        f"time control: {PRESETS['demo'].describe()} (a reminder, then the default move is "
+        "played for a player who waits)"
+    )
     if obj.settings.dev_pages:
         click.echo(f"or play by mail at {base}/dev/mail: accept the invitations there first")
     click.echo("\n".join(_seat_links(obj.settings, created.id, created.seats)))

@@ -138,6 +138,7 @@ class Games(MethodView):
             idempotency_key=body["idempotency_key"] or request.headers.get("Idempotency-Key"),
             requester=f"ip:{request.remote_addr or 'unknown'}",
             organiser_key=request.headers.get("Organiser-Key"),
+            time_control=body["time_control"],
         )
         return {
             "id": created.id,

@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Blueprint, render_template, request
 
+from pbem.deadlines.time_control import PRESETS, TimeControlError, parse_time_control
 from pbem.errors import Conflict, Forbidden, ServiceError
 from pbem.mail.headers import check_display_name, clean_address
 from pbem.pages_data import config_error
@@ -28,6 +29,15 @@ HENRY_V = {
     "laws_of_the_king": "Laws of the King (only with both others)",
 }
 ROWS = 5  # both games are for 2 to 5 players
+#: What each time control preset means, for the form (the API and CLI take any time
+#: control; the form offers the presets only).
+TIME_CONTROLS = {
+    "none": "No time limit: the game waits for each player as long as it takes.",
+    "relaxed": f"A time bank per player: {PRESETS['relaxed'].describe().removeprefix('clock: ')}.",
+    "standard": f"{PRESETS['standard'].describe().capitalize()}.",
+    "fast": f"{PRESETS['fast'].describe().capitalize()}.",
+    "demo": f"{PRESETS['demo'].describe().capitalize()}: to try the service out.",
+}
 MAX_NAME = 200
 
 
@@ -44,6 +54,7 @@ def _form() -> dict[str, Any]:
         "excalibur": bool(form.get("excalibur")),
         "expansions": {key: bool(form.get(key)) for key in HENRY_V},
         "private": bool(form.get("private")),
+        "time_control": form.get("time_control", "none").strip(),
     }
 
 
@@ -71,6 +82,13 @@ def _check(values: dict[str, Any]) -> dict[str, str]:
                 clean_address(p["email"])
             except ValueError as e:
                 errors[f"email{i}"] = f"This is not an e-mail address we can write to: {e}."
+    if values["time_control"] not in TIME_CONTROLS:
+        try:
+            parse_time_control(values["time_control"])
+        except TimeControlError as e:
+            errors["time_control"] = f"Choose one of the time controls listed ({e})."
+        else:
+            errors["time_control"] = "Choose one of the time controls listed."
     if filled < 2 and not any(k.startswith("name") for k in errors):
         errors["players"] = "A game needs 2 to 5 players: fill in at least two rows."
     if values["game"] in GAMES and "game" not in errors:
@@ -102,6 +120,7 @@ def _page(values: dict[str, Any], errors: dict[str, str], *, fresh: bool = False
         games=GAMES,
         rows=ROWS,
         henry_v=HENRY_V,
+        time_controls=TIME_CONTROLS,
         needs_key=bool(pc.service().settings.invitations.organiser_keys),
         request_key=key,
     )
@@ -114,6 +133,7 @@ def new_game() -> Any:
             "game": "lancaster",
             "players": [{"name": "", "email": ""}] * ROWS,
             "expansions": {},
+            "time_control": "none",
         }
         return _page(blank, {})
     values = _form()
@@ -136,6 +156,7 @@ def new_game() -> Any:
                 idempotency_key=request.form.get("request_key") or None,
                 requester=f"ip:{request.remote_addr or 'unknown'}",
                 organiser_key=request.form.get("organiser_key") or None,
+                time_control=values["time_control"],
             )
         except Forbidden as e:
             errors["organiser_key"] = e.message

@@ -51,6 +51,19 @@ class CreateGameIn(Strict):
             "too): keep it as secret as the tokens; another request with it is a 409"
         },
     )
+    # A string or an object: the service reads it (``parse_time_control``) and answers a
+    # 400 saying what to change.
+    time_control = fields.Raw(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "how long each player has: a preset (none, relaxed, standard, "
+            'fast, demo), a duration per move such as "48h", or an object such as '
+            '{"kind": "clock", "initial": "3d", "increment": "12h", "cap": "5d"} '
+            "(docs/deadlines.md); none when left out",
+            "example": "standard",
+        },
+    )
 
 
 class ActionIn(Strict):
