@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pbem import events as ev
+from pbem.deadlines.display import clock_event_text
 from pbem.events import StoredEvent
 from pbem.naming import Names
 
@@ -215,6 +216,8 @@ def event_text(kind: str, d: dict[str, Any], names: Names | None = None) -> str:
             text = f"{who(d['seat'])} acted in secret"
         elif d.get("channel") == "auto":
             text = f"{who(d['seat'])} (resigned, played automatically): {d['canonical']}"
+        elif d.get("channel") == "deadline":
+            text = f"{who(d['seat'])} (deadline move): {d['canonical']}"
         else:
             text = f"{who(d['seat'])}: {d['canonical']}"
         return f"{text} — {log}" if log else text
@@ -259,7 +262,7 @@ def event_text(kind: str, d: dict[str, Any], names: Names | None = None) -> str:
             left = names.many(gone) if names is not None else str(gone)
             return f"finished: {left} resigned; winner {named}"
         return f"finished ({d['reason']}): winner {named}"
-    return kind
+    return clock_event_text(kind, d, names) or kind
 
 
 def _resolved_text(d: dict[str, Any]) -> str:

@@ -10,6 +10,9 @@ gets at most one mail:
 - the seat acted: a confirmation (``mail.confirmations``; a secret action always gets one,
   as it carries the vote's salt);
 - a dispute opened or resolved: a notice to every seat (every mail says while one is open);
+- the game's clock: a deadline missed (who was late, what was played for them), an
+  extension, a pause, a vacation, a new time control: a notice to every seat (not to the
+  seat that went away or asked for the pause itself); a turn mail says when its deadline is;
 - undo, an undo request that lapsed, resignation or the start of the game: a notice.
 
 A seat whose address had never played is invited (``pbem.invitations``): at the start of
@@ -23,6 +26,7 @@ The relay that sends these mails is ``pbem.mail.relay``.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -32,9 +36,12 @@ from pbem import events as ev
 from pbem import invitations, store
 from pbem.cache import EventTails
 from pbem.clock import Clock, SystemClock
+from pbem.clock_events import CLOCK_EVENTS
+from pbem.deadlines.time_control import TimeControl
 from pbem.disputes import administrator_only, dispute_headline, dispute_notice, open_dispute
 from pbem.events import StoredEvent
 from pbem.mail import compose as c
+from pbem.mail.clock_news import clock_news, deadline_line
 from pbem.mail.models import OutboxMail
 from pbem.models import Game
 from pbem.naming import Names
@@ -45,6 +52,8 @@ from pbem.views import result_text
 
 #: How many events before an append the listener reads to write "since your last move".
 HISTORY_WINDOW = 100
+#: the clock's events (``pbem.mail.clock_news``)
+_CLOCK_TYPES = frozenset(kind.TYPE for kind in CLOCK_EVENTS)
 
 
 def _seat_of(event: StoredEvent) -> int:
@@ -116,11 +125,18 @@ def plan_mails(
     # of an upheld dispute names its opener, but the administrator or the others' consent
     # decided it: nobody is confirmed an act of theirs, every seat gets the notice.
     resolved = any(e.type == ev.DISPUTE_RESOLVED for e in new)
+    # A deadline move is played for the seat, not by it: no confirmation of it, but the
+    # notice that tells every seat (``clock``), or its turn if it is to act again.
+    moved_for = {
+        p.seat
+        for e in new
+        if isinstance(p := e.payload, ev.ActionApplied) and p.channel == "deadline"
+    }
     actors = {
         p.seat
         for e in new
         if isinstance(p := e.payload, ev.SEAT_ACTS)
-        and p.channel != "auto"
+        and p.channel not in ("auto", "deadline")
         and not isinstance(p, ev.POSITION_NEUTRAL)
         and not (resolved and isinstance(p, ev.ActionsRetracted))
     }
@@ -136,6 +152,7 @@ def plan_mails(
     dispute_news = dispute_headline(new)
     # Once for every seat's mail, and only when one is open.
     dispute = open_dispute(ctx.session, ctx.game_id) if facts.dispute_open else None
+    clock = clock_news(new, names) if types & _CLOCK_TYPES else None
     # Retractions come after what they retract: the log from the disputed moves on says
     # whether consent could uphold it.
     first = min(json.loads(dispute.versions)) if dispute is not None else 0
@@ -180,22 +197,26 @@ def plan_mails(
                 pending,
                 names,
                 dispute_notice(dispute, seat.seat, names, consent_possible=consent_possible),
+                "" if clock is None else clock.notices(history, seat.seat, names),
             ),
         }
         kind: str | None
         if seat.seat in waiting:
             kind, text = "invitation", _invitation_text(ctx, settings, seat, common, names, key)
         elif seat.seat in accepted and not seat.resigned and finished is None:
-            kind, text = _joined(ctx, history, seat, common, names)
+            kind, text = _joined(ctx, history, seat, common, names, now)
         elif finished is not None:
             kind, text = "end", _end_text(ctx, history, seat, finished, common, names)
         elif seat.resigned:
             kind = None
         elif seat.seat in to_act_after and (
-            position_changed or seat.seat not in to_act_before or seat.seat in actors
+            position_changed
+            or seat.seat not in to_act_before
+            or seat.seat in actors
+            or seat.seat in moved_for
         ):
             kind = "turn"
-            text = _turn_text(ctx, history, seat, common, names)
+            text = _turn_text(ctx, history, seat, common, names, now)
         elif undo_request is not None and seat.seat != _seat_of(undo_request):
             kind = "notice"
             text = _notice(history, before, seat, common, names, "an undo request.", "")
@@ -210,6 +231,9 @@ def plan_mails(
         elif dispute_news is not None:
             kind = "notice"
             text = _notice(history, before, seat, common, names, dispute_news, "")
+        elif clock is not None and seat.seat not in clock.doers:
+            kind = "notice"
+            text = _notice(history, before, seat, common, names, clock.headline or "", "")
         elif lapsed is not None:
             # Every seat the request concerned (its maker and those asked) hears of it.
             kind = "notice"
@@ -218,6 +242,8 @@ def plan_mails(
             kind = "start" if ev.GAME_CREATED in types else "notice"
             headline = "the game has started." if kind == "start" else "news of the game."
             asked = "You will get a mail when it is your turn." if kind == "start" else ""
+            if kind == "start" and (timing := _time_control(new)) is not None:
+                asked += f"\nTime control: {timing}."
             text = _notice(history, before, seat, common, names, headline, asked)
         else:
             kind = None
@@ -246,12 +272,21 @@ def plan_mails(
     return mails
 
 
+def _time_control(new: Sequence[StoredEvent]) -> str | None:
+    """The time control an append sets, for people (None: it sets none)."""
+    for e in new:
+        if isinstance(p := e.payload, ev.TimeControlSet):
+            return TimeControl.from_json(p.time_control).describe()
+    return None
+
+
 def _turn_text(
     ctx: AppendContext,
     history: list[StoredEvent],
     seat: SeatInfo,
     common: dict[str, object],
     names: Names,
+    now: datetime,
 ) -> str:
     return c.render(
         "turn",
@@ -264,7 +299,7 @@ def _turn_text(
             names,
         ),
         can_type=c.can_type(ctx.rules, ctx.state_after, seat.seat),
-        deadline="none set",
+        deadline=deadline_line(ctx.session, ctx.game_id, seat.seat, now),
     )
 
 
@@ -274,11 +309,12 @@ def _joined(
     seat: SeatInfo,
     common: dict[str, object],
     names: Names,
+    now: datetime,
 ) -> tuple[str, str]:
     """The one mail a player gets on accepting an invitation: the game as it stands (its
     turn, or where the game is), instead of every mail held back until then."""
     if seat.seat in ctx.rules.to_act(ctx.state_after):
-        return "turn", _turn_text(ctx, history, seat, common, names)
+        return "turn", _turn_text(ctx, history, seat, common, names, now)
     text = c.render(
         "notice",
         **common,
@@ -346,8 +382,9 @@ def _notices(
     pending: _PendingUndo | None,
     names: Names,
     dispute: str = "",
+    clock: str = "",
 ) -> str:
-    lines = [c.bounce_notices(seats, failing, viewer, names), dispute]
+    lines = [c.bounce_notices(seats, failing, viewer, names), dispute, clock]
     if pending is not None and pending.seat != viewer:
         if viewer in pending.answered:
             lines.append(
