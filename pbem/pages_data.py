@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import ConfigError
 from pbem import store
+from pbem.deadlines.display import deadline_text, time_control_text
 from pbem.mail.compose import seat_for_link
+from pbem.models import Deadline, GameClockState
 from pbem.naming import Names
 from pbem.replay import VerifyReport, verify
 from pbem.repository import game_or_404
@@ -42,6 +44,24 @@ def game_status(service: GameService, game_id: str) -> dict[str, Any]:
             "version": game.version,
             "to_act": json.loads(game.to_act),
             "finished": game.finished,
+        }
+
+
+def clock_of(service: GameService, game_id: str, seat: int | None) -> dict[str, str | None]:
+    """The game's time control for people, and ``seat``'s deadline as its turn mail words
+    it (None for a spectator, or a seat that owes no decision now), at the service's now."""
+    with service.db.read() as session:
+        game_or_404(session, game_id)
+        clock = session.get(GameClockState, game_id)
+        row = None if seat is None else session.get(Deadline, (game_id, seat))
+        deadline = None
+        if seat is not None and row is None:
+            deadline = deadline_text(None, None, service.clock.now())  # an untimed game
+        elif row is not None and row.status != "idle":
+            deadline = deadline_text(row.status, row.due_at, service.clock.now())
+        return {
+            "time_control": time_control_text(None if clock is None else clock.state),
+            "deadline": deadline,
         }
 
 

@@ -16,7 +16,7 @@ from flask.blueprints import BlueprintSetupState
 
 from pbem.errors import ServiceError
 from pbem.naming import Names
-from pbem.pages_data import game_status
+from pbem.pages_data import clock_of, game_status
 from pbem.views import describe
 from web.audit import audit
 from web.dispute_pages import disputes_pages
@@ -150,6 +150,7 @@ def render_game(
     names = loaded.names
     lines = log_lines(svc.events(game_id, 0, seat), names)
     your_turn = seat is not None and seat in doc["to_act"] and bool(doc["legal"])
+    clock = clock_of(svc, game_id, seat if your_turn and not doc["finished"] else None)
     html = render_template(
         "game.html",
         g=doc,
@@ -164,6 +165,8 @@ def render_game(
         disputes=svc.disputes.list(game_id),
         dispute_error=dispute_error,
         dispute_typed=dispute_typed or {},
+        time_control=clock["time_control"],
+        deadline=clock["deadline"],
         **board_context(loaded, doc, names),
     )
     return html, status
