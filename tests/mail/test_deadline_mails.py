@@ -10,9 +10,7 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 
 from pbem import events as ev
-from pbem.actions import action_event
-from pbem.bootstrap import build_service
-from pbem.clock import format_time
+from pbem.bootstrap import build_service, build_sweeper
 from pbem.db import Database
 from pbem.mail.models import OutboxMail
 from pbem.mail.outbox import OutboxListener
@@ -54,30 +52,18 @@ def _deadline(db: Database, gid: str, seat: int) -> Deadline:
         return row
 
 
-def _miss(
-    service: GameService,
-    gid: str,
-    seat: int,
-    text: str | None,
-    *,
-    reason: str = "default",
-) -> None:
-    """What the sweep appends at a missed deadline, in one unit of work on the locked game:
-    ``DeadlineMissed`` then the deadline move (``text``; None: the game waits)."""
-    due = _deadline(service.db, gid, seat).due_at
-    assert due is not None
+def _order(service: GameService, gid: str, seat: int, text: str) -> None:
+    """A standing order, as the seat's ``default <move>`` records it."""
     with service.transactions.on(gid) as work:
-        missed = ev.DeadlineMissed(seat=seat, due_at=due, move=text is not None, reason=reason)
-        if text is None:
-            work.append([missed], work.state)
-            return
-        rules = work.rules
-        action = rules.parse_action(work.state, seat, text)
-        received = format_time(service.clock.now())
-        move, after = action_event(
-            rules, work.state, seat, action, text, "deadline", None, received
-        )
-        work.append([missed, move], after)
+        order = ev.StandingOrderSet(seat=seat, text=text, channel="email", channel_ref=None)
+        work.append([order], work.state, lapse=False)
+
+
+def _sweep(service: GameService) -> None:
+    """What the scheduler's sweep does at the service's now: the deadlines due are missed,
+    and the deadline moves made (or the game waits)."""
+    report = build_sweeper(service).sweep()
+    assert report.moves and not report.failed, report
 
 
 def test_turn_mails_show_the_deadline_and_the_start_mail_the_time_control(
@@ -112,7 +98,8 @@ def test_an_untimed_game_says_no_deadline_is_set(world: MailWorld) -> None:
 
 def test_a_paused_clock_and_a_late_seat_are_said_so(world: MailWorld) -> None:
     seats = _seats(world, 2)
-    created = world.service.create_game("lancelot", {}, seats, channel="api", time_control="1h")
+    timing = {"per_decision": "1h", "kind": "fixed", "on_deadline": "wait"}
+    created = world.service.create_game("lancelot", {}, seats, channel="api", time_control=timing)
     gid = created.id
     before = _last_id(world, gid)
     with world.service.transactions.on(gid) as work:
@@ -133,7 +120,7 @@ def test_a_paused_clock_and_a_late_seat_are_said_so(world: MailWorld) -> None:
         )
     world.clock.advance(timedelta(hours=2))
     before = _last_id(world, gid)
-    _miss(world.service, gid, 0, None, reason="waiting")
+    _sweep(world.service)
     late = {m.seat: _text(m) for m in _mails(world, gid, before)}
     assert set(late) == {0, 1}
     assert "You missed the deadline of Mon 02 Jun 2025 10:00 UTC; the game waits" in late[0]
@@ -149,7 +136,8 @@ def test_every_seat_is_told_who_was_late_and_what_was_played_for_them(
     gid = created.id
     world.clock.advance(timedelta(minutes=4))
     before = _last_id(world, gid)
-    _miss(world.service, gid, 0, "E5", reason="standing order")
+    _order(world.service, gid, 0, "E5")
+    _sweep(world.service)
     mails = {m.seat: (m.kind, _text(m)) for m in _mails(world, gid, before)}
     assert set(mails) == {0, 1}
     kind, alice = mails[0]
@@ -187,9 +175,28 @@ def test_a_secret_action_played_at_a_deadline_is_not_shown_to_the_others(
     state = service.load(gid).state
     assert state.phase == "vote"
     gem = state.purses[0][0]
+    before = _last_id(world, gid)
+    with service.transactions.on(gid) as work:  # only Alice is late
+        more = [
+            ev.DeadlineExtended(
+                seat=s,
+                seconds=3600,
+                by="administrator",
+                by_seat=None,
+                channel="cli",
+                channel_ref=None,
+            )
+            for s in (1, 2)
+        ]
+        work.append(more, work.state, lapse=False)
+    extended = {m.seat: _text(m) for m in _mails(world, gid, before)}
+    assert set(extended) == {0, 1, 2}  # every seat is told, by a notice of its own
+    for text in extended.values():
+        assert "Bob's deadline extended by 1 hour (the administrator)." in text, text
     world.clock.advance(timedelta(hours=1, seconds=1))
     before = _last_id(world, gid)
-    _miss(service, gid, 0, f"stake {gem}", reason="standing order")
+    _order(service, gid, 0, f"stake {gem}")
+    _sweep(service)
     mails = {m.seat: _text(m) for m in _mails(world, gid, before)}
     assert set(mails) == {0, 1, 2}
     assert f"played for you: stake {gem} (your standing order)" in mails[0], mails[0]

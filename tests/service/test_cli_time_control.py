@@ -84,7 +84,7 @@ def test_new_game_without_one_is_untimed(run, database_url: str) -> None:  # typ
         ("soon", 1, "The time control cannot be used: time control 'soon' is neither a preset"),
         ('{"kind": "clock"}', 1, "a clock needs initial"),
         ("{kind", 2, "not JSON"),
-        ("400d", 1, "neither a preset"),
+        ("400d", 1, "must be between 0 and 365 days"),
     ],
 )
 def test_a_bad_time_control_is_explained_and_creates_nothing(  # type: ignore[no-untyped-def]
