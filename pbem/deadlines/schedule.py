@@ -27,6 +27,10 @@ from pbem.deadlines.time_control import TimeControl
 
 Interval = tuple[datetime, datetime | None]
 
+#: how many of a seat's latest decisions an undo can give back (undo never reaches further
+#: than a few actions: it cannot cross another seat's action without consent, nor a draw)
+UNDO_DEPTH = 16
+
 
 @dataclass
 class SeatClock:
@@ -48,6 +52,9 @@ class SeatClock:
     vacation_used: int = 0
     resigned: bool = False
     decisions: int = 0
+    #: the seat's latest decisions as they stood before its actions ended them, by the
+    #: action's version: [version, owes_since, budget, extension, bank] (an undo resumes them)
+    ended: list[list[Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -93,7 +100,7 @@ class GameClock:
         else:
             seat.budget = None
 
-    def _end_decision(self, seat: SeatClock, at: datetime) -> None:
+    def _end_decision(self, seat: SeatClock, at: datetime, version: int) -> None:
         """The seat acted at ``at``: a clock's bank pays the counted time used, then gains
         its increment, never above the cap."""
         tc = self.time_control
@@ -102,6 +109,10 @@ class GameClock:
             # appends as one (``pbem.read_models.appends``), where the decision never began.
             # A decision of no length, as the appends made it one by one.
             self._begin_decision(seat, at)
+        seat.ended = [
+            *seat.ended,
+            [version, _time(seat.owes_since), seat.budget, seat.extension, seat.bank],
+        ][-UNDO_DEPTH:]
         if seat.owes_since is not None and tc.kind == "clock" and seat.bank is not None:
             used = self.counted(seat, seat.owes_since, at)
             bank = max(0, (seat.budget or 0) + seat.extension - used) + tc.increment
@@ -115,9 +126,11 @@ class GameClock:
         if isinstance(p, ev.TimeControlSet):
             self.time_control = TimeControl.from_json(p.time_control)
         elif isinstance(p, ev.ActionApplied) and seat is not None:
-            self._end_decision(seat, at)
+            self._end_decision(seat, at, e.version)
             if p.channel == "deadline":
                 seat.standing_order = None  # "for their next deadline": used once
+        elif isinstance(p, ev.ActionsRetracted):
+            self._resume_decisions(set(p.versions))
         elif isinstance(p, ev.DeadlineMissed) and seat is not None:
             seat.missed = True
         elif isinstance(p, ev.DeadlineExtended) and seat is not None:
@@ -141,6 +154,19 @@ class GameClock:
             seat.resigned = True
         elif isinstance(p, ev.GameFinished):
             self.finished = True
+
+    def _resume_decisions(self, retracted: set[int]) -> None:
+        """An undone action gives its decision back as it stood, time spent included: an
+        undo earns no increment and no fresh deadline (else move-and-undo would farm time).
+        Decided here: rules/README.md is silent on clocks; docs/deadlines.md says so."""
+        for seat in self.seats.values():
+            undone = [entry for entry in seat.ended if entry[0] in retracted]
+            if not undone:
+                continue
+            _, owes_since, budget, extension, bank = min(undone, key=lambda entry: entry[0])
+            seat.owes_since, seat.budget = _parse(owes_since), budget
+            seat.extension, seat.bank, seat.missed = extension, bank, False
+            seat.ended = [entry for entry in seat.ended if entry[0] not in retracted]
 
     def _leave(self, seat: SeatClock, at: datetime, until: datetime) -> None:
         self._come_back(seat, at)
@@ -290,6 +316,7 @@ class GameClock:
                     "vacation_used": s.vacation_used,
                     "resigned": s.resigned,
                     "decisions": s.decisions,
+                    "ended": s.ended,
                 }
                 for s in sorted(self.seats.values(), key=lambda s: s.seat)
             ],
@@ -310,6 +337,7 @@ class GameClock:
                 vacation_used=d["vacation_used"],
                 resigned=d["resigned"],
                 decisions=d["decisions"],
+                ended=d.get("ended", []),
             )
             for d in data["seats"]
         }

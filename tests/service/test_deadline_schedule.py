@@ -473,3 +473,28 @@ def test_two_appends_of_one_microsecond_fold_as_they_did_one_by_one() -> None:
     ]
     assert folds[0].to_json() == folds[1].to_json()
     assert (folds[1].seats[0].bank, folds[1].seats[1].bank) == (9 * HOUR, 11 * HOUR)
+
+
+@pytest.mark.parametrize(
+    "time_control", ["10h", {"kind": "clock", "initial": "10h", "increment": "2h"}]
+)
+def test_an_undone_move_gives_its_decision_back_as_it_stood(
+    service: GameService, time_control: Any
+) -> None:
+    gid = _game(service, time_control)
+    a = _owing(service, gid)
+    before = rows(service, gid)[a]
+    wait(service, hours=3)
+    play(service, gid, a)
+    wait(service, minutes=10)
+    service.undo(gid, a, channel="api")
+    assert _owing(service, gid) == a
+    after = rows(service, gid)[a]
+    # the same deadline, from the same start, and no increment earned by moving and undoing
+    assert (after.owes_since, after.due_at, after.bank) == (
+        before.owes_since,
+        before.due_at,
+        before.bank,
+    )
+    assert after.due_at == at(MONDAY + timedelta(hours=10))
+    _matches_log(service, gid)
