@@ -1,7 +1,8 @@
 """The mails of the clock's requests (``pbem.clock_consent``), written in the transaction of
 the append like the outbox's: when a seat asks to extend its deadline, to pause or to
-resume, every other seat is asked to answer; when the request is granted or refused, the
-seats are told (the one whose answer decided it already has its answer).
+resume, every other seat is asked to answer; when one refuses, the others are told (the one
+who refused has its answer). A request granted is told by the outbox's notice of the
+extension, pause or resumption it appends (``pbem.mail.clock_news``), so not here.
 
 A listener of its own so that appends without a request (nearly all) cost one look at the
 event types.
@@ -59,19 +60,14 @@ def plan(ctx: AppendContext, settings: Settings, now: datetime) -> list[OutboxMa
             f"'disagree {what}'. The last agreement grants it; one disagreement refuses it."
         )
         texts = {s.seat: line for s in ctx.seats if s.seat != asked.seat and not s.resigned}
-    elif answer is not None and (granted or not answer.agree):
+    elif answer is not None and not granted and not answer.agree:
         found = store.read(ctx.session, ctx.game_id, answer.request - 1, answer.request)
         request = found[0].payload if found else None
         if not isinstance(request, ce.ClockRequested):
             return []
         subject = _asked(request, names.of(request.seat))
-        if granted:
-            line = f"{subject}: every other player agreed, so it is done."
-        else:
-            line = f"{subject}: {names.of(answer.seat)} did not agree, so it is refused."
+        line = f"{subject}: {names.of(answer.seat)} did not agree, so it is refused."
         texts = {s.seat: line for s in ctx.seats if s.seat != answer.seat}
-    elif asked is not None:  # granted at once: nobody else to ask
-        return []
     if not texts:
         return []
     waiting = invitations.waiting_seats(ctx.session, ctx.game_id, ctx.seats)

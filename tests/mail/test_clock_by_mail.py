@@ -128,7 +128,10 @@ def test_away_and_back_in_every_game_of_the_address(world: MailWorld) -> None:
 def test_an_extension_and_a_pause_by_consent(world: MailWorld) -> None:
     game = _game(world, ("Alice", "Bob"))
     gid, start = game.id, world.clock.now()
+    first = {m.id for m in world.outbox(gid)}
     outcome, detail, answer = _say(world, gid, 0, "extend 12h")
+    # One mail each: Alice's answer, Bob's question.
+    assert sorted(m.seat for m in world.outbox(gid) if m.id not in first) == [0, 1]
     assert (outcome, detail) == ("applied", "asked the others to extend by 12 hours")
     assert "agree extend" in _text(answer)
     assert _row(world, gid, 0).due_at == format_time(start + 48 * HOUR)
@@ -139,10 +142,12 @@ def test_an_extension_and_a_pause_by_consent(world: MailWorld) -> None:
         "Alice (Red) asks for 12 hours more before their deadline. Reply 'agree extend' to agree"
         in _text(asked)
     )
+    before = {m.id for m in world.outbox(gid)}
     outcome, detail, answer = _say(world, gid, 1, "agree extend")
     assert outcome == "applied" and "every player agreed" in detail
-    told = _latest(world, gid, 0)
-    assert told.kind == "clock" and "every other player agreed, so it is done" in _text(told)
+    # Alice hears of it once: the notice of the extension (no second mail of the request's).
+    told = [m for m in world.outbox(gid) if m.id not in before and m.seat == 0]
+    assert len(told) == 1 and "extended" in _text(told[0]), [_text(m) for m in told]
     assert _row(world, gid, 0).due_at == format_time(start + 60 * HOUR)
     # Nothing is waiting now: a second "agree extend" is refused and changes nothing.
     version = world.service.load(gid).version
