@@ -178,7 +178,7 @@ def test_a_seat_whose_invitation_waits_is_not_asked(world: MailWorld) -> None:
 
 def test_help_lists_the_clock_commands(world: MailWorld) -> None:
     game = _game(world, ("Hana", "Ivo"))
-    outcome, detail, answer = _say(world, game.id, 0, "help")
+    outcome, _detail, answer = _say(world, game.id, 0, "help")
     assert outcome == "applied" and answer.kind == "help"
     told = _text(answer)
     for words in ("default <move>", "away until 2026-12-24", "extend [24h]", "agree extend"):
