@@ -51,6 +51,9 @@ class SeatClock:
     away: list[Interval] = field(default_factory=list)
     vacation_used: int = 0
     resigned: bool = False
+    #: invited and not yet accepted: its clock starts when its player accepts (nobody is
+    #: timed on a game they have not agreed to play; docs/deadlines.md)
+    invited: bool = False
     decisions: int = 0
     #: the seat's latest decisions as they stood before its actions ended them, by the
     #: action's version: [version, owes_since, budget, extension, bank] (an undo resumes them)
@@ -82,7 +85,9 @@ class GameClock:
         for e in events:
             self._apply(e, parse_time(e.recorded_at))
         for seat in self.seats.values():
-            owes = seat.seat in to_act and not seat.resigned and not self.finished
+            owes = (
+                seat.seat in to_act and not seat.resigned and not seat.invited and not self.finished
+            )
             if not owes:
                 seat.owes_since, seat.budget, seat.extension, seat.missed = None, None, 0, False
             elif seat.owes_since is None:
@@ -150,6 +155,12 @@ class GameClock:
             self._pause(at, f"dispute {e.version}")
         elif isinstance(p, ev.DisputeResolved):
             self._resume(at, f"dispute {p.dispute}")
+        elif isinstance(p, ev.GameCreated):
+            for invited in p.invited:
+                if invited in self.seats:
+                    self.seats[invited].invited = True
+        elif isinstance(p, ev.InvitationAccepted) and seat is not None:
+            seat.invited = False
         elif isinstance(p, ev.PlayerResigned) and seat is not None:
             seat.resigned = True
         elif isinstance(p, ev.GameFinished):
@@ -315,6 +326,7 @@ class GameClock:
                     "away": [_interval_json(i) for i in s.away],
                     "vacation_used": s.vacation_used,
                     "resigned": s.resigned,
+                    "invited": s.invited,
                     "decisions": s.decisions,
                     "ended": s.ended,
                 }
@@ -336,6 +348,7 @@ class GameClock:
                 away=[_interval(i) for i in d["away"]],
                 vacation_used=d["vacation_used"],
                 resigned=d["resigned"],
+                invited=d.get("invited", False),
                 decisions=d["decisions"],
                 ended=d.get("ended", []),
             )

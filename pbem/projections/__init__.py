@@ -43,7 +43,8 @@ READ_MODELS: tuple[ReadModel, ...] = (
     ReadModel(UndoRequest, "game_id", ("request",), undo_requests.project),
     ReadModel(Dispute, "game_id", ("dispute",), disputes.project),
     ReadModel(Invitation, "game_id", ("seat",), invitations.project),
-    # after ``seats``: a game given a time control mid-game reads who resigned from it
+    # after ``seats`` and ``invitations``: a game given a time control mid-game reads who
+    # resigned and who has yet to accept from them
     ReadModel(Deadline, "game_id", ("seat",), deadlines.project),
     ReadModel(GameClockState, "game_id", ("game_id",), deadlines.no_projection),
 )

@@ -12,13 +12,13 @@ import json
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from pbem import events as ev
 from pbem.clock import format_time
 from pbem.deadlines.schedule import GameClock
 from pbem.deadlines.time_control import TimeControl
-from pbem.models import Deadline, GameClockState, Seat
+from pbem.models import Deadline, GameClockState, Invitation, Seat
 
 
 def project(
@@ -34,6 +34,14 @@ def project(
         clock = GameClock.start(TimeControl(), [s.seat for s in seats])
         for s in seats:
             clock.seats[s.seat].resigned = s.resigned
+        # (given a time control mid-game: who still has to accept its invitation)
+        for invitation in session.exec(
+            select(Invitation).where(
+                Invitation.game_id == game_id, col(Invitation.accepted_at).is_(None)
+            )
+        ).all():
+            if invitation.seat in clock.seats:
+                clock.seats[invitation.seat].invited = True
         row = GameClockState(game_id=game_id, state="")
     else:
         clock = GameClock.from_json(json.loads(row.state))

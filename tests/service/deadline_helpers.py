@@ -107,3 +107,10 @@ def back(seat: int) -> ev.VacationEnded:
 
 def standing(seat: int, text: str | None) -> ev.StandingOrderSet:
     return ev.StandingOrderSet(seat=seat, text=text, channel="api", channel_ref=None)
+
+
+def accept_all(service: GameService, game_id: str) -> str:
+    """Every invited seat of the game accepts (a seat's clock starts when it does)."""
+    for seat in range(len(service.load(game_id).seats)):
+        service.accept_invitation(game_id, seat, channel="web")
+    return game_id

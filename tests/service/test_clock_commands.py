@@ -20,6 +20,7 @@ from pbem.read_models import first_difference
 from pbem.replay import verify
 from pbem.results import Created
 from pbem.service import GameService
+from tests.service.deadline_helpers import accept_all
 from tests.service.helpers import REGISTRY, make_settings
 
 START = datetime(2025, 1, 6, 10, 0, tzinfo=UTC)
@@ -53,7 +54,9 @@ def new_game(
         {"name": f"P{i}", "email": emails[i] if i < len(emails) else f"c{n}-{i}@example.org"}
         for i in range(2)
     ]
-    return service.create_game("hoard", {"rounds": 3}, players, time_control=time_control)
+    created = service.create_game("hoard", {"rounds": 3}, players, time_control=time_control)
+    accept_all(service, created.id)
+    return created
 
 
 def row(service: GameService, game_id: str, seat: int) -> Deadline:

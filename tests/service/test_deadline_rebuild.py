@@ -25,6 +25,7 @@ from pbem.results import Created
 from pbem.service import GameService
 from tests.service.deadline_helpers import (
     PLAYERS,
+    accept_all,
     append,
     away,
     back,
@@ -55,7 +56,7 @@ STARTS = [
 WAITS = st.sampled_from([0, 0, 1, 60, 45 * 60, 3 * 3600, 20 * 3600, 2 * 86400])
 STEPS = ["wait", "move", "move", "move", "pause", "resume", "extend", "away", "back",
          "standing", "missed", "time control", "undo", "wait", "dispute", "resolve",
-         "resign"]  # fmt: skip
+         "resign", "accept"]  # fmt: skip
 
 
 def _step(service: GameService, created: Created, data: st.DataObject) -> None:
@@ -99,6 +100,8 @@ def _step(service: GameService, created: Created, data: st.DataObject) -> None:
         append(service, gid, away(seat, now + timedelta(hours=hours)))
     elif step == "back":
         append(service, gid, back(seat))
+    elif step == "accept":
+        service.accept_invitation(gid, seat, channel="web")
     elif step == "standing":
         append(service, gid, standing(seat, data.draw(st.sampled_from([None, "pass", "x y"]))))
     elif step == "missed":
@@ -142,6 +145,8 @@ def _random_games(database: Database, tmp: Path, data: st.DataObject) -> None:
     created = service.create_game(
         game, {}, PLAYERS[:players], time_control=data.draw(st.sampled_from(TIME_CONTROLS))
     )
+    if data.draw(st.booleans()):  # else the clocks start when the seats accept, in _step
+        accept_all(service, created.id)
     for _ in range(data.draw(st.integers(min_value=1, max_value=14))):
         _step(service, created, data)
     assert first_difference(database, created.id, REGISTRY) is None
@@ -165,7 +170,9 @@ def test_a_deadline_row_changed_behind_the_logs_back_is_named(
     database: Database, tmp_path: Path, change: str
 ) -> None:
     service = timed_service(database, tmp_path)
-    gid = service.create_game("lancelot", {}, PLAYERS[:2], time_control="standard").id
+    gid = accept_all(
+        service, service.create_game("lancelot", {}, PLAYERS[:2], time_control="standard").id
+    )
     [seat] = service.load(gid).to_act
     assert first_difference(database, gid, REGISTRY) is None
     with database.write() as session:

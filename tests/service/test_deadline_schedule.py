@@ -23,6 +23,7 @@ from pbem.service import GameService
 from tests.service.deadline_helpers import (
     MONDAY,
     PLAYERS,
+    accept_all,
     append,
     at,
     away,
@@ -57,7 +58,9 @@ def service(database: Database, tmp_path: Path) -> Iterator[GameService]:
 
 
 def _game(service: GameService, time_control: Any, game: str = "lancelot", n: int = 2) -> str:
-    return service.create_game(game, {}, PLAYERS[:n], time_control=time_control).id
+    return accept_all(
+        service, service.create_game(game, {}, PLAYERS[:n], time_control=time_control).id
+    )
 
 
 def _owing(service: GameService, gid: str) -> int:
@@ -175,7 +178,7 @@ def test_a_pause_stops_every_clock_until_the_game_resumes(service: GameService) 
 
 def test_an_open_dispute_stops_the_clock(service: GameService) -> None:
     created = service.create_game("lancelot", {}, PLAYERS[:2], time_control="48h")
-    gid = created.id
+    gid = accept_all(service, created.id)
     wait(service, hours=1)
     first = play(service, gid)
     version = service.load(gid).version
@@ -195,7 +198,7 @@ def test_an_open_dispute_stops_the_clock(service: GameService) -> None:
 
 def test_a_dispute_and_a_pause_both_have_to_end(service: GameService) -> None:
     created = service.create_game("lancelot", {}, PLAYERS[:2], time_control="48h")
-    gid = created.id
+    gid = accept_all(service, created.id)
     wait(service, hours=1)
     first = play(service, gid)
     version = service.load(gid).version
@@ -497,4 +500,19 @@ def test_an_undone_move_gives_its_decision_back_as_it_stood(
         before.bank,
     )
     assert after.due_at == at(MONDAY + timedelta(hours=10))
+    _matches_log(service, gid)
+
+
+def test_an_invited_seats_clock_starts_when_its_player_accepts(service: GameService) -> None:
+    gid = service.create_game("lancelot", {}, PLAYERS[:2], time_control="48h").id
+    first = _owing(service, gid)
+    assert rows(service, gid)[first].status == "idle"  # invited: not timed yet
+    now = wait(service, hours=30)
+    service.accept_invitation(gid, first, channel="web")
+    row = rows(service, gid)[first]
+    assert (row.status, row.owes_since, row.due_at) == (
+        "running",
+        at(now),
+        at(now + timedelta(hours=48)),
+    )
     _matches_log(service, gid)

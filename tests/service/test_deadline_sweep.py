@@ -408,7 +408,10 @@ def test_the_deadline_move_mails_the_late_seat_and_the_next_one(
             )
         ).all()
     kinds = {m.recipient: m.kind for m in mails}
-    assert kinds == {ann: "applied", bob: "turn"}
+    # the late seat is told what was played for it (a notice, not a confirmation of its act)
+    assert kinds == {ann: "notice", bob: "turn"}
+    late = next(m for m in mails if m.recipient == ann)
+    assert b"You missed the deadline" in late.message
 
 
 def test_reminders_interrupted_before_commit_are_sent_by_the_next_sweep(
