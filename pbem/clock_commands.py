@@ -163,7 +163,8 @@ class ClockCommands:
     def extend(
         self, game_id: str, admin_token: str | None, seat: int, seconds: int, *, channel: str
     ) -> ClockResult:
-        """Give ``seat`` ``seconds`` more for the decision it owes now."""
+        """Give ``seat`` ``seconds`` more for the decision it owes now; a missed deadline the
+        game waits on (``on_deadline = wait``) is reopened with ``seconds`` from now."""
         with self.transactions.on(game_id) as txn:
             check_admin(txn, admin_token)
             check_can_act(txn, seat)
@@ -174,11 +175,6 @@ class ClockCommands:
             name = names_for(txn.rules, txn.state, [s.name for s in txn.seats]).of(seat)
             if owing is None:
                 raise Conflict(f"{name} owes no decision now: there is no deadline to extend.")
-            if owing.missed:
-                raise Conflict(
-                    f"{name}'s deadline has passed and was recorded as missed: an extension "
-                    "cannot reopen it."
-                )
             event = ce.DeadlineExtended(
                 seat=seat,
                 seconds=seconds,
@@ -189,6 +185,8 @@ class ClockCommands:
             )
             stored = txn.append([event], txn.state)
             done = f"{name}'s deadline extended by {format_duration(seconds)}"
+            if owing.missed:  # the game waited on it: reopened, from now
+                done = f"{name}'s missed deadline reopened: {format_duration(seconds)} from now"
             return ClockResult(game_id, stored[-1].version, done)
 
     def pause(self, game_id: str, admin_token: str | None, *, channel: str) -> ClockResult:

@@ -139,7 +139,13 @@ class GameClock:
         elif isinstance(p, ev.DeadlineMissed) and seat is not None:
             seat.missed = True
         elif isinstance(p, ev.DeadlineExtended) and seat is not None:
-            if seat.owes_since is not None:
+            if seat.owes_since is not None and seat.missed:
+                # A missed deadline the game waits on (``on_deadline = wait``), reopened by
+                # the administrator: the seat gets the extension from now on.
+                used = self.counted(seat, seat.owes_since, at)
+                seat.extension = max(0, used - (seat.budget or 0)) + p.seconds
+                seat.missed = False
+            elif seat.owes_since is not None:
                 seat.extension += p.seconds
         elif isinstance(p, ev.StandingOrderSet) and seat is not None:
             seat.standing_order = p.text

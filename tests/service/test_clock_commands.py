@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.bootstrap import build_service
+from pbem.bootstrap import build_service, build_sweeper
 from pbem.clock import ManualClock, format_time
 from pbem.db import Database
 from pbem.errors import AgainstTheRules, BadRequest, Conflict, Forbidden, Unreadable
@@ -248,3 +248,23 @@ def test_after_every_clock_command_the_log_gives_the_stored_read_models(
     with service.db.read() as session:
         report = verify(session, g.id, REGISTRY)
     assert report.ok, report
+
+
+def test_the_admin_reopens_a_missed_deadline_the_game_waits_on(
+    service: GameService, clock: ManualClock
+) -> None:
+    g = new_game(service, {"kind": "fixed", "per_decision": "1h", "on_deadline": "wait"})
+    clock.advance(2 * HOUR)
+    [act] = build_sweeper(service).sweep().moves
+    assert (act.seat, act.move) == (0, False)
+    assert row(service, g.id, 0).status == "late"
+    clock.advance(5 * HOUR)  # the game waited; the administrator gives the seat 3 hours more
+    result = service.clocks.extend(g.id, g.admin_token, 0, 3 * 3600, channel="cli")
+    assert "reopened" in result.done
+    late = row(service, g.id, 0)
+    assert (late.status, late.due_at) == ("running", at(clock.now() + timedelta(hours=3)))
+    assert build_sweeper(service).sweep().moves == []
+    clock.advance(3 * HOUR)
+    [again] = build_sweeper(service).sweep().moves
+    assert (again.seat, again.move) == (0, False)
+    assert first_difference(service.db, g.id, REGISTRY) is None
