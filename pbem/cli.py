@@ -591,6 +591,10 @@ def demo(obj: Context) -> None:
             organiser_key=_operator_key(obj.settings),
             time_control="demo",
         )
+        # Whoever runs the demo plays both seats: they accept both invitations at once, so
+        # the turn mails flow and the clocks start (an invited seat is timed from acceptance).
+        for seat in created.seats:
+            obj.service.accept_invitation(created.id, seat.seat, channel="cli")
     base = obj.settings.base_url.rstrip("/")
     click.echo(f"demo Lancelot game {created.id}: open one link per player")
     click.echo(
@@ -598,7 +602,7 @@ def demo(obj: Context) -> None:
         "played for a player who waits)"
     )
     if obj.settings.dev_pages:
-        click.echo(f"or play by mail at {base}/dev/mail: accept the invitations there first")
+        click.echo(f"or play by mail at {base}/dev/mail (both invitations are accepted)")
     click.echo("\n".join(_seat_links(obj.settings, created.id, created.seats)))
     token = created.seats[0].token
     click.echo("or use the API, e.g.:")

@@ -13,7 +13,7 @@ from click.testing import CliRunner, Result
 from sqlmodel import select
 
 from pbem.db import Database
-from pbem.models import Game, GameClockState
+from pbem.models import Deadline, Game, GameClockState
 from web.cli import main
 
 
@@ -103,3 +103,18 @@ def test_the_demo_game_has_the_demo_time_control(run, database_url: str) -> None
     game_id = re.search(r"demo Lancelot game (\w+)", result.output).group(1)  # type: ignore[union-attr]
     stored = _time_control(database_url, game_id)
     assert stored is not None and stored["per_decision"] == 180
+
+
+def test_the_demo_games_clock_runs_from_the_start(run, database_url: str) -> None:  # type: ignore[no-untyped-def]
+    # whoever runs the demo plays both seats: both invitations are accepted, so the first
+    # player's 3 minutes run at once (a reminder, then the deadline move, within minutes)
+    result = run("demo")
+    assert result.exit_code == 0, result.output
+    game_id = re.search(r"demo Lancelot game (\w+)", result.output).group(1)  # type: ignore[union-attr]
+    db = Database(database_url)
+    try:
+        with db.read() as session:
+            rows = session.exec(select(Deadline).where(Deadline.game_id == game_id)).all()
+            assert sorted(r.status for r in rows) == ["idle", "running"]
+    finally:
+        db.dispose()
