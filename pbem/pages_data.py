@@ -12,8 +12,9 @@ from engine.core import ConfigError
 from pbem import store
 from pbem.deadlines.display import deadline_text, time_control_text
 from pbem.mail.compose import seat_for_link
-from pbem.models import Deadline, GameClockState
+from pbem.models import Deadline, GameClockState, Seat
 from pbem.naming import Names
+from pbem.preferences import zone_of
 from pbem.replay import VerifyReport, verify
 from pbem.repository import game_or_404
 from pbem.views import visible_events
@@ -49,7 +50,8 @@ def game_status(service: GameService, game_id: str) -> dict[str, Any]:
 
 def clock_of(service: GameService, game_id: str, seat: int | None) -> dict[str, str | None]:
     """The game's time control for people, and ``seat``'s deadline as its turn mail words
-    it (None for a spectator, or a seat that owes no decision now), at the service's now."""
+    it (None for a spectator, or a seat that owes no decision now), at the service's now,
+    also in the time zone the seat's address chose."""
     with service.db.read() as session:
         game_or_404(session, game_id)
         clock = session.get(GameClockState, game_id)
@@ -58,7 +60,9 @@ def clock_of(service: GameService, game_id: str, seat: int | None) -> dict[str, 
         if seat is not None and row is None:
             deadline = deadline_text(None, None, service.clock.now())  # an untimed game
         elif row is not None and row.status != "idle":
-            deadline = deadline_text(row.status, row.due_at, service.clock.now())
+            seat_row = session.get(Seat, (game_id, row.seat))
+            zone = zone_of(session, None if seat_row is None else seat_row.email)
+            deadline = deadline_text(row.status, row.due_at, service.clock.now(), zone)
         return {
             "time_control": time_control_text(None if clock is None else clock.state),
             "deadline": deadline,

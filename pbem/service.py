@@ -42,6 +42,7 @@ from pbem.disputes import Disputes
 from pbem.events import StoredEvent
 from pbem.game_creation import GameCreation
 from pbem.game_queries import GameQueries
+from pbem.preferences import Preferences
 from pbem.repository import Loaded, Repository, SeatInfo
 from pbem.resignation import ADMIN_CHANNEL, Resignation
 from pbem.results import Applied, Created, CreatedSeat, SubmitResult, UndoResult
@@ -91,6 +92,8 @@ class GameService:
         #: the clock's commands (``pbem.clock_commands``) and requests (``pbem.clock_consent``)
         self.clocks = ClockCommands(db, clock, transactions)
         self.consent = ClockConsent(transactions)
+        #: what each address chose for itself (``pbem.preferences``): its time zone
+        self.preferences = Preferences(db, clock)
 
     @property
     def listeners(self) -> list[Listener]:

@@ -1,8 +1,9 @@
 """Deadlines and clock events as players read them, in mails and on pages.
 
-Times are shown in UTC: the service stores no time zone per player yet. A game with
-``weekend_pause`` has a time zone of its own, but its deadlines are still shown in UTC, so
-that every mail and page of the service reads alike.
+Times are shown in UTC, and a deadline shown to a player who gave a time zone
+(``pbem.preferences``) also in theirs: ``Tue 24 Nov 2026 14:00 UTC (15:00 Europe/Paris), in
+1 day 4 hours``. A game with ``weekend_pause`` has a time zone of its own, but its deadlines
+are still shown in UTC, so that every mail and page of the service reads alike.
 
 Only what any seat may see is used here: a deadline, a seat's name, who did what. The move
 played for a late seat is rendered by the caller from the viewer's view of the log.
@@ -19,6 +20,7 @@ from pbem import clock_events as ce
 from pbem.clock import parse_time
 from pbem.deadlines.time_control import TimeControl, format_duration
 from pbem.naming import Names
+from pbem.preferences import local_text
 
 #: The deadline line of a seat that owes no timed decision.
 NO_DEADLINE = "none set"
@@ -36,9 +38,12 @@ def when_text(when: datetime) -> str:
     return text + " UTC"
 
 
-def deadline_text(status: str | None, due_at: str | None, now: datetime) -> str:
+def deadline_text(
+    status: str | None, due_at: str | None, now: datetime, zone: str | None = None
+) -> str:
     """The deadline of a seat's decision, from its ``deadlines`` row (``status`` None: the
-    game has no time control): ``Tue 24 Nov 2026 14:00 UTC (in 1 day 4 hours)``."""
+    game has no time control): ``Tue 24 Nov 2026 14:00 UTC (in 1 day 4 hours)``, or with the
+    player's ``zone`` ``Tue 24 Nov 2026 14:00 UTC (15:00 Europe/Paris), in 1 day 4 hours``."""
     if status == "late":
         return LATE
     if status == "paused":
@@ -47,9 +52,10 @@ def deadline_text(status: str | None, due_at: str | None, now: datetime) -> str:
         return NO_DEADLINE
     due = parse_time(due_at)
     left = (due - now).total_seconds()
-    if left > 0:
-        return f"{when_text(due)} (in {format_duration(round(left))})"
-    return f"{when_text(due)} (passed)"
+    when = f"in {format_duration(round(left))}" if left > 0 else "passed"
+    if zone is None:
+        return f"{when_text(due)} ({when})"
+    return f"{when_text(due)} ({local_text(due, zone)}), {when}"
 
 
 def time_control_text(state_json: str | None) -> str:

@@ -29,6 +29,7 @@ from pbem.mail import compose as c
 from pbem.mail.models import OutboxMail
 from pbem.models import Deadline, Game, Invitation, ReminderSent, Seat
 from pbem.naming import Names
+from pbem.preferences import local_text, zone_of
 from pbem.repository import seat_infos
 from pbem.settings import Settings
 
@@ -198,15 +199,18 @@ def _mail(
         by_game[r.game_id].append(r)
     games = {g.id: g for g in session.exec(select(Game).where(col(Game.id).in_(list(by_game))))}
     named = {g: names(g) for g in by_game}
+    # One mail, one address: its zone (if it gave one) for every entry.
+    zone = zone_of(session, due[0].address)
     entries = []
     for r in due:
         game = games[r.game_id]
         due_at = parse_time(r.due_at)
-        left = format_duration(int((due_at - now).total_seconds()))
+        left = f"in {format_duration(int((due_at - now).total_seconds()))}"
+        shown = f"({left})" if zone is None else f"({local_text(due_at, zone)}), {left}"
         entries.append(
             f"- {game.game.title()}, game {r.game_id}: you play "
             f"{named[r.game_id].of(r.seat)}.\n"
-            f"  Deadline: {due_at:%Y-%m-%d %H:%M} UTC (in {left})\n"
+            f"  Deadline: {due_at:%Y-%m-%d %H:%M} UTC {shown}\n"
             f"  Your board: {c.seat_link(session, settings, r.game_id, r.seat)}"
         )
     first = due[0]

@@ -6,7 +6,10 @@ mail of the game:
   game of the sender's address;
 - ``extend`` / ``extend 24h``, ``pause``, ``resume``: asking the other players' consent;
 - ``agree extend`` / ``disagree pause`` …: answering such a request (the word after
-  ``agree`` tells it from a dispute's ``agree 45``).
+  ``agree`` tells it from a dispute's ``agree 45``);
+- ``time zone Europe/Paris`` (or ``timezone …``; ``time zone UTC`` resets): the zone every
+  deadline shown to the sender's address is also given in (``pbem.preferences``), in all
+  its games; no game changes.
 
 Each is applied through the game service and answered with a mail saying what was done.
 """
@@ -15,7 +18,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 from sqlmodel import Session
 
@@ -37,6 +41,7 @@ _LINE = re.compile(
     r"|(?P<back>back)"
     r"|(?P<ask>extend|pause|resume)\b\s*(?P<seconds>.*)"
     r"|(?P<answer>agree|disagree)\s+(?:to\s+)?(?P<what>extend|extension|pause|resume)"
+    r"|(?P<zone>time ?zone)\b:?\s*(?P<zone_name>.*?)"
     r")\s*[.!]?$",
     re.IGNORECASE,
 )
@@ -95,6 +100,8 @@ def apply_line(
                 "game's default move is played instead."
             )
         return Done(result.version, result.done, answer)
+    if match.group("zone"):
+        return _time_zone(service, clock, email, match.group("zone_name"))
     if match.group("away"):
         until = parse_until(match.group("until"), clock.now()) if match.group("until") else None
         if until is None:
@@ -147,6 +154,25 @@ def apply_line(
         game_id, seat, what, word == "agree", channel=CHANNEL, channel_ref=channel_ref
     )
     return Done(answered.version, answered.done, f"Recorded: you {answered.done}.")
+
+
+def _time_zone(service: GameService, clock: Clock, email: str, text: str) -> Done:
+    """Remember the zone of the sender's address (nothing stored when it is not a zone)."""
+    zone = service.preferences.set_time_zone(email, text)
+    now = clock.now().astimezone(UTC)
+    if zone is None:
+        answer = (
+            f"Time zone cleared: deadlines are shown to {email} in UTC only "
+            f"(it is {now:%a %d %b %Y %H:%M} UTC now)."
+        )
+        return Done(None, "time zone: UTC", answer)
+    local = now.astimezone(ZoneInfo(zone))
+    answer = (
+        f"Time zone set: {zone}. It is {local:%a %d %b %Y %H:%M} there now "
+        f"({now:%H:%M} UTC). Every deadline mailed or shown to {email}, in all your games, "
+        f"now gives its time in {zone} too. Reply 'time zone UTC' for UTC only."
+    )
+    return Done(None, f"time zone: {zone}", answer)
 
 
 def _shown(when: str | None) -> str:

@@ -168,3 +168,25 @@ def test_new_offers_the_presets_and_refuses_another_value(app: Flask) -> None:
     assert plain.status_code == 200
     gid = re.findall(r"/games/(\w+)\?token=", plain.get_data(as_text=True))[0]
     assert "Time control: no time limit" in _page(app, gid)
+
+
+def test_the_seat_page_gives_the_deadline_in_the_players_time_zone(
+    app: Flask, clock: ManualClock
+) -> None:
+    clock.set(START)
+    address = "zoned-ann@example.org"
+    players = [{"name": "Ann", "email": address}, {"name": "Bob"}]
+    made = app.test_client().post(
+        "/api/v1/games",
+        json={"game": "lancelot", "players": players, "time_control": "standard"},
+    )
+    assert made.status_code == 201, made.json
+    gid, seats = made.json["id"], made.json["seats"]
+    service = _service(app)
+    service.accept_invitation(gid, 0, channel="api")  # an invited seat is not yet timed
+    service.preferences.set_time_zone(address.upper(), "America/New_York")
+    clock.set(START + timedelta(hours=20))
+    ann = _clock_paragraph(_page(app, gid, seats[0]["token"]))
+    assert ann.startswith(
+        "Deadline: Wed 25 Nov 2026 10:00 UTC (05:00 America/New_York), in 1 day 4 hours"
+    ), ann

@@ -1,0 +1,114 @@
+"""What a player chose for themselves, per e-mail address (one person across games): for now
+their time zone, in which every deadline they are shown is also given.
+
+``player_preferences`` is a plain table like the outbox, written by the player's own mail
+command (``time zone Europe/Paris``): it is not a projection of any game's log, so a
+rebuild neither reads nor rewrites it, and no game's chain records it.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from functools import lru_cache
+from zoneinfo import ZoneInfo, available_timezones
+
+from sqlmodel import Field, Session, SQLModel
+
+from pbem.clock import Clock, format_time
+from pbem.db import Database
+from pbem.errors import BadRequest
+
+#: What a refusal suggests.
+EXAMPLE = "time zone Europe/Paris"
+#: Words that reset to UTC only (the zone every deadline is shown in anyway).
+_UTC = {"utc", "gmt", "z", "etc/utc", "none"}
+
+
+class PlayerPreference(SQLModel, table=True):
+    """One address's choices (its ``address_key``: lower-cased, so case does not make
+    another person). Not a projection: written only by the player's own command."""
+
+    __tablename__ = "player_preferences"
+
+    address: str = Field(primary_key=True, max_length=320)
+    #: an IANA zone (``Europe/Paris``); None: UTC only
+    time_zone: str | None = Field(default=None, max_length=64)
+    updated_at: str = Field(max_length=32)
+
+
+def address_key(address: str) -> str:
+    """The address as one person: case does not make another person."""
+    return address.strip().lower()
+
+
+@lru_cache(maxsize=1)
+def _zones() -> dict[str, str]:
+    # Keyed lower-case so "europe/paris" is understood; read once (it lists files).
+    return {name.lower(): name for name in available_timezones()}
+
+
+def parse_zone(text: str) -> str | None:
+    """An IANA zone name as the player wrote it, checked with zoneinfo: its canonical
+    spelling, or None for UTC (a reset). BadRequest, with an example, when unknown."""
+    word = " ".join(text.split())
+    if not word:
+        raise BadRequest(f"Write the zone after 'time zone', e.g. '{EXAMPLE}'.")
+    if word.lower() in _UTC:
+        return None
+    name = _zones().get(word.lower())
+    if name is None:
+        raise BadRequest(
+            f"'{word[:64]}' is not a time zone I know. Write its IANA name, e.g. "
+            f"'{EXAMPLE}' or 'time zone America/New_York' ('time zone UTC' for UTC only)."
+        )
+    ZoneInfo(name)  # every listed name loads; a broken tzdata fails here, not later
+    return name
+
+
+def zone_of(session: Session, address: str | None) -> str | None:
+    """The zone ``address`` chose (None: none, or no address)."""
+    if not address:
+        return None
+    row = session.get(PlayerPreference, address_key(address))
+    return None if row is None else row.time_zone
+
+
+def local_text(when: datetime, zone: str) -> str:
+    """``15:00 Europe/Paris``, with the local day when it is not the UTC day
+    (``Wed 25 Nov 01:00 Pacific/Auckland``)."""
+    utc = when.astimezone(UTC)
+    local = utc.astimezone(ZoneInfo(zone))
+    text = local.strftime("%H:%M")
+    if local.second:
+        text += local.strftime(":%S")
+    if local.date() != utc.date():
+        text = local.strftime("%a %d %b ") + text
+    return f"{text} {zone}"
+
+
+class Preferences:
+    """The players' preferences, each write in a transaction of its own."""
+
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self.db = db
+        self.clock = clock
+
+    def set_time_zone(self, address: str, text: str) -> str | None:
+        """Set (or, with ``UTC``, clear) the zone of ``address``; nothing is stored when
+        ``text`` is not a zone (BadRequest). Returns the zone stored."""
+        zone = parse_zone(text)
+        key = address_key(address)
+        if not key:
+            raise BadRequest("This mail has no address to remember a time zone for.")
+        with self.db.write() as session:
+            row = session.get(PlayerPreference, key)
+            if row is None:
+                row = PlayerPreference(address=key, updated_at="")
+            row.time_zone = zone
+            row.updated_at = format_time(self.clock.now())
+            session.add(row)
+        return zone
+
+    def time_zone(self, address: str) -> str | None:
+        with self.db.read() as session:
+            return zone_of(session, address)
