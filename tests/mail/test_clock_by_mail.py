@@ -181,5 +181,11 @@ def test_help_lists_the_clock_commands(world: MailWorld) -> None:
     outcome, _detail, answer = _say(world, game.id, 0, "help")
     assert outcome == "applied" and answer.kind == "help"
     told = _text(answer)
-    for words in ("default <move>", "away until 2026-12-24", "extend [24h]", "agree extend"):
+    for words in (
+        "default <move>",
+        "away until 2026-12-24",
+        "extend [24h]",
+        "agree extend",
+        "time zone Europe/Paris",
+    ):
         assert words in told
