@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -25,6 +26,7 @@ from apscheduler.jobstores.memory import MemoryJobStore
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from pbem.bootstrap import build_inbound, build_relay, build_service, build_sweeper
+from pbem.deadlines.sweep import Sweeper, SweepReport
 from pbem.mail.imap import parse_imap_url, poll
 from pbem.mail.inbound import Inbound, TooLarge
 from pbem.mail.recovery import recover_stranded
@@ -63,6 +65,35 @@ def _logged(name: str, job: Callable[[], object]) -> Callable[[], None]:
     return run
 
 
+def _sweep_logged(sweeper: Sweeper) -> Callable[[], None]:
+    """The sweep, each deadline move and reminder mail it made logged at INFO: what an
+    operator reads to know why a move was played for someone (``pbem sweep`` prints the
+    same lines). A sweep that found nothing says nothing, every second or so."""
+
+    def sweep() -> SweepReport:
+        report = sweeper.sweep()
+        if report.moves or report.mails or report.failed:
+            for line in report.lines():
+                log.info("deadline sweep: %s", line)
+        return report
+
+    return _logged("deadline sweep", sweep)
+
+
+def log_to_stderr(settings: Settings) -> None:
+    """Show the service's log on stderr at ``log_level`` in a long-running process. Without
+    a handler Python prints only warnings and errors (its last-resort handler), whatever
+    ``log_level`` says, and the INFO lines (the jobs started, the deadline moves) were
+    lost. A handler someone configured already (gunicorn's, a test's) is left alone."""
+    logger = logging.getLogger("pbem")
+    if logger.handlers or logging.getLogger().handlers:
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(settings.log_level.upper())
+
+
 def build_scheduler(settings: Settings, service: GameService | None = None) -> BackgroundScheduler:
     """A scheduler with the mail jobs (not started)."""
     service = service or build_service(settings)
@@ -94,7 +125,7 @@ def build_scheduler(settings: Settings, service: GameService | None = None) -> B
     )
     sweeper = build_sweeper(service, settings)
     scheduler.add_job(
-        _logged("deadline sweep", sweeper.sweep),
+        _sweep_logged(sweeper),
         "interval",
         seconds=max(1, settings.deadlines.sweep_interval),
         id="deadline-sweep",
@@ -119,6 +150,7 @@ def serve_hook(settings: Settings) -> Callable[[], None]:
     """For ``pbem serve``: start the embedded scheduler; returns the function that stops it."""
     if not settings.mail.embedded_scheduler:
         return lambda: None
+    log_to_stderr(settings)
     scheduler = build_scheduler(settings)
     scheduler.start()
     log.info("embedded scheduler started: %s", ", ".join(j.id for j in scheduler.get_jobs()))
@@ -127,6 +159,7 @@ def serve_hook(settings: Settings) -> Callable[[], None]:
 
 def run_forever(settings: Settings) -> None:
     """``pbem scheduler``: run the jobs until SIGINT or SIGTERM."""
+    log_to_stderr(settings)
     scheduler = build_scheduler(settings)
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -124,6 +124,9 @@ class Service:
         )
         out.close()  # the child has its own copy
 
+    def log(self, name: str) -> str:
+        return (self.folder / f"{name}.log").read_text(errors="replace")
+
     def logs(self) -> str:
         return "\n".join(
             f"--- {name} (exit {p.poll()}):\n"
@@ -331,6 +334,7 @@ def test_reminder_deadline_move_and_an_smtp_outage_with_real_processes(
     missed, moves = _deadline_passed(service, game_id, 0)
     assert len(missed) == 1 and len(moves) == 1, (missed, moves)
     assert missed[0]["data"]["move"] is True
+    missed_at = {0: missed[0]["data"]["due_at"]}
     move_version = moves[0]["version"]
     assert service.api("GET", f"/games/{game_id}")["to_act"] == [1]
 
@@ -361,6 +365,7 @@ def test_reminder_deadline_move_and_an_smtp_outage_with_real_processes(
     smtp.refuse_connections()
     missed, moves = _deadline_passed(service, game_id, 1)
     assert len(missed) == 1 and len(moves) == 1, (missed, moves)
+    missed_at[1] = missed[0]["data"]["due_at"]
     bob_move_version = moves[0]["version"]
     _wait(
         "a failed attempt at the mails of Bob's deadline move",
@@ -412,3 +417,10 @@ def test_reminder_deadline_move_and_an_smtp_outage_with_real_processes(
     # while the server was down, or just before).
     assert len(inbox.of("reminder", ann_address, version)) == 1
     assert len(inbox.of("reminder", bob_address, move_version)) == 1
+    # The scheduler's log names each deadline move, once; the web process (its embedded
+    # scheduler off) swept nothing.
+    logs = {name: service.log(name) for name in ("scheduler", "serve")}
+    for seat, due_at in missed_at.items():
+        said = f"game {game_id} seat {seat}: deadline {due_at} missed"
+        assert logs["scheduler"].count(said) == 1, logs["scheduler"]
+        assert said not in logs["serve"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -187,6 +188,28 @@ def test_the_running_scheduler_sends_the_outbox(
         "alice@example.com",
         "bob@example.com",
     ]
+
+
+def test_the_sweep_job_logs_each_deadline_move_at_info(
+    world: MailWorld, caplog: pytest.LogCaptureFixture
+) -> None:
+    seats = [
+        {"name": "Alice", "email": "alice@example.com"},
+        {"name": "Bob", "email": "bob@example.com"},
+    ]
+    world.welcome(seats)
+    game = world.service.create_game("lancelot", {}, seats, channel="api", time_control="1h")
+    sweep = build_scheduler(world.settings, world.service).get_job("deadline-sweep").func
+    with caplog.at_level(logging.INFO, logger="pbem"):
+        sweep()  # nothing due: nothing said
+        assert not [r for r in caplog.records if r.name == "pbem.scheduler"]
+        world.clock.advance(timedelta(hours=2))
+        sweep()
+    lines = [r.getMessage() for r in caplog.records if r.name == "pbem.scheduler"]
+    assert any(f"game {game.id} seat 0: deadline" in line and "played" in line for line in lines), (
+        lines
+    )
+    assert lines[-1].endswith("1 deadline(s), 0 reminder mail(s), 0 skipped, 0 failed")
 
 
 def test_a_reply_in_the_imap_mailbox_is_applied_once(world: MailWorld, dovecot: Dovecot) -> None:
