@@ -258,7 +258,11 @@ def _accept_invitations(service: Service, inbox: Inbox, game_id: str) -> None:
         assert service.post_form(link.path, {"link": link.query.removeprefix("link=")}) == 303
 
 
-def _deadline_move(events: list[dict[str, Any]], seat: int) -> tuple[dict[str, Any], ...]:
+Events = tuple[dict[str, Any], ...]
+
+
+def _deadline_move(events: list[dict[str, Any]], seat: int) -> tuple[Events, Events]:
+    """``seat``'s DeadlineMissed events and its moves on channel ``deadline``."""
     missed = [e for e in events if e["type"] == "DeadlineMissed" and e["data"]["seat"] == seat]
     moves = [
         e
@@ -267,7 +271,7 @@ def _deadline_move(events: list[dict[str, Any]], seat: int) -> tuple[dict[str, A
         and e["data"]["seat"] == seat
         and e["data"]["channel"] == "deadline"
     ]
-    return tuple(missed), tuple(moves)  # type: ignore[return-value]
+    return tuple(missed), tuple(moves)
 
 
 def _outbox(database_url: str) -> list[OutboxMail]:
@@ -294,9 +298,7 @@ def _create(service: Service, time_control: object = None) -> dict[str, Any]:
     return created
 
 
-def _deadline_passed(
-    service: Service, game_id: str, seat: int
-) -> tuple[tuple[dict[str, Any], ...], tuple[dict[str, Any], ...]]:
+def _deadline_passed(service: Service, game_id: str, seat: int) -> tuple[Events, Events]:
     """Once ``seat``'s deadline move is in the log (as the API shows it): the
     DeadlineMissed events and the deadline moves of ``seat``."""
     return _wait(
