@@ -10,6 +10,7 @@ import engine
 from engine.core import Rules
 from pbem.clock import Clock, SystemClock
 from pbem.db import Database
+from pbem.deadlines.digest import Digester
 from pbem.deadlines.sweep import Sweeper
 from pbem.mail.clock_notices import ClockNotices
 from pbem.mail.inbound import Inbound
@@ -76,3 +77,8 @@ def build_relay(service: GameService, settings: Settings | None = None) -> Relay
 def build_sweeper(service: GameService, settings: Settings | None = None) -> Sweeper:
     """The deadline sweep: acts on passed deadlines and sends reminders through ``service``."""
     return Sweeper(service, settings or service.settings)
+
+
+def build_digester(service: GameService, settings: Settings | None = None) -> Digester:
+    """The daily digest: one mail a day to each address that chose it, through ``service``."""
+    return Digester(service, settings or service.settings)

@@ -627,6 +627,7 @@ admin.add_command(audit_cli.admin_resolve)
 from pbem.deadlines import cli as deadlines_cli  # noqa: E402  (it uses this module's Context)
 
 main.add_command(deadlines_cli.sweep_command)
+main.add_command(deadlines_cli.digest_command)
 
 from pbem import clock_cli  # noqa: E402  (the clock's commands)
 

@@ -1,18 +1,20 @@
 """What a player chose for themselves, per e-mail address (one person across games): for now
-their time zone, in which every deadline they are shown is also given.
+their time zone, in which every deadline they are shown is also given, and whether they
+want one daily digest instead of a mail at each of their turns (``pbem.deadlines.digest``).
 
 ``player_preferences`` is a plain table like the outbox, written by the player's own mail
-command (``time zone Europe/Paris``): it is not a projection of any game's log, so a
-rebuild neither reads nor rewrites it, and no game's chain records it.
+command (``time zone Europe/Paris``, ``digest daily``): it is not a projection of any game's
+log, so a rebuild neither reads nor rewrites it, and no game's chain records it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from functools import lru_cache
 from zoneinfo import ZoneInfo, available_timezones
 
-from sqlmodel import Field, Session, SQLModel
+from sqlmodel import Field, Session, SQLModel, col, select
 
 from pbem.clock import Clock, format_time
 from pbem.db import Database
@@ -33,7 +35,22 @@ class PlayerPreference(SQLModel, table=True):
     address: str = Field(primary_key=True, max_length=320)
     #: an IANA zone (``Europe/Paris``); None: UTC only
     time_zone: str | None = Field(default=None, max_length=64)
+    #: one daily digest of the games waiting for this address instead of its turn mails
+    digest: bool = False
     updated_at: str = Field(max_length=32)
+
+
+class DigestSent(SQLModel, table=True):
+    """A daily digest mailed (or claimed by the run that mails it), written in the same
+    transaction as its outbox mail: the key makes it go once per address and UTC day,
+    however many runs there are."""
+
+    __tablename__ = "digests_sent"
+
+    address: str = Field(primary_key=True, max_length=320)
+    #: the UTC day, ``2026-11-23``
+    day: str = Field(primary_key=True, max_length=10)
+    sent_at: str = Field(max_length=32)
 
 
 def address_key(address: str) -> str:
@@ -86,6 +103,19 @@ def local_text(when: datetime, zone: str) -> str:
     return f"{text} {zone}"
 
 
+def digest_addresses(session: Session, addresses: Iterable[str]) -> frozenset[str]:
+    """Those of ``addresses`` (their keys, ``address_key``) that chose the daily digest."""
+    keys = {address_key(a) for a in addresses if a}
+    if not keys:
+        return frozenset()
+    rows = session.exec(
+        select(PlayerPreference.address).where(
+            col(PlayerPreference.address).in_(keys), col(PlayerPreference.digest).is_(True)
+        )
+    ).all()
+    return frozenset(rows)
+
+
 class Preferences:
     """The players' preferences, each write in a transaction of its own."""
 
@@ -108,6 +138,19 @@ class Preferences:
             row.updated_at = format_time(self.clock.now())
             session.add(row)
         return zone
+
+    def set_digest(self, address: str, on: bool) -> None:
+        """Turn the daily digest of ``address`` on or off."""
+        key = address_key(address)
+        if not key:
+            raise BadRequest("This mail has no address to send a digest to.")
+        with self.db.write() as session:
+            row = session.get(PlayerPreference, key)
+            if row is None:
+                row = PlayerPreference(address=key, updated_at="")
+            row.digest = on
+            row.updated_at = format_time(self.clock.now())
+            session.add(row)
 
     def time_zone(self, address: str) -> str | None:
         with self.db.read() as session:

@@ -1,6 +1,6 @@
 """The background runner: APScheduler 3 running the mail relay, the inbound recovery (messages
-left by a worker that died, ``pbem.mail.recovery``), the IMAP poll and the deadline sweep
-(``pbem.deadlines.sweep``) on intervals.
+left by a worker that died, ``pbem.mail.recovery``), the IMAP poll, the deadline sweep
+(``pbem.deadlines.sweep``) and the daily digest (``pbem.deadlines.digest``) on intervals.
 
 Embedded in ``pbem serve`` by default (``mail.embedded_scheduler``), or its own process as
 ``pbem scheduler`` when several web workers run. Jobs live in a MemoryJobStore (nothing is
@@ -25,7 +25,14 @@ from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.jobstores.memory import MemoryJobStore
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from pbem.bootstrap import build_inbound, build_relay, build_service, build_sweeper
+from pbem.bootstrap import (
+    build_digester,
+    build_inbound,
+    build_relay,
+    build_service,
+    build_sweeper,
+)
+from pbem.deadlines.digest import INTERVAL_SECONDS as DIGEST_INTERVAL
 from pbem.deadlines.sweep import Sweeper, SweepReport
 from pbem.mail.imap import parse_imap_url, poll
 from pbem.mail.inbound import Inbound, TooLarge
@@ -131,6 +138,16 @@ def build_scheduler(settings: Settings, service: GameService | None = None) -> B
         id="deadline-sweep",
         # Deadlines that passed while the service was down are acted on at once; the next
         # seat's time counts from then (the move's recorded time), not from the past.
+        next_run_time=now,
+        **JOB_DEFAULTS,
+    )
+    digester = build_digester(service, settings)
+    scheduler.add_job(
+        _logged("daily digest", digester.run),
+        "interval",
+        # Hourly: the first run of a UTC day sends its digests (claimed once per day).
+        seconds=DIGEST_INTERVAL,
+        id="daily-digest",
         next_run_time=now,
         **JOB_DEFAULTS,
     )

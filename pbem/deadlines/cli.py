@@ -16,3 +16,14 @@ def sweep_command(obj: Any) -> None:
 
     report = build_sweeper(obj.service, obj.settings).sweep()
     click.echo("\n".join(report.lines()))
+
+
+@click.command("digest")
+@click.pass_obj
+def digest_command(obj: Any) -> None:
+    """Send today's daily digests not sent yet (the scheduler does it hourly), and print
+    what was sent."""
+    from pbem.bootstrap import build_digester
+
+    report = build_digester(obj.service, obj.settings).run()
+    click.echo("\n".join(report.lines()))

@@ -9,7 +9,10 @@ mail of the game:
   ``agree`` tells it from a dispute's ``agree 45``);
 - ``time zone Europe/Paris`` (or ``timezone …``; ``time zone UTC`` resets): the zone every
   deadline shown to the sender's address is also given in (``pbem.preferences``), in all
-  its games; no game changes.
+  its games; no game changes;
+- ``digest daily`` / ``digest off``: one mail a day listing the games waiting for the
+  sender's address instead of a mail at each turn (``pbem.deadlines.digest``); no game
+  changes.
 
 Each is applied through the game service and answered with a mail saying what was done.
 """
@@ -42,6 +45,7 @@ _LINE = re.compile(
     r"|(?P<ask>extend|pause|resume)\b\s*(?P<seconds>.*)"
     r"|(?P<answer>agree|disagree)\s+(?:to\s+)?(?P<what>extend|extension|pause|resume)"
     r"|(?P<zone>time ?zone)\b:?\s*(?P<zone_name>.*?)"
+    r"|(?P<digest>digest)\b:?\s*(?P<digest_mode>.*?)"
     r")\s*[.!]?$",
     re.IGNORECASE,
 )
@@ -102,6 +106,8 @@ def apply_line(
         return Done(result.version, result.done, answer)
     if match.group("zone"):
         return _time_zone(service, clock, email, match.group("zone_name"))
+    if match.group("digest"):
+        return _digest(service, email, match.group("digest_mode"))
     if match.group("away"):
         until = parse_until(match.group("until"), clock.now()) if match.group("until") else None
         if until is None:
@@ -173,6 +179,25 @@ def _time_zone(service: GameService, clock: Clock, email: str, text: str) -> Don
         f"now gives its time in {zone} too. Reply 'time zone UTC' for UTC only."
     )
     return Done(None, f"time zone: {zone}", answer)
+
+
+def _digest(service: GameService, email: str, mode: str) -> Done:
+    """Turn the sender's daily digest on or off (nothing stored for another word)."""
+    word = mode.strip().lower()
+    if word in ("daily", "on"):
+        service.preferences.set_digest(email, True)
+        answer = (
+            f"Daily digest on: {email} no longer gets a mail at each of its turns. Once a "
+            "day (UTC) you get one mail listing every game waiting for your move, with its "
+            "deadline and board. Every other mail (errors, confirmations, notices, reminders, "
+            "game end) still comes. Reply 'digest off' for a mail at each turn again."
+        )
+        return Done(None, "digest: daily", answer)
+    if word == "off":
+        service.preferences.set_digest(email, False)
+        answer = f"Daily digest off: {email} gets a mail at each of its turns again."
+        return Done(None, "digest: off", answer)
+    raise BadRequest("Write 'digest daily' for one mail a day, or 'digest off'.")
 
 
 def _shown(when: str | None) -> str:

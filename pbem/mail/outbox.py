@@ -5,7 +5,8 @@ and its notifications commit together or not at all. Per append, each seat with 
 gets at most one mail:
 
 - the game ended: the final scores, the board and the revealed seed, to every seat;
-- the seat is (newly) to act: "your turn";
+- the seat is (newly) to act: "your turn" (not to an address that chose the daily digest,
+  ``pbem.deadlines.digest``: its game is listed there instead);
 - another seat asks to undo: the request, to answer with ``accept`` or ``decline``;
 - the seat acted: a confirmation (``mail.confirmations``; a secret action always gets one,
   as it carries the vote's salt);
@@ -45,6 +46,7 @@ from pbem.mail.clock_news import clock_news, deadline_line
 from pbem.mail.models import OutboxMail
 from pbem.models import Game
 from pbem.naming import Names
+from pbem.preferences import address_key, digest_addresses
 from pbem.repository import SeatInfo
 from pbem.settings import Settings
 from pbem.unit_of_work import AppendContext
@@ -163,6 +165,7 @@ def plan_mails(
     rules_link = c.rules_link(settings, rules)
     waiting = invitations.waiting_among(ctx.session, facts.pending_invitations, ctx.seats)
     accepted = {p.seat for e in new if isinstance(p := e.payload, ev.InvitationAccepted)}
+    digest = digest_addresses(ctx.session, [s.email or "" for s in ctx.seats])
     mails = []
     for seat in ctx.seats:
         if not seat.email:
@@ -247,7 +250,7 @@ def plan_mails(
             text = _notice(history, before, seat, common, names, headline, asked)
         else:
             kind = None
-        if kind is None:
+        if kind is None or (kind == "turn" and address_key(seat.email) in digest):
             continue
         mails.append(
             c.outbox_mail(

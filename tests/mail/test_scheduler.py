@@ -41,8 +41,15 @@ def test_jobs_are_in_memory_and_the_imap_poll_only_when_configured(world: MailWo
     settings = with_mail(world.settings, imap_url="imap://u:p@127.0.0.1:1/INBOX")
     scheduler = build_scheduler(settings, world.service)
     jobs = {job.id: job for job in scheduler.get_jobs()}
-    assert set(jobs) == {"mail-relay", "mail-inbound-recovery", "mail-imap", "deadline-sweep"}
+    assert set(jobs) == {
+        "mail-relay",
+        "mail-inbound-recovery",
+        "mail-imap",
+        "deadline-sweep",
+        "daily-digest",
+    }
     assert jobs["deadline-sweep"].trigger.interval.total_seconds() == 30
+    assert jobs["daily-digest"].trigger.interval.total_seconds() == 3600
     for job in jobs.values():
         assert job.misfire_grace_time is None
         assert job.coalesce is True
