@@ -10,7 +10,11 @@ from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
-from pbem.bootstrap import build_digester
+import pytest
+from sqlalchemy.exc import IntegrityError
+
+from pbem.bootstrap import build_digester, build_sweeper
+from pbem.deadlines.digest import send_digest
 from pbem.mail.inbound import Inbound
 from pbem.mail.models import OutboxMail
 from pbem.preferences import PlayerPreference
@@ -108,3 +112,34 @@ def test_help_lists_digest(world: MailWorld) -> None:
     game = world.new_game()
     *_, answer = _say(world, game.id, 0, "help")
     assert "digest daily" in _text(answer)
+
+
+def test_two_runs_racing_claim_one_digest_and_reminders_still_go(world: MailWorld) -> None:
+    """Two runs that both read the address as not sent yet: the second's claim fails (its
+    transaction, mail included, rolls back), so one digest goes. Reminders are about
+    deadlines: an address with the digest still gets them."""
+    world.clock.set(MONDAY)
+    # Addresses of their own: the module's database is shared with the test above.
+    carol, dave = (
+        {"name": "Carol", "email": "carol@example.com"},
+        {"name": "Dave", "email": "dave@example.com"},
+    )
+    world.welcome([carol, dave])
+    timed = {**TC, "reminders": ["4h"]}
+    game = world.service.create_game(
+        "lancelot", {}, [carol, dave], channel="api", time_control=timed
+    )
+    world.service.preferences.set_digest("carol@example.com", True)
+    digester = build_digester(world.service)
+    names = digester._names
+    with world.db.write() as session:
+        assert send_digest(session, world.settings, "carol@example.com", MONDAY, names)
+    with pytest.raises(IntegrityError), world.db.write() as session:
+        send_digest(session, world.settings, "carol@example.com", MONDAY, names)
+    assert [m.recipient for m in _digests(world)] == ["carol@example.com"]
+
+    world.clock.set(MONDAY + timedelta(hours=44))
+    report = build_sweeper(world.service).sweep()
+    assert not report.failed, report
+    [reminder] = [m for m in world.outbox(game.id) if m.kind == "reminder"]
+    assert reminder.recipient == "carol@example.com"
