@@ -52,6 +52,7 @@ def test_the_administrator_runs_the_clock_from_the_command_line(
 ) -> None:
     players = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob"}]
     g = service.create_game("lancelot", {}, players, time_control="48h")
+    service.accept_invitation(g.id, 0, channel="web")  # an invited seat is timed from then
     table = run("deadlines", g.id).output.splitlines()
     assert table[0].split() == [
         "game",

@@ -504,7 +504,9 @@ def test_an_undone_move_gives_its_decision_back_as_it_stood(
 
 
 def test_an_invited_seats_clock_starts_when_its_player_accepts(service: GameService) -> None:
-    gid = service.create_game("lancelot", {}, PLAYERS[:2], time_control="48h").id
+    # addresses no other test of the module used: they have never played, so are invited
+    players = [{"name": n, "email": f"{n.lower()}-invited@example.org"} for n in ("Eve", "Fay")]
+    gid = service.create_game("lancelot", {}, players, time_control="48h").id
     first = _owing(service, gid)
     assert rows(service, gid)[first].status == "idle"  # invited: not timed yet
     now = wait(service, hours=30)
