@@ -206,5 +206,8 @@ class ClockConsent:
 
 def _granted(what: str, seconds: int | None) -> str:
     if what == "extend":
-        return f"deadline extended by {format_duration(seconds or 0)} (every player agreed)"
+        return (
+            f"the asker's deadline extended by {format_duration(seconds or 0)} "
+            "(every player agreed)"
+        )
     return f"game {'paused' if what == 'pause' else 'resumed'} (every player agreed)"

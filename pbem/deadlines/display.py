@@ -113,6 +113,15 @@ def clock_event_text(kind: str, d: dict[str, Any], names: Names | None = None) -
             return f"time control: {tc.describe()}"
         by = _by(d["by"], None, named)
         return f"time control set by {by}: {tc.describe()} (from the next decision on)"
+    if kind == ce.CLOCK_REQUESTED:
+        asked = {"extend": "an extension of their deadline", "pause": "a pause of the game",
+                 "resume": "that the game resume"}.get(d["what"], d["what"])  # fmt: skip
+        if d["what"] == "extend" and d.get("seconds"):
+            asked = f"an extension of their deadline by {format_duration(d['seconds'])}"
+        return f"{who(d['seat'])} asks the others' consent to {asked}"
+    if kind == ce.CLOCK_REQUEST_ANSWERED:
+        verdict = "agrees to" if d["agree"] else "refuses"
+        return f"{who(d['seat'])} {verdict} the request of version {d['request']}"
     if kind == ce.STANDING_ORDER_SET:
         return f"{who(d['seat'])} changed their standing order"
     return None

@@ -55,6 +55,9 @@ class SeatClock:
     #: timed on a game they have not agreed to play; docs/deadlines.md)
     invited: bool = False
     decisions: int = 0
+    #: the time control the current decision began under: a change by the administrator
+    #: applies from the next decision on (its grace, reminders, weekends, increment)
+    control: TimeControl | None = None
     #: the seat's latest decisions as they stood before its actions ended them, by the
     #: action's version: [version, owes_since, budget, extension, bank] (an undo resumes them)
     ended: list[list[Any]] = field(default_factory=list)
@@ -90,12 +93,14 @@ class GameClock:
             )
             if not owes:
                 seat.owes_since, seat.budget, seat.extension, seat.missed = None, None, 0, False
+                seat.control = None
             elif seat.owes_since is None:
                 self._begin_decision(seat, at)
 
     def _begin_decision(self, seat: SeatClock, at: datetime) -> None:
         tc = self.time_control
         seat.owes_since, seat.extension, seat.missed = at, 0, False
+        seat.control = tc
         if tc.kind == "fixed":
             seat.budget = tc.per_decision
         elif tc.kind == "clock":
@@ -108,22 +113,24 @@ class GameClock:
     def _end_decision(self, seat: SeatClock, at: datetime, version: int) -> None:
         """The seat acted at ``at``: a clock's bank pays the counted time used, then gains
         its increment, never above the cap."""
-        tc = self.time_control
         if seat.owes_since is None:
             # It came to owe this decision in the same microsecond: a rebuild reads two such
             # appends as one (``pbem.read_models.appends``), where the decision never began.
             # A decision of no length, as the appends made it one by one.
             self._begin_decision(seat, at)
+        tc = self.control(seat)
         seat.ended = [
             *seat.ended,
-            [version, _time(seat.owes_since), seat.budget, seat.extension, seat.bank],
-        ][-UNDO_DEPTH:]
+            [version, _time(seat.owes_since), seat.budget, seat.extension, seat.bank,
+             tc.to_json()],
+        ][-UNDO_DEPTH:]  # fmt: skip
         if seat.owes_since is not None and tc.kind == "clock" and seat.bank is not None:
             used = self.counted(seat, seat.owes_since, at)
             bank = max(0, (seat.budget or 0) + seat.extension - used) + tc.increment
             seat.bank = min(bank, tc.cap) if tc.cap else bank
         seat.decisions += 1
         seat.owes_since, seat.budget, seat.extension, seat.missed = None, None, 0, False
+        seat.control = None
 
     def _apply(self, e: ev.StoredEvent, at: datetime) -> None:
         p = e.payload
@@ -180,7 +187,8 @@ class GameClock:
             undone = [entry for entry in seat.ended if entry[0] in retracted]
             if not undone:
                 continue
-            _, owes_since, budget, extension, bank = min(undone, key=lambda entry: entry[0])
+            _, owes_since, budget, extension, bank, *control = min(undone, key=lambda e: e[0])
+            seat.control = TimeControl.from_json(control[0]) if control else self.time_control
             seat.owes_since, seat.budget = _parse(owes_since), budget
             seat.extension, seat.bank, seat.missed = extension, bank, False
             seat.ended = [entry for entry in seat.ended if entry[0] not in retracted]
@@ -217,6 +225,10 @@ class GameClock:
             self.paused[-1] = (start, at)
 
     # -- what follows from it ---------------------------------------------------------------
+
+    def control(self, seat: SeatClock) -> TimeControl:
+        """The time control of the seat's current decision (the game's, between decisions)."""
+        return seat.control if seat.control is not None else self.time_control
 
     def blocked(self, seat: SeatClock) -> list[Interval]:
         """The stretches when the seat's clock does not run, weekends aside, merged."""
@@ -266,10 +278,11 @@ class GameClock:
         """The stretches that do not count, from ``start`` on, in order and merged: the
         game's pauses and the seat's vacations, and every weekend when weekends pause."""
         explicit = [(a, b) for a, b in self.blocked(seat) if b is None or b > start]
-        if not self.time_control.weekend_pause:
+        control = self.control(seat)
+        if not control.weekend_pause:
             yield from explicit
             return
-        weekends = _weekends(start, self.time_control.time_zone)
+        weekends = _weekends(start, control.time_zone)
         yield from _merged(heapq.merge(explicit, weekends, key=lambda i: i[0]))
 
     def reminders(self, seat: SeatClock) -> list[tuple[str, datetime]]:
@@ -278,7 +291,7 @@ class GameClock:
         due = self.due_at(seat)
         if due is None or seat.owes_since is None or seat.missed:
             return []
-        tc = self.time_control
+        tc = self.control(seat)
         out: dict[str, datetime] = {}
         for before in tc.reminders:
             when = due - timedelta(seconds=before)
@@ -296,7 +309,7 @@ class GameClock:
         due = self.due_at(seat)
         if due is None or seat.missed:
             return None
-        return due + timedelta(seconds=self.time_control.grace)
+        return due + timedelta(seconds=self.control(seat).grace)
 
     def status(self, seat: SeatClock) -> str:
         if seat.owes_since is None:
@@ -335,6 +348,7 @@ class GameClock:
                     "invited": s.invited,
                     "decisions": s.decisions,
                     "ended": s.ended,
+                    "control": None if s.control is None else s.control.to_json(),
                 }
                 for s in sorted(self.seats.values(), key=lambda s: s.seat)
             ],
@@ -357,6 +371,7 @@ class GameClock:
                 invited=d.get("invited", False),
                 decisions=d["decisions"],
                 ended=d.get("ended", []),
+                control=None if d.get("control") is None else TimeControl.from_json(d["control"]),
             )
             for d in data["seats"]
         }

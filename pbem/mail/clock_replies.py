@@ -39,7 +39,7 @@ from pbem.settings import Settings
 CHANNEL = "email"
 
 _LINE = re.compile(
-    r"^(?:(?P<default>default)\b\s*(?P<order>.*)"
+    r"^(?:(?P<default>default)\b\s*:?\s*(?P<order>.*)"
     r"|(?P<away>away)\b\s*(?:until\b)?\s*(?P<until>.*)"
     r"|(?P<back>back)"
     r"|(?P<ask>extend|pause|resume)\b\s*(?P<seconds>.*)"
@@ -83,8 +83,8 @@ def apply_line(
         order = match.group("order").strip()
         if not order:
             raise BadRequest(
-                "Write the move to play at your next deadline after 'default' (e.g. "
-                "'default pass'), or 'default none' to clear it."
+                "Write the move to play at your next deadline after 'default', as you "
+                "would write it in a reply, or 'default none' to clear it."
             )
         text = None if order.lower() == "none" else order
         result = service.clocks.set_standing_order(
@@ -159,7 +159,11 @@ def apply_line(
     answered = service.consent.answer(
         game_id, seat, what, word == "agree", channel=CHANNEL, channel_ref=channel_ref
     )
-    return Done(answered.version, answered.done, f"Recorded: you {answered.done}.")
+    if answered.status == "granted":  # this answer was the last one asked for
+        answer = f"Recorded: you agreed, the last player asked to. Granted: {answered.done}."
+    else:
+        answer = f"Recorded: you {answered.done}."
+    return Done(answered.version, answered.done, answer)
 
 
 def _time_zone(service: GameService, clock: Clock, email: str, text: str) -> Done:

@@ -189,3 +189,10 @@ def test_help_lists_the_clock_commands(world: MailWorld) -> None:
         "time zone Europe/Paris",
     ):
         assert words in told
+
+
+def test_a_standing_order_written_with_a_colon_is_the_move_alone() -> None:
+    from pbem.mail.clock_replies import _LINE
+
+    found = _LINE.match("Default: D4")
+    assert found is not None and found.group("order") == "D4"

@@ -518,3 +518,31 @@ def test_an_invited_seats_clock_starts_when_its_player_accepts(service: GameServ
         at(now + timedelta(hours=48)),
     )
     _matches_log(service, gid)
+
+
+def test_a_new_time_controls_grace_and_reminders_wait_for_the_next_decision(
+    service: GameService,
+) -> None:
+    gid = _game(service, "48h")
+    a = _owing(service, gid)
+    before = rows(service, gid)[a]
+    wait(service, hours=1)
+    later = parse_time_control({"preset": "fast", "grace": "1h", "weekend_pause": True})
+    append(
+        service,
+        gid,
+        ev.TimeControlSet(time_control=later.to_json(), by="administrator", channel="api"),
+    )
+    after = rows(service, gid)[a]
+    # the decision under way keeps the grace, reminders and weekends it began with
+    assert (after.due_at, after.act_at, after.reminders) == (
+        before.due_at,
+        before.act_at,
+        before.reminders,
+    )
+    now = wait(service, hours=1)
+    play(service, gid, a)
+    b = rows(service, gid)[_owing(service, gid)]
+    assert b.owes_since == at(now)
+    assert b.act_at is not None and b.due_at is not None and b.act_at > b.due_at  # 1 h grace
+    _matches_log(service, gid)
