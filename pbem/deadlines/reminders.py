@@ -23,13 +23,13 @@ from sqlalchemy import and_, exists, func, insert
 from sqlmodel import Session, col, select
 
 from pbem import invitations
-from pbem.clock import format_time, parse_time
-from pbem.deadlines.time_control import format_duration
+from pbem.clock import format_time
+from pbem.deadlines.display import deadline_text
 from pbem.mail import compose as c
 from pbem.mail.models import OutboxMail
 from pbem.models import Deadline, Game, Invitation, ReminderSent, Seat
 from pbem.naming import Names
-from pbem.preferences import local_text, zone_of
+from pbem.preferences import zone_of
 from pbem.repository import seat_infos
 from pbem.settings import Settings
 
@@ -204,13 +204,12 @@ def _mail(
     entries = []
     for r in due:
         game = games[r.game_id]
-        due_at = parse_time(r.due_at)
-        left = f"in {format_duration(int((due_at - now).total_seconds()))}"
-        shown = f"({left})" if zone is None else f"({local_text(due_at, zone)}), {left}"
+        # worded as in the turn mails and on the seat page
+        shown = deadline_text("running", r.due_at, now, zone)
         entries.append(
             f"- {game.game.title()}, game {r.game_id}: you play "
             f"{named[r.game_id].of(r.seat)}.\n"
-            f"  Deadline: {due_at:%Y-%m-%d %H:%M} UTC {shown}\n"
+            f"  Deadline: {shown}\n"
             f"  Your board: {c.seat_link(session, settings, r.game_id, r.seat)}"
         )
     first = due[0]

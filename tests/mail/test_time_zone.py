@@ -88,7 +88,7 @@ def test_a_time_zone_by_mail_shows_in_turn_mails_and_reminders(world: MailWorld)
     assert not report.failed, report
     [reminder] = [m for m in world.outbox() if m.kind == "reminder"]
     assert reminder.recipient == "alice@example.com"
-    assert "Deadline: 2026-10-26 10:00 UTC (11:00 Europe/Paris), in 4 hours" in _text(reminder)
+    assert "Deadline: Mon 26 Oct 2026 10:00 UTC (11:00 Europe/Paris), in 4 hours" in _text(reminder)
 
     # "time zone UTC" goes back to UTC only: the wording every player without a zone reads.
     world.clock.set(SATURDAY + timedelta(hours=45))

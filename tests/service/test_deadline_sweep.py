@@ -214,8 +214,8 @@ def test_reminders_are_sent_once_and_coalesced_per_address(
     [mail] = reminder_mails(service, ann)
     body = mail.message.decode()
     assert first in body and second in body
-    assert "2026-03-02 19:00 UTC (in 4 hours)" in body
-    assert "2026-03-02 19:30 UTC (in 4 hours 30 minutes)" in body
+    assert "Mon 02 Mar 2026 19:00 UTC (in 4 hours)" in body
+    assert "Mon 02 Mar 2026 19:30 UTC (in 4 hours 30 minutes)" in body
     assert body.count("/games/") == 2
     with service.db.read() as s:
         claimed = s.exec(
@@ -240,8 +240,8 @@ def test_reminders_are_sent_once_and_coalesced_per_address(
     mails = reminder_mails(service, ann)
     assert len(mails) == 2
     body = mails[1].message.decode()
-    assert "2026-03-02 19:30 UTC (in 3 hours)" in body
-    assert "2026-03-02 19:00 UTC (in 2 hours 30 minutes)" in body
+    assert "Mon 02 Mar 2026 19:30 UTC (in 3 hours)" in body
+    assert "Mon 02 Mar 2026 19:00 UTC (in 2 hours 30 minutes)" in body
     with service.db.read() as s:
         assert s.get(ReminderSent, (first, 0, format_time(START + 10 * HOUR), "80% gone"))
 
