@@ -9,7 +9,7 @@ a secret action stays "acted in secret" for the others until its reveal.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -20,6 +20,7 @@ from pbem.deadlines.display import (
     NO_DEADLINE,
     clock_event_text,
     deadline_text,
+    due_text,
     missed_notices,
 )
 from pbem.events import StoredEvent
@@ -82,9 +83,25 @@ def _played(entry: dict[str, object] | None) -> str:
     return str(data.get("canonical") or data.get("text") or "a move")
 
 
-def clock_news(new: Sequence[StoredEvent], names: Names) -> ClockNews | None:
+def vacation_ends(session: Session, game_id: str) -> Callable[[int], str | None]:
+    """When each seat's clock runs again after its latest vacation, as projected (the
+    game's vacation allowance may end a vacation before the day the player gave)."""
+
+    def end(seat: int) -> str | None:
+        row = session.get(Deadline, (game_id, seat))
+        return None if row is None else row.away_until
+
+    return end
+
+
+def clock_news(
+    new: Sequence[StoredEvent],
+    names: Names,
+    vacation_end: Callable[[int], str | None] | None = None,
+) -> ClockNews | None:
     """The clock news of an append's events (None: there is none). A time control set by
-    the game's creator is part of its creation, not news."""
+    the game's creator is part of its creation, not news. ``vacation_end``: when a seat's
+    clock runs again after the vacation it just began (``vacation_ends``)."""
     headline = None
     missed = []
     lines = []
@@ -110,6 +127,13 @@ def clock_news(new: Sequence[StoredEvent], names: Names) -> ClockNews | None:
             missed.append((e, move))
             continue
         text = clock_event_text(e.type, e.data, names)
+        if isinstance(p, ev.VacationStarted) and vacation_end is not None:
+            end = vacation_end(p.seat)
+            if end is not None and end < p.until:  # both ISO UTC text: compared as text
+                text = (
+                    f"{names.of(p.seat)} is away; the game's vacation allowance runs out at "
+                    f"{due_text(end)}, when their clock runs again"
+                )
         if text:
             lines.append(text[0].upper() + text[1:] + ".")
         if isinstance(p, ev.VacationStarted | ev.VacationEnded):

@@ -42,7 +42,7 @@ from pbem.deadlines.time_control import TimeControl
 from pbem.disputes import administrator_only, dispute_headline, dispute_notice, open_dispute
 from pbem.events import StoredEvent
 from pbem.mail import compose as c
-from pbem.mail.clock_news import clock_news, deadline_line
+from pbem.mail.clock_news import clock_news, deadline_line, vacation_ends
 from pbem.mail.models import OutboxMail
 from pbem.models import Game
 from pbem.naming import Names
@@ -154,7 +154,9 @@ def plan_mails(
     dispute_news = dispute_headline(new)
     # Once for every seat's mail, and only when one is open.
     dispute = open_dispute(ctx.session, ctx.game_id) if facts.dispute_open else None
-    clock = clock_news(new, names) if types & _CLOCK_TYPES else None
+    clock = None
+    if types & _CLOCK_TYPES:
+        clock = clock_news(new, names, vacation_ends(ctx.session, ctx.game_id))
     # Retractions come after what they retract: the log from the disputed moves on says
     # whether consent could uphold it.
     first = min(json.loads(dispute.versions)) if dispute is not None else 0

@@ -120,6 +120,10 @@ def test_away_and_back_in_every_game_of_the_address(world: MailWorld) -> None:
     assert outcome == "applied" and "the allowance ends your vacation early" in told
     assert "allowance left none" in told
     assert _row(world, second.id, 1).away_until == format_time(start + 72 * HOUR)
+    # Xena is told when Vera's clock runs again, not the day Vera gave
+    told_other = _text(_latest(world, second.id, 0))
+    assert "the game's vacation allowance runs out at" in told_other, told_other
+    assert month not in told_other
     world.clock.advance(HOUR)
     outcome, detail, answer = _say(world, second.id, 1, f"away until {month}")
     assert outcome == "refused" and "no vacation allowance left" in _text(answer)
