@@ -6,6 +6,7 @@ admin token (``--token`` or ``PBEM_ADMIN_TOKEN``), recorded as the administrator
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -114,6 +115,13 @@ def resume_command(obj: Any, game_id: str, token: str) -> None:
 @click.pass_obj
 def time_control_command(obj: Any, game_id: str, value: str, token: str) -> None:
     """Change the time control from each seat's next decision on (VALUE: a preset such as
-    standard, or a time per decision such as 48h)."""
+    standard, a time per decision such as 48h, or a JSON object as ``pbem new-game
+    --time-control`` takes it)."""
+    timing: Any = value
+    if value.lstrip().startswith("{"):
+        try:
+            timing = json.loads(value)
+        except ValueError as e:
+            raise click.BadParameter(f"not JSON: {e}", param_hint="VALUE") from None
     with _errors():
-        _done(obj.service.clocks.set_time_control(game_id, token, value, channel=CHANNEL))
+        _done(obj.service.clocks.set_time_control(game_id, token, timing, channel=CHANNEL))

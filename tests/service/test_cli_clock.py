@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from pbem import events as ev
 from pbem.bootstrap import build_service
 from pbem.db import Database
 from pbem.models import Deadline
@@ -101,6 +102,8 @@ def test_the_administrator_runs_the_clock_from_the_command_line(
     assert changed.exit_code == 0 and "next decision" in changed.output
     unknown = run("time-control", g.id, "glacial", token=g.admin_token)
     assert unknown.exit_code == 1 and "preset" in unknown.output
+    broken = run("time-control", g.id, '{"kind": "clock"', token=g.admin_token)
+    assert broken.exit_code == 2 and "not JSON" in broken.output
     events = service.raw_events(g.id)
     kinds = [(e.type, getattr(e.payload, "by", None)) for e in events[-4:]]
     assert kinds == [
@@ -110,6 +113,10 @@ def test_the_administrator_runs_the_clock_from_the_command_line(
         ("TimeControlSet", "administrator"),
     ]
     assert all(e.payload.channel == "cli" for e in events[-4:])  # type: ignore[attr-defined]
+    as_json = run("time-control", g.id, '{"kind": "clock", "initial": "3d"}', token=g.admin_token)
+    assert as_json.exit_code == 0, as_json.output
+    last = service.raw_events(g.id)[-1].payload
+    assert isinstance(last, ev.TimeControlSet) and last.time_control["kind"] == "clock"
     everything = run("deadlines").output
     assert g.id in everything and other.id in everything
     assert run("deadlines", "nosuchgame").exit_code == 1
