@@ -393,7 +393,19 @@ def test_reminder_deadline_move_and_an_smtp_outage_with_real_processes(
     for mail in after_outage:
         assert re.search(rf"{bob}\b[^\n]*{LATE}", mail.text), mail.text
 
-    # Stop the service: then compare what the SMTP server got with the outbox.
+    # Let the relay deliver what was written up to Bob's deadline move (Ann's next reminder
+    # may have been written just now, with her next decision), then stop the service and
+    # compare what the SMTP server got with the outbox.
+    _wait(
+        "every mail up to Bob's deadline move delivered",
+        lambda: all(
+            r.status == SENT
+            for r in _outbox(database_url)
+            if r.game_id == game_id and (r.version or 0) <= bob_move_version
+        ),
+        20,
+        service.logs,
+    )
     service.stop()
     received = Counter(m.message_id for m in inbox.all())
     twice = {mid: n for mid, n in received.items() if n > 1}
