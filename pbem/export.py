@@ -6,7 +6,8 @@ secret actions that are not yet revealed are carried in their public form — th
 the chain hashes, without the vote, its text or its salt — so the chain still checks from
 the first event to the last. A secret action recorded before commitments existed
 (``ActionApplied`` schema version 1) is hashed with its vote, so it is left out whole
-(``"data": null``) and its link is taken as recorded.
+(``"data": null``) and its link is taken as recorded; so is another seat's standing order
+(``StandingOrderSet``: the move it would have played for itself, which may name a vote).
 
 Events carry the payload as stored (its schema version, not upcast), so that every hash
 recomputes from the bundle alone. The bundle is written as canonical JSON, like the events:
@@ -76,6 +77,10 @@ def bundle_of(
         if hidden and data is not None:
             committed = chain.is_committed(row.type, row.schema_version, data)
             data = chain.public_form(row.type, row.schema_version, data) if committed else None
+        elif seat is not None and isinstance(p, ev.StandingOrderSet) and p.seat != seat:
+            # Another seat's standing order is its own (it may name a vote it will cast): left
+            # out whole, its link taken as recorded. The rules' re-run never needs it.
+            data = None
         events.append(
             {
                 "version": row.version,

@@ -56,6 +56,8 @@ EVENT_KEYS = frozenset(
 GAME_CREATED = "GameCreated"
 ACTIONS_RETRACTED = "ActionsRetracted"
 GAME_FINISHED = "GameFinished"
+#: a seat's standing order (``pbem.clock_events``): left out of the other seats' exports
+STANDING_ORDER_SET = "StandingOrderSet"
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,9 @@ class Report:
     #: secret actions checked against their commitments / carried as commitments only
     commitments_checked: int = 0
     sealed: int = 0
+    #: other seats' standing orders left out of a seat's export (never revealed: they are
+    #: their seats' own, and the re-run of the rules does not need them)
+    orders_withheld: int = 0
     finished: bool = False
     replayed: bool = False
     head_hash: str | None = None
@@ -213,9 +218,13 @@ def _check_chain(game_id: str, events: Sequence[dict[str, Any]], report: Report)
         prev = event["hash"]
         data = event["data"]
         if data is None:
-            # A secret action recorded before commitments existed, left out of a seat's
-            # export: its link is taken as recorded (the next event's prev_hash holds it).
-            report.sealed += 1
+            # A secret action recorded before commitments existed, or another seat's standing
+            # order, left out of a seat's export: its link is taken as recorded (the next
+            # event's prev_hash holds it).
+            if event["type"] == STANDING_ORDER_SET:
+                report.orders_withheld += 1
+            else:
+                report.sealed += 1
             continue
         try:
             canonical = chain.canonical_event(
@@ -239,6 +248,11 @@ def _check_chain(game_id: str, events: Sequence[dict[str, Any]], report: Report)
                 report.commitments_checked += 1
             else:
                 report.sealed += 1
+    if report.orders_withheld:
+        report.notes.append(
+            f"{report.orders_withheld} standing order(s) of other seats are left out: they "
+            "are their seats' own"
+        )
     if report.sealed:
         report.notes.append(
             f"{report.sealed} secret action(s) of other seats are carried as commitments "

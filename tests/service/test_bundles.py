@@ -398,3 +398,25 @@ def test_an_old_events_json_is_labelled_with_the_schema_version_of_its_data() ->
     carried = bundle_of("g", [row], None)["events"][0]
     assert carried["schema_version"] == 1 and chain.canonical_json(carried["data"]) == text_v1
     assert verify_bundle(bundle_of("g", [row], None)).ok
+
+
+def test_a_seat_export_leaves_out_the_other_seats_standing_orders(service: GameService) -> None:
+    names = [{"name": f"Q{i}", "email": f"q{i}-{secrets.token_hex(3)}@example.org"} for i in (0, 1)]
+    gid = service.create_game("lancelot", {}, names, time_control="48h").id
+    for seat in (0, 1):
+        service.accept_invitation(gid, seat, channel="web")
+    # Bob keeps a move for his next deadline while it is Ann's turn: his own plan.
+    service.clocks.set_standing_order(gid, 1, "K11", channel="api")
+    _play_to_the_end(service, gid, random.Random(5))
+    anns = export_game(service.db, gid, seat=0)
+    orders = [e for e in anns["events"] if e["type"] == ev.STANDING_ORDER_SET]
+    assert len(orders) == 1 and orders[0]["data"] is None
+    assert "K11" not in json.dumps(orders)
+    report = verify_bundle(anns, REGISTRY)
+    # The finished game still verifies: a withheld order is no unrevealed secret action.
+    assert report.ok and report.replayed, report.problems
+    assert report.orders_withheld == 1 and report.sealed == 0
+    bobs = export_game(service.db, gid, seat=1)
+    [own] = [e for e in bobs["events"] if e["type"] == ev.STANDING_ORDER_SET]
+    assert own["data"]["text"] == "K11"
+    assert verify_bundle(bobs, REGISTRY).ok
