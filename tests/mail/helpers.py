@@ -46,6 +46,17 @@ class MailWorld:
             "lancelot", {"players": players, **config}, seats, channel="api"
         )
 
+    def say(self, game_id: str, seat: int, text: str) -> tuple[str, str, OutboxMail]:
+        """Reply ``text`` to the seat's latest mail of the game, through the real inbound
+        pipeline: (outcome, detail, the last mail it caused)."""
+        inbound = build_inbound(self.service)
+        before = {m.id for m in self.outbox()}
+        latest = [m for m in self.outbox(game_id) if m.seat == seat][-1]
+        result = inbound.receive(reply_to(latest, text), "webhook")
+        new = [m for m in self.outbox() if m.id not in before]
+        assert new, (result.outcome, result.detail)
+        return result.outcome, result.detail, new[-1]
+
     def welcome(self, seats: list[dict[str, str]]) -> None:
         """Players new to the service first accept an invitation, as a person does: each
         replies "accept" to the invitation of a game of their own. From then on their address
@@ -63,6 +74,15 @@ class MailWorld:
             assert result.outcome == "applied", result.detail
         with self.db.write() as session:
             session.exec(delete(OutboxMail).where(col(OutboxMail.game_id) == game.id))
+
+
+def mail_text(mail: OutboxMail) -> str:
+    """The text body of an outbox mail, as its reader sees it."""
+    message = message_from_bytes(mail.message, policy=policy.default)
+    assert isinstance(message, EmailMessage)
+    content = message.get_content()
+    assert isinstance(content, str)
+    return content
 
 
 def with_mail(settings: Settings, **changes: object) -> Settings:

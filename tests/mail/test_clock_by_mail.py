@@ -46,26 +46,16 @@ def _row(world: MailWorld, gid: str, seat: int) -> Deadline:
         return row
 
 
-def _say(world: MailWorld, gid: str, seat: int, text: str) -> tuple[str, str, OutboxMail]:
-    """Reply ``text`` to the seat's latest mail: (outcome, detail, the answer it got)."""
-    inbound = Inbound(world.db, world.settings, world.service, world.clock)
-    before = {m.id for m in world.outbox()}
-    result = inbound.receive(reply_to(_latest(world, gid, seat), text), "webhook")
-    new = [m for m in world.outbox() if m.id not in before]
-    assert new, (result.outcome, result.detail)
-    return result.outcome, result.detail, new[-1]
-
-
 def test_a_standing_order_by_mail(world: MailWorld) -> None:
     game = _game(world, ("Alice", "Bob"))
     gid, start = game.id, world.clock.now()
     version = world.service.load(gid).version
-    outcome, detail, answer = _say(world, gid, 0, "default zz")
+    outcome, detail, answer = world.say(gid, 0, "default zz")
     assert outcome == "refused" and answer.kind == "error"
     assert world.service.load(gid).version == version
     assert _row(world, gid, 0).standing_order is None
 
-    outcome, detail, answer = _say(world, gid, 0, "default E5")
+    outcome, detail, answer = world.say(gid, 0, "default E5")
     assert (outcome, detail) == ("applied", "standing order: E5")
     # Recovering a mail whose worker died after applying it does not apply it again.
     ref = world.service.raw_events(gid)[-1].payload.channel_ref  # type: ignore[attr-defined]
@@ -75,9 +65,9 @@ def test_a_standing_order_by_mail(world: MailWorld) -> None:
     assert _row(world, gid, 0).due_at == format_time(start + 48 * HOUR)
 
     # Bob owes nothing now: his order is kept, to be checked at his deadline.
-    outcome, detail, answer = _say(world, gid, 1, "default F6")
+    outcome, detail, answer = world.say(gid, 1, "default F6")
     assert outcome == "applied" and "checked then" in _text(answer)
-    outcome, detail, answer = _say(world, gid, 1, "Default none")
+    outcome, detail, answer = world.say(gid, 1, "Default none")
     assert outcome == "applied" and _row(world, gid, 1).standing_order is None
 
 
@@ -86,7 +76,7 @@ def test_away_and_back_in_every_game_of_the_address(world: MailWorld) -> None:
     first = _game(world, ("Vera", "Walt"))
     second = _game(world, ("Xena", "Vera"))
     start = world.clock.now()
-    past = _say(world, first.id, 0, "away until 2001-01-01")
+    past = world.say(first.id, 0, "away until 2001-01-01")
     assert past[0] == "refused" and "already past" in _text(past[2])
     # The same kind of error on the same version: answered once a day (no mail loops), and
     # the log says why.
@@ -95,7 +85,7 @@ def test_away_and_back_in_every_game_of_the_address(world: MailWorld) -> None:
     assert garbled.outcome == "refused" and "2026-12-24" in garbled.detail
 
     back_day = (start + 48 * HOUR).date().isoformat()
-    outcome, detail, answer = _say(world, first.id, 0, f"away until {back_day}")
+    outcome, detail, answer = world.say(first.id, 0, f"away until {back_day}")
     assert outcome == "applied" and "in 2 game(s)" in detail
     told = _text(answer)
     assert f"game {first.id}: away" in told and f"game {second.id}: away" in told
@@ -108,14 +98,14 @@ def test_away_and_back_in_every_game_of_the_address(world: MailWorld) -> None:
     assert _row(world, first.id, 0).due_at == format_time(start + 48 * HOUR + away_for)
 
     world.clock.advance(HOUR)
-    outcome, detail, answer = _say(world, first.id, 0, "back")
+    outcome, detail, answer = world.say(first.id, 0, "back")
     assert outcome == "applied" and "Welcome back" in _text(answer)
     assert _row(world, first.id, 0).due_at == format_time(start + 49 * HOUR)
 
     # Away for a month, from an hour after the start: the 3 days' allowance, less the hour
     # used, ends it 72 hours after the start.
     month = (start + 30 * 24 * HOUR).date().isoformat()
-    outcome, detail, answer = _say(world, second.id, 1, f"away until {month}")
+    outcome, detail, answer = world.say(second.id, 1, f"away until {month}")
     told = _text(answer)
     assert outcome == "applied" and "the allowance ends your vacation early" in told
     assert "allowance left none" in told
@@ -125,7 +115,7 @@ def test_away_and_back_in_every_game_of_the_address(world: MailWorld) -> None:
     assert "the game's vacation allowance runs out at" in told_other, told_other
     assert month not in told_other
     world.clock.advance(HOUR)
-    outcome, detail, answer = _say(world, second.id, 1, f"away until {month}")
+    outcome, detail, answer = world.say(second.id, 1, f"away until {month}")
     assert outcome == "refused" and "no vacation allowance left" in _text(answer)
 
 
@@ -133,7 +123,7 @@ def test_an_extension_and_a_pause_by_consent(world: MailWorld) -> None:
     game = _game(world, ("Alice", "Bob"))
     gid, start = game.id, world.clock.now()
     first = {m.id for m in world.outbox(gid)}
-    outcome, detail, answer = _say(world, gid, 0, "extend 12h")
+    outcome, detail, answer = world.say(gid, 0, "extend 12h")
     # One mail each: Alice's answer, Bob's question.
     assert sorted(m.seat for m in world.outbox(gid) if m.id not in first) == [0, 1]
     assert (outcome, detail) == ("applied", "asked the others to extend by 12 hours")
@@ -147,7 +137,7 @@ def test_an_extension_and_a_pause_by_consent(world: MailWorld) -> None:
         in _text(asked)
     )
     before = {m.id for m in world.outbox(gid)}
-    outcome, detail, answer = _say(world, gid, 1, "agree extend")
+    outcome, detail, answer = world.say(gid, 1, "agree extend")
     assert outcome == "applied" and "every player agreed" in detail
     # Alice hears of it once: the notice of the extension (no second mail of the request's).
     told = [m for m in world.outbox(gid) if m.id not in before and m.seat == 0]
@@ -155,14 +145,14 @@ def test_an_extension_and_a_pause_by_consent(world: MailWorld) -> None:
     assert _row(world, gid, 0).due_at == format_time(start + 60 * HOUR)
     # Nothing is waiting now: a second "agree extend" is refused and changes nothing.
     version = world.service.load(gid).version
-    outcome, detail, answer = _say(world, gid, 1, "agree extend")
+    outcome, detail, answer = world.say(gid, 1, "agree extend")
     assert outcome == "refused" and "no request to extend" in detail
     assert world.service.load(gid).version == version
 
-    outcome, detail, answer = _say(world, gid, 1, "pause")
+    outcome, detail, answer = world.say(gid, 1, "pause")
     assert outcome == "applied" and _row(world, gid, 0).status == "running"
     assert "Bob (Blue) asks to pause the game's clocks" in _text(_latest(world, gid, 0))
-    outcome, detail, answer = _say(world, gid, 0, "disagree pause")
+    outcome, detail, answer = world.say(gid, 0, "disagree pause")
     assert (outcome, detail) == ("applied", "refused the request to pause")
     told = _latest(world, gid, 1)
     assert "Alice (Red) did not agree, so it is refused" in _text(told)
@@ -182,7 +172,7 @@ def test_a_seat_whose_invitation_waits_is_not_asked(world: MailWorld) -> None:
 
 def test_help_lists_the_clock_commands(world: MailWorld) -> None:
     game = _game(world, ("Hana", "Ivo"))
-    outcome, _detail, answer = _say(world, game.id, 0, "help")
+    outcome, _detail, answer = world.say(game.id, 0, "help")
     assert outcome == "applied" and answer.kind == "help"
     told = _text(answer)
     for words in (

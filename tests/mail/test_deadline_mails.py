@@ -6,8 +6,6 @@ missed, which never shows another seat's secret action before its reveal."""
 from __future__ import annotations
 
 from datetime import timedelta
-from email import message_from_bytes, policy
-from email.message import EmailMessage
 
 from pbem import events as ev
 from pbem.bootstrap import build_service, build_sweeper
@@ -16,18 +14,10 @@ from pbem.mail.models import OutboxMail
 from pbem.mail.outbox import OutboxListener
 from pbem.models import Deadline
 from pbem.service import GameService
-from tests.mail.helpers import MailWorld
+from tests.mail.helpers import MailWorld, mail_text
 from tests.service.helpers import REGISTRY
 
 NAMES = ["Alice", "Bob", "Carol"]
-
-
-def _text(mail: OutboxMail) -> str:
-    message = message_from_bytes(mail.message, policy=policy.default)
-    assert isinstance(message, EmailMessage)
-    content = message.get_content()
-    assert isinstance(content, str)
-    return content
 
 
 def _seats(world: MailWorld, players: int) -> list[dict[str, str]]:
@@ -75,7 +65,7 @@ def test_turn_mails_show_the_deadline_and_the_start_mail_the_time_control(
     )
     gid = created.id
     start = world.clock.now()  # Mon 2 Jun 2025 09:00 UTC
-    first = {m.seat: _text(m) for m in world.outbox(gid)}
+    first = {m.seat: mail_text(m) for m in world.outbox(gid)}
     # Alice is to act first: her mail says when, the others' the time control.
     assert "Deadline: Wed 04 Jun 2025 09:00 UTC (in 2 days)" in first[0], first[0]
     assert "Time control: 2 days per move." in first[1], first[1]
@@ -86,14 +76,14 @@ def test_turn_mails_show_the_deadline_and_the_start_mail_the_time_control(
     assert [m.seat for m in turn] == [1]
     # Bob's 48 hours start with Alice's move; "in …" is counted from the service's now.
     due = start + timedelta(hours=20, minutes=30, days=2)
-    assert f"Deadline: {due:%a %d %b %Y %H:%M} UTC (in 2 days)" in _text(turn[0])
+    assert f"Deadline: {due:%a %d %b %Y %H:%M} UTC (in 2 days)" in mail_text(turn[0])
 
 
 def test_an_untimed_game_says_no_deadline_is_set(world: MailWorld) -> None:
     created = world.service.create_game("lancelot", {}, _seats(world, 2), channel="api")
     mail = next(m for m in world.outbox(created.id) if m.seat == 0)
-    assert "Deadline: none set" in _text(mail)
-    assert "Time control" not in _text(mail)
+    assert "Deadline: none set" in mail_text(mail)
+    assert "Time control" not in mail_text(mail)
 
 
 def test_a_paused_clock_and_a_late_seat_are_said_so(world: MailWorld) -> None:
@@ -107,7 +97,7 @@ def test_a_paused_clock_and_a_late_seat_are_said_so(world: MailWorld) -> None:
             [ev.GamePaused(by="administrator", by_seat=None, channel="cli", channel_ref=None)],
             work.state,
         )
-    notices = {m.seat: _text(m) for m in _mails(world, gid, before)}
+    notices = {m.seat: mail_text(m) for m in _mails(world, gid, before)}
     assert set(notices) == {0, 1}
     for text in notices.values():
         assert "the game is paused." in text
@@ -121,7 +111,7 @@ def test_a_paused_clock_and_a_late_seat_are_said_so(world: MailWorld) -> None:
     world.clock.advance(timedelta(hours=2))
     before = _last_id(world, gid)
     _sweep(world.service)
-    late = {m.seat: _text(m) for m in _mails(world, gid, before)}
+    late = {m.seat: mail_text(m) for m in _mails(world, gid, before)}
     assert set(late) == {0, 1}
     assert "You missed the deadline of Mon 02 Jun 2025 10:00 UTC; the game waits" in late[0]
     assert "Alice (Red) missed the deadline of Mon 02 Jun 2025 10:00 UTC; the game waits" in late[1]
@@ -138,7 +128,7 @@ def test_every_seat_is_told_who_was_late_and_what_was_played_for_them(
     before = _last_id(world, gid)
     _order(world.service, gid, 0, "E5")
     _sweep(world.service)
-    mails = {m.seat: (m.kind, _text(m)) for m in _mails(world, gid, before)}
+    mails = {m.seat: (m.kind, mail_text(m)) for m in _mails(world, gid, before)}
     assert set(mails) == {0, 1}
     kind, alice = mails[0]
     assert kind == "notice"
@@ -189,7 +179,7 @@ def test_a_secret_action_played_at_a_deadline_is_not_shown_to_the_others(
             for s in (1, 2)
         ]
         work.append(more, work.state, lapse=False)
-    extended = {m.seat: _text(m) for m in _mails(world, gid, before)}
+    extended = {m.seat: mail_text(m) for m in _mails(world, gid, before)}
     assert set(extended) == {0, 1, 2}  # every seat is told, by a notice of its own
     for text in extended.values():
         assert "Bob's deadline extended by 1 hour (the administrator)." in text, text
@@ -197,7 +187,7 @@ def test_a_secret_action_played_at_a_deadline_is_not_shown_to_the_others(
     before = _last_id(world, gid)
     _order(service, gid, 0, f"stake {gem}")
     _sweep(service)
-    mails = {m.seat: _text(m) for m in _mails(world, gid, before)}
+    mails = {m.seat: mail_text(m) for m in _mails(world, gid, before)}
     assert set(mails) == {0, 1, 2}
     assert f"played for you: stake {gem} (your standing order)" in mails[0], mails[0]
     for seat in (1, 2):

@@ -7,41 +7,20 @@ runs, again the next day; ``digest off`` brings the turn mails back."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from email import message_from_bytes, policy
-from email.message import EmailMessage
 
 import pytest
 from sqlalchemy.exc import IntegrityError
 
 from pbem.bootstrap import build_digester, build_sweeper
 from pbem.deadlines.digest import send_digest
-from pbem.mail.inbound import Inbound
 from pbem.mail.models import OutboxMail
 from pbem.preferences import PlayerPreference
-from tests.mail.helpers import MailWorld, reply_to
+from tests.mail.helpers import MailWorld, mail_text
 
 MONDAY = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 TC = {"kind": "fixed", "per_decision": "48h"}
 ALICE = {"name": "Alice", "email": "alice@example.com"}
 BOB = {"name": "Bob", "email": "Bob@Example.com"}
-
-
-def _text(mail: OutboxMail) -> str:
-    message = message_from_bytes(mail.message, policy=policy.default)
-    assert isinstance(message, EmailMessage)
-    content = message.get_content()
-    assert isinstance(content, str)
-    return content
-
-
-def _say(world: MailWorld, gid: str, seat: int, text: str) -> tuple[str, str, OutboxMail]:
-    inbound = Inbound(world.db, world.settings, world.service, world.clock)
-    before = {m.id for m in world.outbox()}
-    latest = [m for m in world.outbox(gid) if m.seat == seat][-1]
-    result = inbound.receive(reply_to(latest, text), "webhook")
-    new = [m for m in world.outbox() if m.id not in before]
-    assert new, (result.outcome, result.detail)
-    return result.outcome, result.detail, new[-1]
 
 
 def _digest_on(world: MailWorld, address: str) -> bool | None:
@@ -59,14 +38,14 @@ def test_a_daily_digest_instead_of_turn_mails(world: MailWorld) -> None:
     world.welcome([ALICE, BOB])
     game = world.service.create_game("lancelot", {}, [ALICE, BOB], channel="api", time_control=TC)
 
-    outcome, detail, answer = _say(world, game.id, 1, "digest weekly")
+    outcome, detail, answer = world.say(game.id, 1, "digest weekly")
     assert outcome == "refused" and answer.kind == "error"
-    assert "digest daily" in _text(answer)
+    assert "digest daily" in mail_text(answer)
     assert _digest_on(world, "bob@example.com") is None
 
-    outcome, detail, answer = _say(world, game.id, 1, "Digest daily")
+    outcome, detail, answer = world.say(game.id, 1, "Digest daily")
     assert (outcome, detail) == ("applied", "digest: daily")
-    assert answer.kind == "clock" and "Daily digest on" in _text(answer)
+    assert answer.kind == "clock" and "Daily digest on" in mail_text(answer)
     assert _digest_on(world, "bob@example.com") is True
 
     # Alice moves: Bob is to act, and is mailed no turn; Alice's own mails still go.
@@ -82,7 +61,7 @@ def test_a_daily_digest_instead_of_turn_mails(world: MailWorld) -> None:
     assert (report.sent, report.failed) == ([("bob@example.com", 1)], 0), report
     [digest] = _digests(world)
     assert digest.recipient.lower() == "bob@example.com" and digest.game_id is None
-    body = " ".join(_text(digest).split())
+    body = " ".join(mail_text(digest).split())
     assert f"Lancelot, game {game.id}: you play Bob (Blue)." in body, body
     assert "Deadline: Wed 25 Nov 2026 09:00 UTC (in 1 day 23 hours)" in body, body
     assert f"/games/{game.id}" in body and other.id not in body, body
@@ -98,7 +77,7 @@ def test_a_daily_digest_instead_of_turn_mails(world: MailWorld) -> None:
     assert len(_digests(world)) == 2
 
     # Off: a game where Bob is to act at once mails him his turn again.
-    outcome, detail, answer = _say(world, game.id, 1, "digest off")
+    outcome, detail, answer = world.say(game.id, 1, "digest off")
     assert (outcome, detail) == ("applied", "digest: off")
     assert _digest_on(world, "bob@example.com") is False
     third = world.service.create_game("lancelot", {}, [BOB, ALICE], channel="api")
@@ -110,8 +89,8 @@ def test_a_daily_digest_instead_of_turn_mails(world: MailWorld) -> None:
 
 def test_help_lists_digest(world: MailWorld) -> None:
     game = world.new_game()
-    *_, answer = _say(world, game.id, 0, "help")
-    assert "digest daily" in _text(answer)
+    *_, answer = world.say(game.id, 0, "help")
+    assert "digest daily" in mail_text(answer)
 
 
 def test_two_runs_racing_claim_one_digest_and_reminders_still_go(world: MailWorld) -> None:

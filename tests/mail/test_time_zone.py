@@ -8,40 +8,18 @@ summer time), while other players keep the UTC-only line."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from email import message_from_bytes, policy
-from email.message import EmailMessage
 
 import pytest
 
 from pbem.bootstrap import build_sweeper
 from pbem.errors import BadRequest
-from pbem.mail.inbound import Inbound
-from pbem.mail.models import OutboxMail
 from pbem.preferences import PlayerPreference, local_text, parse_zone
-from tests.mail.helpers import MailWorld, reply_to
+from tests.mail.helpers import MailWorld, mail_text
 
 #: Saturday before Europe's summer time ends (Sun 25 Oct 2026 01:00 UTC): Paris is UTC+2
 #: now, UTC+1 at a deadline two days later.
 SATURDAY = datetime(2026, 10, 24, 10, 0, tzinfo=UTC)
 TC = {"kind": "fixed", "per_decision": "48h", "reminders": ["4h"]}
-
-
-def _text(mail: OutboxMail) -> str:
-    message = message_from_bytes(mail.message, policy=policy.default)
-    assert isinstance(message, EmailMessage)
-    content = message.get_content()
-    assert isinstance(content, str)
-    return content
-
-
-def _say(world: MailWorld, gid: str, seat: int, text: str) -> tuple[str, str, OutboxMail]:
-    inbound = Inbound(world.db, world.settings, world.service, world.clock)
-    before = {m.id for m in world.outbox()}
-    latest = [m for m in world.outbox(gid) if m.seat == seat][-1]
-    result = inbound.receive(reply_to(latest, text), "webhook")
-    new = [m for m in world.outbox() if m.id not in before]
-    assert new, (result.outcome, result.detail)
-    return result.outcome, result.detail, new[-1]
 
 
 def _stored(world: MailWorld, address: str) -> PlayerPreference | None:
@@ -57,17 +35,17 @@ def test_a_time_zone_by_mail_shows_in_turn_mails_and_reminders(world: MailWorld)
     untimed = world.new_game()
     version = world.service.load(untimed.id).version
 
-    outcome, detail, answer = _say(world, untimed.id, 0, "time zone Mars/Olympus")
+    outcome, detail, answer = world.say(untimed.id, 0, "time zone Mars/Olympus")
     assert outcome == "refused" and answer.kind == "error"
-    told = " ".join(_text(answer).split())
+    told = " ".join(mail_text(answer).split())
     assert "not a time zone I know" in told and "time zone Europe/Paris" in told, told
     assert _stored(world, "alice@example.com") is None
     assert world.service.load(untimed.id).version == version
 
-    outcome, detail, answer = _say(world, untimed.id, 0, "Timezone europe/paris")
+    outcome, detail, answer = world.say(untimed.id, 0, "Timezone europe/paris")
     assert (outcome, detail) == ("applied", "time zone: Europe/Paris")
     assert answer.kind == "clock"
-    told = " ".join(_text(answer).split())
+    told = " ".join(mail_text(answer).split())
     # 10:00 UTC on the Saturday is 12:00 in Paris (summer time).
     assert "Time zone set: Europe/Paris. It is Sat 24 Oct 2026 12:00 there now" in told, told
     stored = _stored(world, "alice@example.com")
@@ -80,7 +58,7 @@ def test_a_time_zone_by_mail_shows_in_turn_mails_and_reminders(world: MailWorld)
     timed = world.service.create_game("lancelot", {}, seats, channel="api", time_control=TC)
     [turn] = [m for m in world.outbox(timed.id) if m.seat == 0 and m.kind == "turn"]
     line = "Deadline: Mon 26 Oct 2026 10:00 UTC (11:00 Europe/Paris), in 2 days"
-    assert line in _text(turn), _text(turn)
+    assert line in mail_text(turn), mail_text(turn)
 
     # The reminder, 4 hours before.
     world.clock.set(SATURDAY + timedelta(hours=44))
@@ -88,18 +66,19 @@ def test_a_time_zone_by_mail_shows_in_turn_mails_and_reminders(world: MailWorld)
     assert not report.failed, report
     [reminder] = [m for m in world.outbox() if m.kind == "reminder"]
     assert reminder.recipient == "alice@example.com"
-    assert "Deadline: Mon 26 Oct 2026 10:00 UTC (11:00 Europe/Paris), in 4 hours" in _text(reminder)
+    expected = "Deadline: Mon 26 Oct 2026 10:00 UTC (11:00 Europe/Paris), in 4 hours"
+    assert expected in mail_text(reminder)
 
     # "time zone UTC" goes back to UTC only: the wording every player without a zone reads.
     world.clock.set(SATURDAY + timedelta(hours=45))
-    outcome, detail, answer = _say(world, timed.id, 0, "time zone UTC")
+    outcome, detail, answer = world.say(timed.id, 0, "time zone UTC")
     assert (outcome, detail) == ("applied", "time zone: UTC")
-    assert "Time zone cleared" in _text(answer)
+    assert "Time zone cleared" in mail_text(answer)
     stored = _stored(world, "alice@example.com")
     assert stored is not None and stored.time_zone is None
     again = world.service.create_game("lancelot", {}, seats, channel="api", time_control=TC)
     [turn] = [m for m in world.outbox(again.id) if m.seat == 0 and m.kind == "turn"]
-    body = _text(turn)
+    body = mail_text(turn)
     assert "Deadline: Wed 28 Oct 2026 07:00 UTC (in 2 days)" in body and "Paris" not in body
 
 
