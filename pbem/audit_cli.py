@@ -5,22 +5,11 @@ for a player) and ``pbem admin resolve`` (the administrator dismisses or upholds
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import click
 
-from pbem.errors import ServiceError
-
-
-@contextmanager
-def _errors() -> Iterator[None]:
-    """Service errors end the command with their message and exit status 1."""
-    try:
-        yield
-    except ServiceError as e:
-        raise click.ClickException(e.message) from None
+from pbem.cli_errors import service_errors
 
 
 @click.command("audit")
@@ -38,7 +27,7 @@ def audit_command(
     the mails each seat had, the raw mails they sent, the legal moves then)."""
     from pbem.audit import audit, text_report
 
-    with _errors():
+    with service_errors():
         report = audit(obj.service, game_id, viewer=seat, admin=seat is None, version=version)
     if as_json:
         click.echo(json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False))
@@ -56,7 +45,7 @@ def dispute_command(obj: Any, game_id: str, seat: int, versions: str, text: str)
     """SEAT disputes VERSIONS (``41`` or ``41-43``), saying TEXT; every seat is told."""
     from pbem.disputes import parse_versions
 
-    with _errors():
+    with service_errors():
         first, last = parse_versions(versions)
         result = obj.service.disputes.open(game_id, seat, first, last, text, channel="cli")
     click.echo(f"dispute {result.dispute} opened: game {game_id} at version {result.version}")
@@ -77,7 +66,7 @@ def admin_resolve(
     what followed are retracted, even across a draw or a reveal)."""
     if decision is None:
         raise click.UsageError("Say --uphold or --dismiss.")
-    with _errors():
+    with service_errors():
         result = obj.service.disputes.resolve(
             game_id, token, dispute, uphold=decision == "uphold", reason=reason
         )

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +15,9 @@ import click
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
+from pbem.cli_errors import service_errors
 from pbem.clock import format_time
 from pbem.deadlines.time_control import PRESETS, parse_time_control
-from pbem.errors import ServiceError
 from pbem.service import GameService
 from pbem.settings import Settings, SettingsError, load_settings
 
@@ -54,15 +52,6 @@ class Context:
 
 
 pass_context = click.make_pass_decorator(Context)
-
-
-@contextmanager
-def _errors() -> Iterator[None]:
-    """Service errors end the command with their message and exit status 1."""
-    try:
-        yield
-    except ServiceError as e:
-        raise click.ClickException(e.message) from None
 
 
 class _Main(click.Group):
@@ -205,7 +194,7 @@ def new_game(
             timing = json.loads(time_control)
         except ValueError as e:
             raise click.BadParameter(f"not JSON: {e}", param_hint="--time-control") from None
-    with _errors():
+    with service_errors():
         created = obj.service.create_game(
             game,
             config,
@@ -257,7 +246,7 @@ def show(obj: Context, game_id: str, seat: int | None, at: int | None, as_json: 
     """Show a game (the public view unless --seat)."""
     from pbem.views import board_for_people, describe
 
-    with _errors():
+    with service_errors():
         loaded = obj.service.load(game_id, at=at)
         if seat is not None and not 0 <= seat < len(loaded.seats):
             raise click.BadParameter(f"this game has seats 0 to {len(loaded.seats) - 1}")
@@ -287,7 +276,7 @@ def show(obj: Context, game_id: str, seat: int | None, at: int | None, as_json: 
 @pass_context
 def act(obj: Context, game_id: str, seat: int, text: str, expected_version: int | None) -> None:
     """Play TEXT (one or more command lines) for SEAT."""
-    with _errors():
+    with service_errors():
         version = expected_version
         if version is None:
             version = obj.service.load(game_id).version
@@ -313,7 +302,7 @@ def log(obj: Context, game_id: str, seat: int | None, full: bool) -> None:
     """Print a game's log (the public view unless --seat or --full)."""
     from pbem.views import summary_line, visible_events
 
-    with _errors():
+    with service_errors():
         if full:
             names = obj.service.load(game_id).names
             events = visible_events(
@@ -475,7 +464,7 @@ _ADMIN_TOKEN = click.option(
 @pass_context
 def admin_resign(obj: Context, game_id: str, seat: int, token: str) -> None:
     """Resign SEAT for its player (its turns are then played automatically)."""
-    with _errors():
+    with service_errors():
         result = obj.service.admin_resign(game_id, token, seat)
     ended = ", the game is over" if result.finished else ""
     click.echo(f"seat {seat} resigned: game {game_id} at version {result.version}{ended}")
@@ -487,7 +476,7 @@ def admin_resign(obj: Context, game_id: str, seat: int, token: str) -> None:
 @pass_context
 def admin_end(obj: Context, game_id: str, token: str) -> None:
     """End the game: every seat still playing resigns and the seed is revealed."""
-    with _errors():
+    with service_errors():
         result = obj.service.admin_end(game_id, token)
     click.echo(f"game {game_id} ended at version {result.version}")
 
@@ -500,7 +489,7 @@ def admin_log(obj: Context, game_id: str, token: str) -> None:
     """The game's whole log, nothing hidden."""
     from pbem.views import summary_line
 
-    with _errors():
+    with service_errors():
         events = obj.service.admin_log(game_id, token)
     click.echo("\n".join(summary_line(e) for e in events))
 
@@ -522,7 +511,7 @@ def export(obj: Context, game_id: str, output: str | None, seat: int | None) -> 
     `pbem verify-export` or `python -m pbem.verify`."""
     from pbem.export import bundle_text, export_game
 
-    with _errors():
+    with service_errors():
         bundle = export_game(obj.service.db, game_id, seat)
     text = bundle_text(bundle)
     if output:
@@ -562,7 +551,7 @@ def verify_receipt(
     """Check a mail's receipt: does the chain at VERSION still have HEAD_HASH?"""
     from pbem.receipts import UNFAILED, check_receipt
 
-    with _errors():
+    with service_errors():
         result = check_receipt(obj.service.db, game_id, version, head_hash, salt)
     click.echo(("✔ " if result.matches else "✘ ") + result.message, err=not result.matches)
     if result.vote is not None:
@@ -580,7 +569,7 @@ def demo(obj: Context) -> None:
     addresses: their mails, the invitation first, are at /dev/mail)."""
     domain = obj.settings.mail.reply_domain
     players = [{"name": n, "email": f"{n.lower()}@{domain}"} for n in ("Ann", "Bob")]
-    with _errors():
+    with service_errors():
         # The demo preset: minutes per move, so a newcomer sees a reminder and a deadline move
         # (the default move played for a player who waits) while trying the service out.
         created = obj.service.create_game(

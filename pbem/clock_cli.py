@@ -7,32 +7,21 @@ admin token (``--token`` or ``PBEM_ADMIN_TOKEN``), recorded as the administrator
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
 import click
 
+from pbem.cli_errors import service_errors
 from pbem.clock import parse_time
 from pbem.clock_commands import ClockResult, duration
 from pbem.deadlines.time_control import format_duration
-from pbem.errors import ServiceError
 
 CHANNEL = "cli"
 
 _TOKEN = click.option(
     "--token", envvar="PBEM_ADMIN_TOKEN", required=True, help="The game's admin token."
 )
-
-
-@contextmanager
-def _errors() -> Iterator[None]:
-    """Service errors end the command with their message and exit status 1."""
-    try:
-        yield
-    except ServiceError as e:
-        raise click.ClickException(e.message) from None
 
 
 def _done(result: ClockResult) -> None:
@@ -56,7 +45,7 @@ def deadlines_command(obj: Any, game_id: str | None) -> None:
     svc = obj.service
     rows = svc.clocks.deadlines(game_id)
     if game_id is not None and not rows:
-        with _errors():
+        with service_errors():
             svc.load(game_id)  # no such game: say so
         click.echo(f"game {game_id} has no deadlines (no time control)")
         return
@@ -84,7 +73,7 @@ def deadlines_command(obj: Any, game_id: str | None) -> None:
 @click.pass_obj
 def extend_command(obj: Any, game_id: str, seat: int, by: str, token: str) -> None:
     """Give SEAT more time (BY: 24h, 1d 12h, 90m) for the decision it owes now."""
-    with _errors():
+    with service_errors():
         _done(obj.service.clocks.extend(game_id, token, seat, duration(by), channel=CHANNEL))
 
 
@@ -94,7 +83,7 @@ def extend_command(obj: Any, game_id: str, seat: int, by: str, token: str) -> No
 @click.pass_obj
 def pause_command(obj: Any, game_id: str, token: str) -> None:
     """Stop every clock of the game until it is resumed."""
-    with _errors():
+    with service_errors():
         _done(obj.service.clocks.pause(game_id, token, channel=CHANNEL))
 
 
@@ -104,7 +93,7 @@ def pause_command(obj: Any, game_id: str, token: str) -> None:
 @click.pass_obj
 def resume_command(obj: Any, game_id: str, token: str) -> None:
     """Let the game's clocks run again."""
-    with _errors():
+    with service_errors():
         _done(obj.service.clocks.resume(game_id, token, channel=CHANNEL))
 
 
@@ -123,5 +112,5 @@ def time_control_command(obj: Any, game_id: str, value: str, token: str) -> None
             timing = json.loads(value)
         except ValueError as e:
             raise click.BadParameter(f"not JSON: {e}", param_hint="VALUE") from None
-    with _errors():
+    with service_errors():
         _done(obj.service.clocks.set_time_control(game_id, token, timing, channel=CHANNEL))

@@ -29,7 +29,7 @@ from pbem.mail import compose as c
 from pbem.mail.models import OutboxMail
 from pbem.models import Deadline, Game, Invitation, ReminderSent, Seat
 from pbem.naming import Names
-from pbem.preferences import zone_of
+from pbem.preferences import address_key, zone_of
 from pbem.repository import seat_infos
 from pbem.settings import Settings
 
@@ -47,11 +47,6 @@ class DueReminder:
     address: str
     #: the reminder keys (``before 14400s``, ``80% gone``) and when each is due
     keys: tuple[tuple[str, str], ...]
-
-
-def address_key(address: str) -> str:
-    """The address as one person: case does not make another person."""
-    return address.strip().lower()
 
 
 def due_reminders(

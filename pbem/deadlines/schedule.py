@@ -54,7 +54,6 @@ class SeatClock:
     #: invited and not yet accepted: its clock starts when its player accepts (nobody is
     #: timed on a game they have not agreed to play; docs/deadlines.md)
     invited: bool = False
-    decisions: int = 0
     #: the time control the current decision began under: a change by the administrator
     #: applies from the next decision on (its grace, reminders, weekends, increment)
     control: TimeControl | None = None
@@ -128,7 +127,6 @@ class GameClock:
             used = self.counted(seat, seat.owes_since, at)
             bank = max(0, (seat.budget or 0) + seat.extension - used) + tc.increment
             seat.bank = min(bank, tc.cap) if tc.cap else bank
-        seat.decisions += 1
         seat.owes_since, seat.budget, seat.extension, seat.missed = None, None, 0, False
         seat.control = None
 
@@ -322,9 +320,6 @@ class GameClock:
             return "paused"
         return "running"
 
-    def on_vacation(self, seat: SeatClock, at: datetime) -> bool:
-        return any(a <= at and (b is None or at < b) for a, b in seat.away)
-
     # -- storage -----------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
@@ -346,7 +341,6 @@ class GameClock:
                     "vacation_used": s.vacation_used,
                     "resigned": s.resigned,
                     "invited": s.invited,
-                    "decisions": s.decisions,
                     "ended": s.ended,
                     "control": None if s.control is None else s.control.to_json(),
                 }
@@ -369,7 +363,6 @@ class GameClock:
                 vacation_used=d["vacation_used"],
                 resigned=d["resigned"],
                 invited=d.get("invited", False),
-                decisions=d["decisions"],
                 ended=d.get("ended", []),
                 control=None if d.get("control") is None else TimeControl.from_json(d["control"]),
             )
@@ -382,9 +375,6 @@ class GameClock:
             list(data["pause_reasons"]),
             data["finished"],
         )
-
-    def copy(self) -> GameClock:
-        return GameClock.from_json(self.to_json())
 
 
 def _time(when: datetime | None) -> str | None:

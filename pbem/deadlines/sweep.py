@@ -22,10 +22,11 @@ from sqlmodel import Session, col, select
 
 from pbem.clock import format_time
 from pbem.deadline_moves import DeadlineAct
-from pbem.deadlines.reminders import DueReminder, ReminderMail, address_key, due_reminders
+from pbem.deadlines.reminders import DueReminder, ReminderMail, due_reminders
 from pbem.deadlines.reminders import send_reminders as write_reminders
 from pbem.models import Deadline
 from pbem.naming import Names, names_for
+from pbem.preferences import address_key
 from pbem.service import GameService
 from pbem.settings import Settings
 
