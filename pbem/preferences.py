@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from functools import lru_cache
+from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
 
 from sqlmodel import Field, Session, SQLModel, col, select
@@ -127,28 +128,24 @@ class Preferences:
         """Set (or, with ``UTC``, clear) the zone of ``address``; nothing is stored when
         ``text`` is not a zone (BadRequest). Returns the zone stored."""
         zone = parse_zone(text)
-        key = address_key(address)
-        if not key:
-            raise BadRequest("This mail has no address to remember a time zone for.")
-        with self.db.write() as session:
-            row = session.get(PlayerPreference, key)
-            if row is None:
-                row = PlayerPreference(address=key, updated_at="")
-            row.time_zone = zone
-            row.updated_at = format_time(self.clock.now())
-            session.add(row)
+        self._update(address, "remember a time zone for", time_zone=zone)
         return zone
 
     def set_digest(self, address: str, on: bool) -> None:
         """Turn the daily digest of ``address`` on or off."""
+        self._update(address, "send a digest to", digest=on)
+
+    def _update(self, address: str, purpose: str, **choices: Any) -> None:
+        """Store ``choices`` for ``address`` (its row made on its first choice)."""
         key = address_key(address)
         if not key:
-            raise BadRequest("This mail has no address to send a digest to.")
+            raise BadRequest(f"This mail has no address to {purpose}.")
         with self.db.write() as session:
             row = session.get(PlayerPreference, key)
             if row is None:
                 row = PlayerPreference(address=key, updated_at="")
-            row.digest = on
+            for name, value in choices.items():
+                setattr(row, name, value)
             row.updated_at = format_time(self.clock.now())
             session.add(row)
 
