@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from pbem.cli_errors import service_errors
+from pbem.cli_support import service_errors
 
 
 @click.command("audit")

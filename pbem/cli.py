@@ -15,7 +15,7 @@ import click
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
-from pbem.cli_errors import service_errors
+from pbem.cli_support import service_errors, time_control_option
 from pbem.clock import format_time
 from pbem.deadlines.time_control import PRESETS, parse_time_control
 from pbem.service import GameService
@@ -188,12 +188,7 @@ def new_game(
         raise click.BadParameter(f"not JSON: {e}", param_hint="--config") from None
     if not isinstance(config, dict):
         raise click.BadParameter("must be a JSON object", param_hint="--config")
-    timing: Any = time_control
-    if time_control is not None and time_control.lstrip().startswith("{"):
-        try:
-            timing = json.loads(time_control)
-        except ValueError as e:
-            raise click.BadParameter(f"not JSON: {e}", param_hint="--time-control") from None
+    timing = time_control_option(time_control, "--time-control")
     with service_errors():
         created = obj.service.create_game(
             game,

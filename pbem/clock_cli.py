@@ -6,13 +6,12 @@ admin token (``--token`` or ``PBEM_ADMIN_TOKEN``), recorded as the administrator
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Any
 
 import click
 
-from pbem.cli_errors import service_errors
+from pbem.cli_support import service_errors, time_control_option
 from pbem.clock import parse_time
 from pbem.clock_commands import ClockResult, duration
 from pbem.deadlines.time_control import format_duration
@@ -106,11 +105,6 @@ def time_control_command(obj: Any, game_id: str, value: str, token: str) -> None
     """Change the time control from each seat's next decision on (VALUE: a preset such as
     standard, a time per decision such as 48h, or a JSON object as ``pbem new-game
     --time-control`` takes it)."""
-    timing: Any = value
-    if value.lstrip().startswith("{"):
-        try:
-            timing = json.loads(value)
-        except ValueError as e:
-            raise click.BadParameter(f"not JSON: {e}", param_hint="VALUE") from None
+    timing = time_control_option(value, "VALUE")
     with service_errors():
         _done(obj.service.clocks.set_time_control(game_id, token, timing, channel=CHANNEL))
