@@ -34,7 +34,9 @@ class ReadModel:
     game_column: str
     #: the columns that identify a row within the game
     key: tuple[str, ...]
-    project: Projection
+    #: None: the table is written by another read model's projection (``game_clocks`` by
+    #: the deadlines', which folds the clock the deadlines are computed from)
+    project: Projection | None
 
 
 READ_MODELS: tuple[ReadModel, ...] = (
@@ -46,7 +48,7 @@ READ_MODELS: tuple[ReadModel, ...] = (
     # after ``seats`` and ``invitations``: a game given a time control mid-game reads who
     # resigned and who has yet to accept from them
     ReadModel(Deadline, "game_id", ("seat",), deadlines.project),
-    ReadModel(GameClockState, "game_id", ("game_id",), deadlines.no_projection),
+    ReadModel(GameClockState, "game_id", ("game_id",), None),
 )
 
 
@@ -55,7 +57,8 @@ def project(
 ) -> None:
     """Every read model, brought up to date with ``events`` (just appended)."""
     for model in READ_MODELS:
-        model.project(session, game_id, events, to_act)
+        if model.project is not None:
+            model.project(session, game_id, events, to_act)
     session.flush()
 
 

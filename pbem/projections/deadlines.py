@@ -69,9 +69,3 @@ def project(
 
 def _text(when: datetime | None) -> str | None:
     return None if when is None else format_time(when)
-
-
-def no_projection(
-    session: Session, game_id: str, events: Sequence[ev.StoredEvent], to_act: frozenset[int]
-) -> None:
-    """``game_clocks`` is written by ``project`` above, with the deadlines it gives."""
