@@ -33,8 +33,9 @@ from pbem.deadlines.time_control import (
     parse_time_control,
 )
 from pbem.errors import AgainstTheRules, BadRequest, Conflict, ServiceError, Unreadable
-from pbem.models import Deadline, Game, GameClockState, Seat
+from pbem.models import Deadline, Game, Seat
 from pbem.naming import names_for
+from pbem.projections.deadlines import clock_row
 from pbem.unit_of_work import Transactions, UnitOfWork
 
 #: The longest standing order (the event's schema allows as much).
@@ -89,7 +90,7 @@ class VacationResult:
 
 def game_clock(txn: UnitOfWork) -> GameClock | None:
     """The game's clock as projected (None: the game never had a time control)."""
-    row = txn.session.get(GameClockState, txn.game_id)
+    row = clock_row(txn.session, txn.game_id)
     return None if row is None else GameClock.from_json(json.loads(row.state))
 
 

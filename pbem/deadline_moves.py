@@ -21,7 +21,8 @@ from pbem.actions import action_event, auto_moves
 from pbem.clock import Clock, format_time
 from pbem.command_checks import finish
 from pbem.deadlines.schedule import GameClock
-from pbem.models import Deadline, GameClockState
+from pbem.models import Deadline
+from pbem.projections.deadlines import clock_row
 from pbem.unit_of_work import Transactions, UnitOfWork
 
 #: The channel of the moves the service makes for a late seat.
@@ -116,7 +117,7 @@ class DeadlineMoves:
 
 def _on_deadline(txn: UnitOfWork) -> Any:
     """The game's ``on_deadline`` (``move`` or ``wait``), from its clock's read model."""
-    row = txn.session.get(GameClockState, txn.game_id)
+    row = clock_row(txn.session, txn.game_id)
     if row is None:
         return "move"
     return GameClock.from_json(json.loads(row.state)).time_control.on_deadline

@@ -9,13 +9,12 @@ log, so a rebuild neither reads nor rewrites it, and no game's chain records it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
 
-from sqlmodel import Field, Session, SQLModel, col, select
+from sqlmodel import Field, Session, SQLModel
 
 from pbem.clock import Clock, format_time
 from pbem.db import Database
@@ -102,19 +101,6 @@ def local_text(when: datetime, zone: str) -> str:
     if local.date() != utc.date():
         text = local.strftime("%a %d %b ") + text
     return f"{text} {zone}"
-
-
-def digest_addresses(session: Session, addresses: Iterable[str]) -> frozenset[str]:
-    """Those of ``addresses`` (their keys, ``address_key``) that chose the daily digest."""
-    keys = {address_key(a) for a in addresses if a}
-    if not keys:
-        return frozenset()
-    rows = session.exec(
-        select(PlayerPreference.address).where(
-            col(PlayerPreference.address).in_(keys), col(PlayerPreference.digest).is_(True)
-        )
-    ).all()
-    return frozenset(rows)
 
 
 class Preferences:

@@ -1,7 +1,7 @@
 """The event store: append with the expected head, read a game's stream, keep snapshots.
 
-Appending is guarded twice: the caller holds the game's row lock (``lock_game``: ``SELECT
-... FOR UPDATE`` on PostgreSQL, the database write lock of ``BEGIN IMMEDIATE`` on SQLite),
+Appending is guarded twice: the caller holds the game's row lock (``pbem.unit_of_work``:
+``SELECT ... FOR UPDATE`` on PostgreSQL, the database write lock of ``BEGIN IMMEDIATE`` on SQLite),
 and the primary key ``(game_id, version)`` refuses a second event at the same version even
 if a caller forgot the lock.
 """
@@ -24,7 +24,7 @@ from pbem.events import (
     decode_payload,
     encode,
 )
-from pbem.models import Event, Game, Snapshot
+from pbem.models import Event, Snapshot
 
 
 class VersionTaken(Exception):
@@ -46,14 +46,6 @@ def stored_event(row: Event) -> StoredEvent:
     )
     event.__dict__["payload"] = payload  # already typed: spare the cached property a load
     return event
-
-
-def lock_game(session: Session, game_id: str) -> Game | None:
-    """The game's row, locked for this write transaction."""
-    query = select(Game).where(Game.id == game_id)
-    if session.get_bind().dialect.name == "postgresql":
-        query = query.with_for_update()
-    return session.exec(query).first()
 
 
 def append(

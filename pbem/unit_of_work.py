@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from engine.core import Rules
 from pbem import events as ev
@@ -19,8 +19,9 @@ from pbem.clock import Clock, format_time
 from pbem.db import Database
 from pbem.errors import GameNotFound
 from pbem.events import StoredEvent
-from pbem.models import Game, Seat, UndoRequest
+from pbem.models import Game, GameClockState, Seat, UndoRequest
 from pbem.naming import Names, names_for
+from pbem.projections import deadlines
 from pbem.repository import Loaded, Repository, SeatInfo, seat_infos, seats_of
 from pbem.settings import Settings
 
@@ -181,6 +182,25 @@ class UnitOfWork:
         return [*events[: first + 1], lapsed, *events[first + 1 :]]
 
 
+def _lock_game(session: Session, game_id: str) -> Game | None:
+    """The game's row, locked for this write transaction, read together with its clock row
+    (``game_clocks``, None for an untimed game): the projections and the turn mails of the
+    append ask for the clock, so it comes in the same round trip as the lock."""
+    query = (
+        select(Game, GameClockState)
+        .outerjoin(GameClockState, col(GameClockState.game_id) == col(Game.id))
+        .where(Game.id == game_id)
+    )
+    if session.get_bind().dialect.name == "postgresql":
+        query = query.with_for_update(of=Game)  # the clock row is the projection's to lock
+    found = session.exec(query).first()
+    if found is None:
+        return None
+    game, clock = found
+    deadlines.remember_clock(session, game_id, clock)
+    return game
+
+
 class Transactions:
     """Opens units of work: on an existing game (locked), or on a game being created."""
 
@@ -202,7 +222,7 @@ class Transactions:
     def on(self, game_id: str) -> Iterator[UnitOfWork]:
         """A unit of work on ``game_id``, locked for this transaction, at its head."""
         with self.db.write() as session:
-            game = store.lock_game(session, game_id)
+            game = _lock_game(session, game_id)
             if game is None:
                 raise GameNotFound(f"There is no game {game_id!r}.")
             rules = self.repository.rules_for(game.game)

@@ -24,9 +24,9 @@ from pbem.deadlines.display import (
     missed_notices,
 )
 from pbem.events import StoredEvent
-from pbem.models import Deadline, GameClockState, Seat
+from pbem.models import Deadline
 from pbem.naming import Names
-from pbem.preferences import zone_of
+from pbem.projections.deadlines import clock_row
 from pbem.views import visible_events
 
 #: the notice's first line when nothing else in the append asks for a mail
@@ -149,15 +149,15 @@ def clock_news(
     return ClockNews(headline, tuple(missed), tuple(lines), frozenset(doers))
 
 
-def deadline_line(session: Session, game_id: str, seat: int, now: datetime) -> str:
+def deadline_line(
+    session: Session, game_id: str, seat: int, now: datetime, zone: str | None
+) -> str:
     """The "Deadline:" of ``seat``'s turn mail, from its row in the read model that this
-    append's projection has just written (no row: the game is untimed); also in the time
-    zone the seat's address chose, if any."""
-    if session.get(GameClockState, game_id) is None:
+    append's projection has just written (no row: the game is untimed); also in ``zone``,
+    the time zone the seat's address chose, if any."""
+    if clock_row(session, game_id) is None:
         return NO_DEADLINE
     row = session.get(Deadline, (game_id, seat))
     if row is None:
         return NO_DEADLINE
-    seat_row = session.get(Seat, (game_id, seat))
-    zone = zone_of(session, None if seat_row is None else seat_row.email)
     return deadline_text(row.status, row.due_at, now, zone)

@@ -17,7 +17,7 @@ import functools
 import re
 import secrets
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from email.utils import format_datetime
 from pathlib import Path
@@ -37,6 +37,7 @@ from pbem.mail.headers import message_bytes
 from pbem.mail.models import OutboxMail, SeatReplyKey
 from pbem.mail.reading import REPLY_MARKER
 from pbem.naming import Names
+from pbem.preferences import address_key
 from pbem.repository import SeatInfo
 from pbem.settings import Settings
 from pbem.views import board_for_people, summary_line, visible_events
@@ -290,41 +291,62 @@ class MailFacts:
     pending_invitations: tuple[tuple[int, str], ...]
     #: whether a dispute is open
     dispute_open: bool
+    #: those of the seats' addresses (``address_key``) that chose the daily digest
+    digest: frozenset[str] = frozenset()
+    #: the time zone each of the seats' addresses chose (by ``address_key``), if any
+    time_zones: dict[str, str] = field(default_factory=dict)
 
 
 def mail_facts(session: Session, game_id: str, addresses: Iterable[str]) -> MailFacts:
-    """The seats' failing addresses, key versions, pending invitations and whether a
-    dispute is open: one statement instead of four (they are read for every move)."""
-    wanted = sorted({a.lower() for a in addresses if a})
+    """The seats' failing addresses, key versions, pending invitations, whether a dispute is
+    open and the players' digest and time-zone choices: one statement instead of six (they
+    are read for every move)."""
+    given = [a for a in addresses if a]
+    failing_keys = sorted({a.lower() for a in given})
+    preference_keys = sorted({address_key(a) for a in given})
     params: dict[str, object] = {"game_id": game_id}
-    params.update({f"a{i}": a for i, a in enumerate(wanted)})
-    failures = (
-        " UNION ALL SELECT 'f', NULL, NULL, address FROM mail_address_failures "
-        f"WHERE address IN ({', '.join(f':a{i}' for i in range(len(wanted)))})"
-        if wanted
-        else ""
-    )
+    params.update({f"a{i}": a for i, a in enumerate(failing_keys)})
+    params.update({f"p{i}": a for i, a in enumerate(preference_keys)})
+    by_address = ""
+    if given:
+        by_address = (
+            " UNION ALL SELECT 'f', NULL, NULL, address, NULL FROM mail_address_failures "
+            f"WHERE address IN ({', '.join(f':a{i}' for i in range(len(failing_keys)))})"
+            " UNION ALL SELECT 'p', CASE WHEN digest THEN 1 ELSE 0 END, NULL, address, "
+            "time_zone FROM player_preferences "
+            f"WHERE address IN ({', '.join(f':p{i}' for i in range(len(preference_keys)))})"
+        )
     query = text(
-        "SELECT 'k', seat, key_version, NULL FROM mail_seat_keys WHERE game_id = :game_id "
-        "UNION ALL SELECT 'i', seat, NULL, address FROM invitations "
+        "SELECT 'k', seat, key_version, NULL, NULL FROM mail_seat_keys "
+        "WHERE game_id = :game_id "
+        "UNION ALL SELECT 'i', seat, NULL, address, NULL FROM invitations "
         "WHERE game_id = :game_id AND accepted_at IS NULL "
-        "UNION ALL SELECT 'd', dispute, NULL, NULL FROM disputes "
-        "WHERE game_id = :game_id AND status = 'open'" + failures
+        "UNION ALL SELECT 'd', dispute, NULL, NULL, NULL FROM disputes "
+        "WHERE game_id = :game_id AND status = 'open'" + by_address
     )
     failing: set[str] = set()
     keys: dict[int, int] = {}
     pending: list[tuple[int, str]] = []
     dispute_open = False
-    for kind, number, version, address in session.connection().execute(query, params):
+    digest: set[str] = set()
+    zones: dict[str, str] = {}
+    for kind, number, version, address, zone in session.connection().execute(query, params):
         if kind == "k":
             keys[number] = version
         elif kind == "i":
             pending.append((number, address))
         elif kind == "d":
             dispute_open = True
+        elif kind == "p":
+            if number:
+                digest.add(address)
+            if zone:
+                zones[address] = zone
         else:
             failing.add(address)
-    return MailFacts(frozenset(failing), keys, tuple(sorted(pending)), dispute_open)
+    return MailFacts(
+        frozenset(failing), keys, tuple(sorted(pending)), dispute_open, frozenset(digest), zones
+    )
 
 
 # -- pieces of text ------------------------------------------------------------------------

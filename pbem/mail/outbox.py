@@ -46,7 +46,7 @@ from pbem.mail.clock_news import clock_news, deadline_line, vacation_ends
 from pbem.mail.models import OutboxMail
 from pbem.models import Game
 from pbem.naming import Names
-from pbem.preferences import address_key, digest_addresses
+from pbem.preferences import address_key
 from pbem.repository import SeatInfo
 from pbem.settings import Settings
 from pbem.unit_of_work import AppendContext
@@ -167,7 +167,6 @@ def plan_mails(
     rules_link = c.rules_link(settings, rules)
     waiting = invitations.waiting_among(ctx.session, facts.pending_invitations, ctx.seats)
     accepted = {p.seat for e in new if isinstance(p := e.payload, ev.InvitationAccepted)}
-    digest = digest_addresses(ctx.session, [s.email or "" for s in ctx.seats])
     mails = []
     for seat in ctx.seats:
         if not seat.email:
@@ -209,7 +208,7 @@ def plan_mails(
         if seat.seat in waiting:
             kind, text = "invitation", _invitation_text(ctx, settings, seat, common, names, key)
         elif seat.seat in accepted and not seat.resigned and finished is None:
-            kind, text = _joined(ctx, history, seat, common, names, now)
+            kind, text = _joined(ctx, history, seat, common, names, now, facts)
         elif finished is not None:
             kind, text = "end", _end_text(ctx, history, seat, finished, common, names)
         elif seat.resigned:
@@ -221,7 +220,7 @@ def plan_mails(
             or seat.seat in moved_for
         ):
             kind = "turn"
-            text = _turn_text(ctx, history, seat, common, names, now)
+            text = _turn_text(ctx, history, seat, common, names, now, facts)
         elif undo_request is not None and seat.seat != _seat_of(undo_request):
             kind = "notice"
             text = _notice(history, before, seat, common, names, "an undo request.", "")
@@ -252,7 +251,7 @@ def plan_mails(
             text = _notice(history, before, seat, common, names, headline, asked)
         else:
             kind = None
-        if kind is None or (kind == "turn" and address_key(seat.email) in digest):
+        if kind is None or (kind == "turn" and address_key(seat.email) in facts.digest):
             continue
         mails.append(
             c.outbox_mail(
@@ -292,7 +291,9 @@ def _turn_text(
     common: dict[str, object],
     names: Names,
     now: datetime,
+    facts: c.MailFacts,
 ) -> str:
+    zone = facts.time_zones.get(address_key(seat.email)) if seat.email else None
     return c.render(
         "turn",
         **common,
@@ -304,7 +305,7 @@ def _turn_text(
             names,
         ),
         can_type=c.can_type(ctx.rules, ctx.state_after, seat.seat),
-        deadline=deadline_line(ctx.session, ctx.game_id, seat.seat, now),
+        deadline=deadline_line(ctx.session, ctx.game_id, seat.seat, now, zone),
     )
 
 
@@ -315,11 +316,12 @@ def _joined(
     common: dict[str, object],
     names: Names,
     now: datetime,
+    facts: c.MailFacts,
 ) -> tuple[str, str]:
     """The one mail a player gets on accepting an invitation: the game as it stands (its
     turn, or where the game is), instead of every mail held back until then."""
     if seat.seat in ctx.rules.to_act(ctx.state_after):
-        return "turn", _turn_text(ctx, history, seat, common, names, now)
+        return "turn", _turn_text(ctx, history, seat, common, names, now, facts)
     text = c.render(
         "notice",
         **common,

@@ -74,6 +74,7 @@ def rebuild(session: Session, game_id: str, batches: Sequence[Batch]) -> None:
         session.execute(delete(model.table).where(column == game_id))
     session.flush()
     session.expunge_all()
+    deadlines.forget_clocks(session)
     for events, to_act in batches:
         project(session, game_id, events, to_act)
 

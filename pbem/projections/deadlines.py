@@ -26,7 +26,7 @@ def project(
 ) -> None:
     if not events:
         return
-    row = session.get(GameClockState, game_id)
+    row = clock_row(session, game_id)
     if row is None:
         if not any(e.type == ev.TIME_CONTROL_SET for e in events):
             return
@@ -43,6 +43,7 @@ def project(
             if invitation.seat in clock.seats:
                 clock.seats[invitation.seat].invited = True
         row = GameClockState(game_id=game_id, state="")
+        remember_clock(session, game_id, row)
     else:
         clock = GameClock.from_json(json.loads(row.state))
     clock.step(events, to_act)
@@ -65,6 +66,31 @@ def project(
         deadline.standing_order = seat.standing_order
         deadline.away_until = format_time(max(away)) if away else None
         session.add(deadline)
+
+
+#: ``session.info`` key: game id -> its ``game_clocks`` row (None: the game has none), as this
+#: transaction read it
+_CLOCK_ROWS = "pbem.game_clocks"
+
+
+def clock_row(session: Session, game_id: str) -> GameClockState | None:
+    """The game's ``game_clocks`` row, read once per transaction: every append's projection
+    and every turn mail asks, and an untimed game has no row for the session's identity map
+    to remember (so each ``session.get`` of it would go to the database again)."""
+    known: dict[str, GameClockState | None] = session.info.setdefault(_CLOCK_ROWS, {})
+    if game_id not in known:
+        known[game_id] = session.get(GameClockState, game_id)
+    return known[game_id]
+
+
+def remember_clock(session: Session, game_id: str, row: GameClockState | None) -> None:
+    """What this transaction knows of the game's clock row (read with the game, or made)."""
+    session.info.setdefault(_CLOCK_ROWS, {})[game_id] = row
+
+
+def forget_clocks(session: Session) -> None:
+    """Forget the rows read (their table is about to be rewritten)."""
+    session.info.pop(_CLOCK_ROWS, None)
 
 
 def _text(when: datetime | None) -> str | None:
