@@ -34,7 +34,7 @@ from pbem.errors import Forbidden
 from pbem.events import StoredEvent
 from pbem.mail.address import INVITATION, PAGE, BadToken, make_token, peek, reply_address, verify
 from pbem.mail.headers import message_bytes
-from pbem.mail.models import OutboxMail, SeatReplyKey
+from pbem.mail.models import PENDING, OutboxMail, SeatReplyKey
 from pbem.mail.reading import REPLY_MARKER
 from pbem.naming import Names
 from pbem.preferences import address_key
@@ -182,7 +182,8 @@ def key_version(session: Session, game_id: str, seat: int) -> int:
 # The reads every reply and every move's mails make, as plain SQL: building and compiling an
 # ORM query costs several times what running one of these does.
 _SEAT_WITH_KEY = text(
-    "SELECT s.seat, s.name, s.email, s.resigned, k.key_version, i.seat, i.accepted_at "
+    "SELECT s.seat, s.name, s.email, s.resigned, k.key_version, i.seat, i.accepted_at, "
+    "(SELECT COUNT(*) FROM mail_address_failures f WHERE f.address = :sender) "
     "FROM seats s "
     "LEFT JOIN mail_seat_keys k ON k.game_id = s.game_id AND k.seat = s.seat "
     "LEFT JOIN invitations i ON i.game_id = s.game_id AND i.seat = s.seat "
@@ -200,17 +201,20 @@ class RoutedSeat:
     key_version: int
     #: invited, and its player has yet to accept (``pbem.invitations.is_waiting``)
     invitation_waiting: bool
+    #: the reply's sender is marked failing (``mail_address_failures``)
+    sender_failing: bool = False
 
 
-def seat_with_key(session: Session, game_id: str, seat: int) -> RoutedSeat:
-    """The seat, its key version and whether its invitation waits, in one query."""
-    params = {"game_id": game_id, "seat": seat}
+def seat_with_key(session: Session, game_id: str, seat: int, sender: str = "") -> RoutedSeat:
+    """The seat, its key version, whether its invitation waits and whether ``sender`` (a
+    reply's, lower-cased) is marked failing, in one query."""
+    params = {"game_id": game_id, "seat": seat, "sender": sender.lower()}
     found = session.connection().execute(_SEAT_WITH_KEY, params).first()
     if found is None:
         return RoutedSeat(None, key_version(session, game_id, seat), False)
-    number, name, email, resigned, key, invited, accepted_at = found
+    number, name, email, resigned, key, invited, accepted_at, failing = found
     info = SeatInfo(number, name, email, bool(resigned))
-    return RoutedSeat(info, key or 0, invited is not None and accepted_at is None)
+    return RoutedSeat(info, key or 0, invited is not None and accepted_at is None, bool(failing))
 
 
 def rotate_key(session: Session, game_id: str, seat: int, now: datetime) -> int:
@@ -412,7 +416,13 @@ def bounce_notices(
 # -- the row -------------------------------------------------------------------------------
 
 
-def outbox_mail(
+def outbox_mail(settings: Settings, **fields: Any) -> OutboxMail:
+    """A ready-to-send outbox row (not yet added to a session); ``fields``: those of
+    ``outbox_row``."""
+    return OutboxMail(**outbox_row(settings, **fields))
+
+
+def outbox_row(
     settings: Settings,
     *,
     kind: str,
@@ -428,8 +438,9 @@ def outbox_mail(
     reply_to: str | None = None,
     in_reply_to: str | None = None,
     references: Sequence[str] = (),
-) -> OutboxMail:
-    """A ready-to-send outbox row (not yet added to a session)."""
+) -> dict[str, Any]:
+    """A ready-to-send outbox row as the values of its columns: a move's mails are inserted
+    as such in one statement (building a model object for each costs more than the insert)."""
     mail = settings.mail
     message_id = new_message_id(settings, game_id)
     extra = {
@@ -459,19 +470,25 @@ def outbox_mail(
         date=format_datetime(now),
     )
     stamp = format_time(now)
-    return OutboxMail(
-        message_id=message_id,
-        game_id=game_id,
-        seat=seat,
-        kind=kind,
-        recipient=to_address,
-        envelope_from=mail.from_address,
-        subject=subject_text,
-        message=raw,
-        version=version,
-        next_attempt_at=stamp,
-        created_at=stamp,
-    )
+    return {
+        "message_id": message_id,
+        "game_id": game_id,
+        "seat": seat,
+        "kind": kind,
+        "recipient": to_address,
+        "envelope_from": mail.from_address,
+        "subject": subject_text,
+        "message": raw,
+        "version": version,
+        "status": PENDING,
+        "attempts": 0,
+        "next_attempt_at": stamp,
+        "lease_owner": None,
+        "lease_expires_at": None,
+        "last_error": None,
+        "created_at": stamp,
+        "sent_at": None,
+    }
 
 
 MARKER = REPLY_MARKER

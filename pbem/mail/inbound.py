@@ -81,6 +81,9 @@ class _Route:
     name: str
     #: the seat was invited and its player had yet to accept, when the reply was routed
     invitation_waiting: bool = False
+    #: the sender's address was marked failing when the reply was routed (its mail reaches
+    #: us, so an applied reply clears the mark)
+    sender_failing: bool = True
 
 
 @dataclass
@@ -97,6 +100,10 @@ class _Outcome:
     version: int | None = None
     #: already written, in the transaction that applied the reply's commands
     recorded: bool = False
+
+
+#: a reply's route, or (None and) the outcome that says why it has none
+_Routed = tuple[_Route | None, _Outcome]
 
 
 class TooLarge(ValueError):
@@ -129,12 +136,12 @@ class Inbound:
         """Store the message (idempotently), then process it unless that already happened."""
         self._check(raw, source)
         incoming = read_message(raw, c.own_domains(self.settings))
-        key, fresh = self.store(raw, source, incoming, claim=True)
+        key, fresh, routed = self._store(raw, source, incoming, claim=True, route=True)
         # The worker that stored the message processes it (it claimed it in the same
         # transaction); a second delivery takes over only from a worker that seems to have
         # died (see ``process``).
         if fresh:
-            result = self._process_claimed(key, raw, incoming, False, False)
+            result = self._process_claimed(key, raw, incoming, False, False, routed)
         else:
             result = self.process(key, redelivery=True)
         return replace(result, duplicate=not fresh)
@@ -154,6 +161,14 @@ class Inbound:
         """Insert the raw message under its key; (key, False) when it was already there.
         ``claim``: store it as being processed by this worker (leased, as ``process`` would
         claim it), saving a transaction when the caller processes it right away."""
+        key, inserted, _ = self._store(raw, source, incoming, claim=claim, route=False)
+        return key, inserted
+
+    def _store(
+        self, raw: bytes, source: str, incoming: Incoming | None, *, claim: bool, route: bool
+    ) -> tuple[str, bool, _Routed | None]:
+        """``store``; with ``route``, a reply just stored is also routed in the same
+        transaction (its read then costs no transaction of its own)."""
         self._check(raw, source)
         incoming = incoming or read_message(raw, c.own_domains(self.settings))
         now = self.clock.now()
@@ -182,9 +197,12 @@ class Inbound:
             # worker). RETURNING: psycopg reports no rowcount for this statement.
             with self.db.write() as session:
                 inserted = session.connection().execute(_STORE, row).first() is not None
+                routed = None
+                if inserted and route and incoming.kind is Kind.REPLY:
+                    routed = self._route_in(session, incoming)
         except IntegrityError:  # not expected (the conflict is handled), but never a crash
-            return key, False
-        return key, inserted
+            return key, False, None
+        return key, inserted, routed
 
     def process(
         self,
@@ -235,11 +253,13 @@ class Inbound:
         incoming: Incoming | None,
         recovered: bool,
         sender_confirmed: bool,
+        routed: _Routed | None = None,
     ) -> Result:
-        """Process a message this worker holds the lease of, and record its outcome."""
+        """Process a message this worker holds the lease of, and record its outcome
+        (``routed``: the reply's route, when it was read as the message was stored)."""
         try:
             incoming = incoming or read_message(raw, c.own_domains(self.settings))
-            outcome = self._handle(incoming, key, recovered, sender_confirmed)
+            outcome = self._handle(incoming, key, recovered, sender_confirmed, routed)
         except Exception as error:  # one outcome per message, whatever went wrong
             log.exception("inbound %s failed", key)
             incoming = None
@@ -272,13 +292,18 @@ class Inbound:
     # -- deciding ------------------------------------------------------------------------
 
     def _handle(
-        self, incoming: Incoming, key: str, recovered: bool, sender_confirmed: bool
+        self,
+        incoming: Incoming,
+        key: str,
+        recovered: bool,
+        sender_confirmed: bool,
+        routed: _Routed | None = None,
     ) -> _Outcome:
         if incoming.kind is Kind.BOUNCE:
             return self._bounce(incoming)
         if incoming.kind is not Kind.REPLY:
             return _Outcome("ignored", f"not answered: {incoming.reason}")
-        route, problem = self._route(incoming)
+        route, problem = routed or self._route(incoming)
         if route is None:
             return problem
         if not sender_confirmed and incoming.sender != (route.email or "").lower():
@@ -317,37 +342,45 @@ class Inbound:
         detail = "marked failing: " + (", ".join(named) or "nobody we know")
         return _Outcome("bounce", detail, failing=named)
 
-    def _route(self, incoming: Incoming) -> tuple[_Route | None, _Outcome]:
+    def _route(self, incoming: Incoming) -> _Routed:
+        with self.db.read() as session:
+            return self._route_in(session, incoming)
+
+    def _route_in(self, session: Session, incoming: Incoming) -> _Routed:
+        """The game and seat a reply is for, read in ``session``; or, when there is none, the
+        outcome that says why."""
         mail = self.settings.mail
         token = find_token(incoming.recipients, domain=mail.reply_domain)
         # One read: the seat, its reply-key version and its invitation together.
-        with self.db.read() as session:
-            if token is not None:
-                try:
-                    claimed = peek(token)
-                    game_id = str(claimed.game_id)
-                    routed = c.seat_with_key(session, game_id, claimed.seat)
-                    signed = verify(self.settings.secret_key, token, routed.key_version)
-                except BadToken as error:
-                    return None, self._unrouted(session, incoming, "bad_address", str(error))
-                seen: int | None = signed.version_seen
-                seat_no = signed.seat
-            else:
-                found = self._by_thread(session, incoming)
-                if found is None:
-                    return None, self._unrouted(
-                        session,
-                        incoming,
-                        "unrouted",
-                        "We could not tell which game this mail is for: please reply to the "
-                        "latest mail of your game (keeping its reply address).",
-                    )
-                game_id, seat_no, seen = found
-                routed = c.seat_with_key(session, game_id, seat_no)
+        if token is not None:
+            try:
+                claimed = peek(token)
+                game_id = str(claimed.game_id)
+                routed = c.seat_with_key(session, game_id, claimed.seat, incoming.sender)
+                signed = verify(self.settings.secret_key, token, routed.key_version)
+            except BadToken as error:
+                return None, self._unrouted(session, incoming, "bad_address", str(error))
+            seen: int | None = signed.version_seen
+            seat_no = signed.seat
+        else:
+            found = self._by_thread(session, incoming)
+            if found is None:
+                return None, self._unrouted(
+                    session,
+                    incoming,
+                    "unrouted",
+                    "We could not tell which game this mail is for: please reply to the "
+                    "latest mail of your game (keeping its reply address).",
+                )
+            game_id, seat_no, seen = found
+            routed = c.seat_with_key(session, game_id, seat_no, incoming.sender)
         seat = routed.seat
         if seat is None:
             return None, _Outcome("ignored", f"no seat {seat_no} in game {game_id}")
-        route = _Route(game_id, seat_no, seen, seat.email, seat.name, routed.invitation_waiting)
+        route = _Route(
+            game_id, seat_no, seen, seat.email, seat.name, routed.invitation_waiting,
+            routed.sender_failing,
+        )  # fmt: skip
         return route, _Outcome("", "")
 
     def _by_thread(self, session: Session, incoming: Incoming) -> tuple[str, int, int] | None:
@@ -654,6 +687,7 @@ class Inbound:
             record_failure(session, address, "the mail to this address bounced", now)
         if (
             route is not None
+            and route.sender_failing
             and incoming is not None
             and outcome.outcome in ("applied", "partly applied")
         ):

@@ -30,6 +30,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import insert
 
@@ -89,14 +90,7 @@ class OutboxListener:
         if mails:
             # One INSERT for the rows, not ORM objects to track: nothing reads them back
             # in this transaction, and this runs for every move.
-            ctx.session.connection().execute(insert(OutboxMail), [_row(m) for m in mails])
-
-
-_OUTBOX_COLUMNS = tuple(c.name for c in OutboxMail.__table__.columns if c.name != "id")  # type: ignore[attr-defined]
-
-
-def _row(mail: OutboxMail) -> dict[str, object]:
-    return {name: getattr(mail, name) for name in _OUTBOX_COLUMNS}
+            ctx.session.connection().execute(insert(OutboxMail), mails)
 
 
 def plan_mails(
@@ -104,8 +98,9 @@ def plan_mails(
     settings: Settings,
     now: datetime,
     tails: EventTails[StoredEvent] | None = None,
-) -> list[OutboxMail]:
-    """The mails of one append (``tails``: the listener's cache of the log's tail)."""
+) -> list[dict[str, Any]]:
+    """The mails of one append, as outbox rows (``tails``: the listener's cache of the log's
+    tail)."""
     new = ctx.events
     types = {e.type for e in new}
     rules = ctx.rules
@@ -254,7 +249,7 @@ def plan_mails(
         if kind is None or (kind == "turn" and address_key(seat.email) in facts.digest):
             continue
         mails.append(
-            c.outbox_mail(
+            c.outbox_row(
                 settings,
                 kind=kind,
                 game_id=ctx.game_id,

@@ -11,6 +11,7 @@ from sqlmodel import select
 from pbem.mail import inbound as inbound_module
 from pbem.mail.inbound import Inbound
 from pbem.mail.models import InboundMail
+from pbem.mail.relay import record_failure
 from tests.mail.helpers import MailWorld, reply_to
 
 
@@ -39,6 +40,9 @@ def test_a_move_whose_outcome_cannot_be_written_is_not_applied(
         clear_failure(session, address)
 
     monkeypatch.setattr(inbound_module, "clear_failure", failing_once)
+    # Her mail bounced once, so writing her applied reply's outcome clears that mark.
+    with world.db.write() as session:
+        record_failure(session, "alice@example.com", "a bounce", world.clock.now())
     raw = reply_to(_turn_mail(world, game.id, 0), "E5", message_id="full@client.example")
     result = inbound.receive(raw, "webhook")
     # The outcome is written in the move's transaction: when it fails, so does the move,
