@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import insert
+from sqlalchemy import insert, text
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
@@ -216,7 +216,9 @@ class Submission:
 def stored_result(
     session: Session, game_id: str, key: str, request_hash: str
 ) -> SubmitResult | None:
-    row = session.get(IdempotencyKey, (game_id, key))
+    # Plain SQL: it runs before every keyed submission (every reply by mail has a key).
+    params = {"game_id": game_id, "key": key}
+    row = session.connection().execute(_STORED_RESULT, params).first()
     if row is None:
         return None
     if row.request_hash != request_hash:
@@ -225,3 +227,8 @@ def stored_result(
             "key for a new submission."
         )
     return SubmitResult.from_json(json.loads(row.result), replayed=True)
+
+
+_STORED_RESULT = text(
+    'SELECT request_hash, result FROM idempotency_keys WHERE game_id = :game_id AND "key" = :key'
+)
