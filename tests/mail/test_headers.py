@@ -6,7 +6,7 @@ from email import message_from_bytes, policy
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
 from pbem.mail.headers import clean, clean_address, msgid, new_message
@@ -223,3 +223,70 @@ def test_message_bytes_are_the_bytes_new_message_writes(
     except (ValueError, TypeError, IndexError) as error:
         got = type(error)
     assert got == expected
+
+
+# Bodies that reach every branch of the email package's choice of transfer encoding: short
+# ASCII lines (7bit), short non-ASCII lines (8bit), lines over 78 and over 998 bytes
+# (quoted-printable or base64, by a sniff of the first 10 lines), any line end.
+_PIECE = st.one_of(
+    st.sampled_from(
+        ["\n", "\r\n", "\r", "\n\r", "…", "é", "😀", "From ", ".", "=", " ", "\t", "\x0c", "\x85"]
+    ),
+    st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=30),
+    st.text(max_size=10),
+    st.tuples(st.sampled_from(["x", "é", "…", "=", " ", "😀"]), st.integers(1, 1200)).map(
+        lambda repeat: repeat[0] * repeat[1]
+    ),
+)
+# A line of about the length where the choice changes (78 bytes, 998 bytes).
+_EDGE_LINE = st.tuples(
+    st.sampled_from([75, 76, 77, 78, 79, 80, 996, 997, 998, 999]),
+    st.integers(0, 3),
+    st.sampled_from(["", "é", "…", " ", "="]),
+).map(lambda line: "x" * (line[0] - line[1] * len(line[2].encode())) + line[2] * line[1])
+_BODY = st.one_of(
+    st.lists(_PIECE, max_size=30).map("".join),
+    st.lists(st.one_of(_EDGE_LINE, st.lists(_PIECE, max_size=4).map("".join)), max_size=25).map(
+        "\n".join
+    ),
+    st.text(),
+)
+
+
+@settings(deadline=None, max_examples=400)
+@given(text=_BODY)
+@example(text="x" * 68 + "é" * 7 + "\n")  # as long in quoted-printable as in base64
+@example(text="x" * 100 + "\n" * 10 + "é" * 2000)  # the 11th line is not sniffed
+@example(text=("x" * 100 + "\n") * 11)  # quoted-printable, more than the sniffed lines
+def test_message_bytes_writes_the_body_the_email_package_writes(text: str) -> None:
+    # message_bytes writes the text part itself (headers._text_part), not with
+    # set_content + as_bytes: it must be the same bytes for any text.
+    from pbem.mail.headers import message_bytes
+
+    args: dict[str, Any] = {
+        "from_": ("Lancelot by mail", "games@pbem.example.org"),
+        "to": ("Ann", "ann@example.com"),
+        "subject": "Turn 3",
+        "message_id": "pbem.1@pbem.example.org",
+        "text": text,
+    }
+    expected = new_message(**args).as_bytes()
+    event(expected.split(b"Content-Transfer-Encoding: ", 1)[1].split(b"\r\n", 1)[0].decode())
+    assert message_bytes(**args)[0] == expected
+
+
+def test_message_bytes_refuses_the_body_the_email_package_refuses() -> None:
+    # A lone surrogate cannot be encoded: the email package's error, from either path.
+    from pbem.mail.headers import message_bytes
+
+    args: dict[str, Any] = {
+        "from_": ("Lancelot by mail", "games@pbem.example.org"),
+        "to": ("Ann", "ann@example.com"),
+        "subject": "Turn 3",
+        "message_id": "pbem.1@pbem.example.org",
+        "text": "move \ud800",
+    }
+    with pytest.raises(UnicodeEncodeError):
+        new_message(**args)
+    with pytest.raises(UnicodeEncodeError):
+        message_bytes(**args)
