@@ -139,14 +139,15 @@ class Submission:
                 if idempotency_key is not None:
                     # A plain INSERT (nothing reads the row back in this transaction).
                     session.connection().execute(
-                        insert(IdempotencyKey).values(
-                            game_id=game_id,
-                            key=idempotency_key,
-                            seat=seat,
-                            request_hash=request_hash,
-                            result=ev.canonical_json(result.to_json()),
-                            created_at=received,
-                        )
+                        _KEEP_RESULT,
+                        {
+                            "game_id": game_id,
+                            "key": idempotency_key,
+                            "seat": seat,
+                            "request_hash": request_hash,
+                            "result": ev.canonical_json(result.to_json()),
+                            "created_at": received,
+                        },
                     )
                 if record is not None:
                     record(session, result)
@@ -229,6 +230,7 @@ def stored_result(
     return SubmitResult.from_json(json.loads(row.result), replayed=True)
 
 
+_KEEP_RESULT = insert(IdempotencyKey)
 _STORED_RESULT = text(
     'SELECT request_hash, result FROM idempotency_keys WHERE game_id = :game_id AND "key" = :key'
 )

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sqlalchemy import and_
+from sqlalchemy import and_, bindparam
 from sqlmodel import Session, col, select
 
 from engine.core import Rules
@@ -199,26 +199,32 @@ def _lock_game(
     reads: its seats, its open undo request and its clock row (``game_clocks``, None for an
     untimed game, which the projections and the turn mails of an append ask for). One round
     trip instead of four: the game's row repeats on each seat's row."""
-    query = (
-        select(Game, Seat, GameClockState, UndoRequest)
-        .outerjoin(Seat, col(Seat.game_id) == col(Game.id))
-        .outerjoin(GameClockState, col(GameClockState.game_id) == col(Game.id))
-        .outerjoin(
-            UndoRequest,
-            and_(col(UndoRequest.game_id) == col(Game.id), col(UndoRequest.status) == "open"),
-        )
-        .where(Game.id == game_id)
-        .order_by(col(Seat.seat))
-    )
-    if session.get_bind().dialect.name == "postgresql":
-        query = query.with_for_update(of=Game)  # the other rows are their projections' to lock
-    rows = session.exec(query).all()
+    postgres = session.get_bind().dialect.name == "postgresql"
+    query = _LOCK_GAME_FOR_UPDATE if postgres else _LOCK_GAME
+    rows = session.exec(query, params={"game_id": game_id}).all()
     if not rows:
         return None
     game, _, clock, open_undo = rows[0]
     seats = list({seat.seat: seat for _, seat, _, _ in rows if seat is not None}.values())
     deadlines.remember_clock(session, game_id, clock)
     return game, seats, open_undo
+
+
+# Built once: building the statement costs about as much as running it, for every command.
+_LOCK_GAME = (
+    select(Game, Seat, GameClockState, UndoRequest)
+    .outerjoin(Seat, col(Seat.game_id) == col(Game.id))
+    .outerjoin(GameClockState, col(GameClockState.game_id) == col(Game.id))
+    .outerjoin(
+        UndoRequest,
+        and_(col(UndoRequest.game_id) == col(Game.id), col(UndoRequest.status) == "open"),
+    )
+    .where(col(Game.id) == bindparam("game_id"))
+    .order_by(col(Seat.seat))
+)
+# SQLite locks the whole database for a write transaction (BEGIN IMMEDIATE); PostgreSQL
+# locks the game's row (the other rows are their projections' to lock).
+_LOCK_GAME_FOR_UPDATE = _LOCK_GAME.with_for_update(of=Game)
 
 
 class Transactions:
