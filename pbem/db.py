@@ -14,6 +14,7 @@ workers costs most of the throughput.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
@@ -26,6 +27,7 @@ except ImportError:  # not on Windows: writers then rely on SQLite's busy timeou
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DisconnectionError
 from sqlmodel import Session
 
 _WRITE = "pbem_write"
@@ -63,11 +65,12 @@ class Database:
             }
         else:
             kwargs["pool_size"] = pool_size
-            kwargs["pool_pre_ping"] = True
         self.engine: Engine = create_engine(self.url, **kwargs)
         self._write_engine = self.engine.execution_options(**{_WRITE: True})
         if self.is_sqlite:
             self._install_sqlite_hooks(busy_timeout_ms)
+        else:
+            _ping_idle_connections(self.engine)
 
     def _install_sqlite_hooks(self, busy_timeout_ms: int) -> None:
         @event.listens_for(self.engine, "connect")
@@ -117,6 +120,40 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+#: A pooled connection idle for longer than this is pinged before it is handed out.
+PING_AFTER_IDLE_SECONDS = 2.0
+
+
+def _ping_idle_connections(engine: Engine) -> None:
+    """Ping a pooled connection before use when it has been idle for a while, and hand out
+    another when the ping fails (a server restarted, a proxy that dropped idle connections).
+
+    SQLAlchemy's ``pool_pre_ping`` pings at every checkout: a round trip per transaction,
+    and a reply by mail is two transactions a few milliseconds apart. A connection given
+    back moments ago answered then; if its server went away since, its next statement fails
+    once (and the pool is renewed), as it could have right after a ping anyway. This is
+    SQLAlchemy's own "pessimistic disconnect handling" recipe (a ``checkout`` listener that
+    raises ``DisconnectionError``, on which the pool retries with a new connection)."""
+
+    @event.listens_for(engine, "connect")
+    @event.listens_for(engine, "checkin")
+    def _note_idle_since(_dbapi_connection: Any, record: Any) -> None:
+        record.info[_IDLE_SINCE] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _ping_if_idle(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        idle_since = record.info.get(_IDLE_SINCE)
+        if idle_since is not None and time.monotonic() - idle_since < PING_AFTER_IDLE_SECONDS:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)  # what pool_pre_ping runs
+        except Exception as error:
+            raise DisconnectionError(f"the database connection is gone: {error}") from error
+
+
+_IDLE_SINCE = "pbem_idle_since"
 
 
 @contextmanager
