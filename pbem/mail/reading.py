@@ -1,9 +1,13 @@
 """Reading an incoming mail: decode it, classify it, and find the commands in a reply.
 
 Decoding uses the standard ``email`` package with ``policy.default`` (any charset, base64 or
-quoted-printable). The text part is preferred; an HTML-only mail is turned into text with
-quoted blocks kept as ``>`` lines. Quotes, attributions and signatures are removed in four
-steps, each for the cases the previous one misses (measured on ``tests/mail/corpus``):
+quoted-printable); a header value of a plain shape (printable ASCII without an encoded word, a
+plain address or Message-ID) is taken as the text the package would decode it to, without its
+header registry (``_plain_value``, checked against the package by
+tests/mail/test_reading_headers.py). The text part is preferred; an HTML-only mail is turned
+into text with quoted blocks kept as ``>`` lines. Quotes, attributions and signatures are
+removed in four steps, each for the cases the previous one misses (measured on
+``tests/mail/corpus``):
 
 1. lines quoted with ``>`` are dropped wherever they stand (bottom posting, interleaving:
    mail-parser-reply only ever keeps the first fragment, which for a bottom-posted reply is
@@ -31,6 +35,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from email import message_from_bytes, message_from_string
+from email.headerregistry import HeaderRegistry
 from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr
 from enum import StrEnum
@@ -38,6 +43,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 from mailparser_reply import EmailReplyParser
+from mailparser_reply.parser import EmailMessage as _LibraryMessage
 
 from pbem.mail.courtesy import drop_opening, is_closing, name_words
 from pbem.mail.headers import READ_POLICY, clean
@@ -119,13 +125,118 @@ def _headers(message: Message, name: str) -> list[str]:
     return out
 
 
+#: Header names whose values ``policy.default`` parses as unstructured text: all but those of
+#: its registry (addresses, message ids, dates, MIME headers), and Subject.
+_STRUCTURED = frozenset(HeaderRegistry().registry) - {"subject"}
+#: Printable ASCII on one line, no encoded word: unstructured text that decodes to itself.
+_PLAIN_TEXT = re.compile(r"[\x20-\x7e]*")
+_ATEXT = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+#: ``<id-left@id-right>`` of dot-atoms: a Message-ID whose parse is its text.
+_PLAIN_MSGID = re.compile(rf"<{_ATEXT}(?:\.{_ATEXT})*@{_ATEXT}(?:\.{_ATEXT})*>")
+_PLAIN_ADDR = r"[A-Za-z0-9+_-]+(?:\.[A-Za-z0-9+_-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
+#: ``addr``, ``<addr>`` or ``Name Words <addr>``: an address the email package writes back as
+#: ``addr`` or ``Name Words <addr>``.
+_PLAIN_ADDRESS = re.compile(
+    rf"(?P<bare>{_PLAIN_ADDR})|<(?P<angle>{_PLAIN_ADDR})>"
+    rf"|[A-Za-z0-9]+(?: [A-Za-z0-9]+)* <{_PLAIN_ADDR}>"
+)
+
+
+def _plain_value(name: str, value: str) -> str | None:
+    """``str(READ_POLICY.header_fetch_parse(name, value))`` for a raw value of a shape whose
+    parse is known without parsing (plain text, a plain Message-ID or address: the text
+    itself, or for ``<addr>`` the address); None for any other, which the email package
+    reads. Checked against the email package by tests/mail/test_reading_headers.py."""
+    if type(value) is not str:
+        return None
+    key = name.lower()
+    if key not in _STRUCTURED:
+        return value if _PLAIN_TEXT.fullmatch(value) and "=?" not in value else None
+    if key == "message-id":
+        return value if _PLAIN_MSGID.fullmatch(value) else None
+    if key in ("from", "to", "cc"):
+        found = _PLAIN_ADDRESS.fullmatch(value)
+        if found is None:
+            return None
+        return found["bare"] or found["angle"] or value
+    return None
+
+
+class _Fields:
+    """The headers of one message, read as :func:`_header` and :func:`_headers` read them
+    (the same values, the same errors) but cheaper: the names it has are listed once, so a
+    name it lacks (most of those :func:`classify` asks for) costs no scan of its headers,
+    and a value of a plain shape (``_plain_value``) is taken as it is instead of through the
+    header registry (the reply address, the Message-ID and In-Reply-To differ in every reply,
+    so READ_POLICY seldom remembers their parse)."""
+
+    def __init__(self, message: Message) -> None:
+        self.message = message
+        self.fast = message.policy is READ_POLICY
+        self.raw: dict[str, list[tuple[str, str]]] | None = {}
+        try:
+            # The raw (name, value) pairs, as Message.get and get_all see them.
+            for key, value in message.raw_items():
+                self.raw.setdefault(key.lower(), []).append((key, value))
+        except Exception:  # unknown: read each name through the message
+            self.raw = None
+
+    def _values(self, name: str, first: bool) -> list[Any]:
+        """What ``message.get_all(name) or []`` returns (only the first with ``first``)."""
+        if self.raw is None or not self.fast:
+            if first:
+                value = self.message.get(name)
+                return [] if value is None else [value]
+            return self.message.get_all(name) or []
+        pairs = self.raw.get(name.lower(), [])
+        out = []
+        for key, value in pairs[:1] if first else pairs:
+            plain = _plain_value(key, value)
+            out.append(READ_POLICY.header_fetch_parse(key, value) if plain is None else plain)
+        return out
+
+    def one(self, name: str) -> str:
+        """``_header(message, name)``."""
+        try:
+            values = self._values(name, first=True)
+            return clean(str(values[0]), 2000) if values else ""
+        except Exception:  # a malformed header must not stop the reading of the mail
+            return ""
+
+    def all(self, name: str) -> list[str]:
+        """``_headers(message, name)``."""
+        try:
+            values = self._values(name, first=False)
+        except Exception:
+            return []
+        out = []
+        for value in values:
+            with contextlib.suppress(Exception):
+                out.append(clean(str(value), 2000))
+        return out
+
+
+#: ``_addresses`` of the last header values read (at most 4096): a player's From is the same
+#: in each of their replies.
+_ADDRESSES: dict[tuple[str, ...], tuple[tuple[str, str], ...]] = {}
+
+
 def _addresses(values: Iterable[str]) -> list[tuple[str, str]]:
-    out = []
-    for name, address in getaddresses(list(values)):
-        address = address.strip().lower()
-        if "@" in address and " " not in address:
-            out.append((clean(name, 64), address))
-    return out
+    key = tuple(values)
+    if not key:
+        return []
+    found = _ADDRESSES.get(key)
+    if found is None:
+        pairs = []
+        for name, address in getaddresses(list(key)):
+            address = address.strip().lower()
+            if "@" in address and " " not in address:
+                pairs.append((clean(name, 64), address))
+        found = tuple(pairs)
+        if len(_ADDRESSES) >= 4096:
+            _ADDRESSES.clear()  # bounded; the common senders come back at once
+        _ADDRESSES[key] = found
+    return list(found)
 
 
 _MSGID = re.compile(r"<([^<>\s]{1,250})>")
@@ -302,6 +413,27 @@ _MORE_SIGNATURES = re.compile(
 )
 
 _PARSER = EmailReplyParser(languages=list(LANGUAGES))
+#: The library's three regular expressions for these languages, built once: it builds them
+#: anew for every text it reads (a new ``EmailMessage`` each time), which costs more than
+#: reading a short reply. Passed back to each ``EmailMessage`` through its own fields for
+#: them; tests/mail/test_reading_headers.py checks the result is ``_PARSER.read``'s.
+_PATTERNS = _LibraryMessage(text="", languages=_PARSER.languages)
+_COMPILED: dict[str, Any] = {
+    "_header_regex": _PATTERNS.HEADER_REGEX,
+    "_disclaimers_regex": _PATTERNS.DISCLAIMERS_REGEX,
+    "_signature_regex": _PATTERNS.SIGNATURE_REGEX,
+}
+# Fails here, at import, if the library no longer takes them (not as a reply read unparsed).
+_LibraryMessage(text="", languages=_PARSER.languages, **_COMPILED)
+
+
+def _library_body(text: str) -> str:
+    """``_PARSER.read(text)``'s first reply body, or ``text`` when it finds none."""
+    replies = _LibraryMessage(text=text, languages=_PARSER.languages, **_COMPILED).read().replies
+    return replies[0].body if replies else text
+
+
+_MARKER = REPLY_MARKER.lower()
 
 
 def strip_reply(text: str, sender_name: str = "") -> str:
@@ -313,7 +445,7 @@ def strip_reply(text: str, sender_name: str = "") -> str:
     for line in text.split("\n"):
         if _QUOTED.match(line):
             continue
-        if REPLY_MARKER.lower() in line.lower():
+        if _MARKER in line.lower():
             break  # an unquoted copy of our mail starts here: the rest is ours, not theirs
         kept.append(line)
     sender_words = name_words(sender_name)
@@ -325,8 +457,7 @@ def strip_reply(text: str, sender_name: str = "") -> str:
     if not text:
         return ""
     try:
-        replies = _PARSER.read(text).replies
-        body = replies[0].body if replies else text
+        body = _library_body(text)
     except Exception:  # a library bug must not cost the reply: keep the unparsed text
         body = text
     lines = []
@@ -409,40 +540,45 @@ def _bounce_details(message: Message, own_domains: Sequence[str]) -> Bounce:
 
 
 def classify(
-    message: Message, sender: str, message_id: str | None, own_domains: Sequence[str]
+    message: Message,
+    sender: str,
+    message_id: str | None,
+    own_domains: Sequence[str],
+    fields: _Fields | None = None,
 ) -> tuple[Kind, str]:
-    """What kind of mail this is, and why (for the inbound log)."""
+    """What kind of mail this is, and why (for the inbound log). ``fields``: the message's
+    headers, when the caller has them already."""
+    fields = fields or _Fields(message)
+    header = fields.one
     own = tuple(d.lower() for d in own_domains)
     if message_id and any(message_id.lower().endswith("@" + d) for d in own):
         return Kind.OWN, "its Message-ID is one of ours"
-    if _header(message, "X-Pbem-Mail"):
+    if header("X-Pbem-Mail"):
         return Kind.OWN, "it carries our X-Pbem-Mail header"
     report = _report_type(message)
     local = sender.partition("@")[0]
     if report == "delivery-status":
         return Kind.BOUNCE, "a delivery status notification (multipart/report)"
-    if _header(message, "X-Failed-Recipients"):
+    if header("X-Failed-Recipients"):
         return Kind.BOUNCE, "it names failed recipients"
     if local in _BOUNCE_SENDERS:
         return Kind.BOUNCE, f"it comes from {local}"
-    auto = _header(message, "Auto-Submitted").lower().split(";")[0].strip()
+    auto = header("Auto-Submitted").lower().split(";")[0].strip()
     if auto and auto != "no":
         return Kind.AUTO_REPLY, f"Auto-Submitted: {auto}"
     for name in ("X-Autoreply", "X-Autorespond", "X-Auto-Reply", "X-Autogenerated"):
-        if _header(message, name):
+        if header(name):
             return Kind.AUTO_REPLY, f"it carries {name}"
     if report:
         return Kind.AUTO_REPLY, f"a {report} report"
-    precedence = _header(message, "Precedence").lower()
+    precedence = header("Precedence").lower()
     if precedence in ("bulk", "junk", "auto_reply"):
         return Kind.AUTO_REPLY, f"Precedence: {precedence}"
-    if precedence == "list" or any(
-        _header(message, n) for n in ("List-Id", "List-Post", "Mailing-List")
-    ):
+    if precedence == "list" or any(header(n) for n in ("List-Id", "List-Post", "Mailing-List")):
         return Kind.LIST, "mailing-list mail"
-    if _AUTO_SUBJECT.match(_header(message, "Subject")):
+    if _AUTO_SUBJECT.match(header("Subject")):
         return Kind.AUTO_REPLY, "an auto-reply subject"
-    return_paths = _headers(message, "Return-Path")
+    return_paths = fields.all("Return-Path")
     if return_paths and all(rp.strip() in ("<>", "") for rp in return_paths):
         return Kind.BOUNCE, "an empty Return-Path (a bounce or another automatic message)"
     return Kind.REPLY, "a reply"
@@ -450,25 +586,25 @@ def classify(
 
 def read_message(raw: bytes, own_domains: Sequence[str] = ()) -> Incoming:
     """Read one raw RFC 822 message; never raises."""
-    key_hash = "sha256:" + hashlib.sha256(raw).hexdigest()
     try:
         message: Message = message_from_bytes(raw, policy=READ_POLICY)
     except Exception:  # the parser is lenient; this guards against the unknown
         message = message_from_string("", policy=READ_POLICY)
-    ids = message_ids(_header(message, "Message-ID"))
+    fields = _Fields(message)
+    ids = message_ids(fields.one("Message-ID"))
     message_id = ids[0] if ids else None
-    from_pairs = _addresses(_headers(message, "From"))
+    from_pairs = _addresses(fields.all("From"))
     sender_name, sender = from_pairs[0] if from_pairs else ("", "")
     if not sender:
         # A From: the stricter parser rejects may still hold a plain address.
-        _, loose = parseaddr(_header(message, "From"))
+        _, loose = parseaddr(fields.one("From"))
         sender = loose.lower() if "@" in loose and " " not in loose else ""
     recipients: list[str] = []
     for name in ("Delivered-To", "X-Original-To", "Envelope-To", "X-Envelope-To", "To", "Cc"):
-        for _, address in _addresses(_headers(message, name)):
+        for _, address in _addresses(fields.all(name)):
             if address not in recipients:
                 recipients.append(address)
-    kind, reason = classify(message, sender, message_id, own_domains)
+    kind, reason = classify(message, sender, message_id, own_domains, fields)
     bounce = _bounce_details(message, own_domains) if kind is Kind.BOUNCE else None
     text = ""
     commands: tuple[str, ...] = ()
@@ -482,14 +618,14 @@ def read_message(raw: bytes, own_domains: Sequence[str] = ()) -> Incoming:
     with contextlib.suppress(Exception):
         defects = [type(d).__name__ for d in message.defects][:10]
     return Incoming(
-        key=message_id if message_id else key_hash,
+        key=message_id if message_id else "sha256:" + hashlib.sha256(raw).hexdigest(),
         message_id=message_id,
         sender=sender,
         sender_name=sender_name,
         recipients=tuple(recipients),
-        in_reply_to=message_ids(_header(message, "In-Reply-To")),
-        references=message_ids(_header(message, "References")),
-        subject=_header(message, "Subject")[:200],
+        in_reply_to=message_ids(fields.one("In-Reply-To")),
+        references=message_ids(fields.one("References")),
+        subject=fields.one("Subject")[:200],
         kind=kind,
         reason=reason,
         text=text,
