@@ -95,6 +95,28 @@ class Database:
     @contextmanager
     def write(self) -> Iterator[Session]:
         """A write transaction: committed when the block ends, rolled back on an exception."""
+        with self._write_transaction() as session:
+            yield session
+
+    @contextmanager
+    def autocommit(self) -> Iterator[Session]:
+        """A session whose statements each commit on their own, for one write that needs no
+        transaction around it (a single INSERT is atomic) and reads that need no snapshot
+        shared with it. On PostgreSQL this spares the BEGIN and COMMIT round trips of a
+        transaction; on SQLite, where they cost none, it is a write transaction like
+        ``write``'s."""
+        if self.is_sqlite:
+            with self._write_transaction() as session:
+                yield session
+            return
+        with (
+            self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection,
+            Session(bind=connection, expire_on_commit=False) as session,
+        ):
+            yield session
+
+    @contextmanager
+    def _write_transaction(self) -> Iterator[Session]:
         with (
             self._writer_queue(),
             Session(self._write_engine, expire_on_commit=False) as session,

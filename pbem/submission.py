@@ -105,12 +105,11 @@ class Submission:
         ).hexdigest()
         received = format_time(received_at or self.clock.now())
         try:
-            with self.transactions.on(game_id) as txn:
+            with self.transactions.on(game_id, idempotency_key=idempotency_key) as txn:
                 session = txn.session
-                if idempotency_key is not None:
-                    replay = stored_result(session, game_id, idempotency_key, request_hash)
-                    if replay is not None:
-                        return replay
+                kept = txn.kept_result
+                if kept is not None:
+                    return replayed(kept.request_hash, kept.result, request_hash)
                 check_can_act(txn, seat)
                 check_version(txn, seat, expected_version, stale_policy)
                 if not lines:
@@ -217,17 +216,22 @@ class Submission:
 def stored_result(
     session: Session, game_id: str, key: str, request_hash: str
 ) -> SubmitResult | None:
-    # Plain SQL: it runs before every keyed submission (every reply by mail has a key).
     params = {"game_id": game_id, "key": key}
     row = session.connection().execute(_STORED_RESULT, params).first()
     if row is None:
         return None
-    if row.request_hash != request_hash:
+    return replayed(row.request_hash, row.result, request_hash)
+
+
+def replayed(kept_hash: str, kept_result: str, request_hash: str) -> SubmitResult:
+    """The kept result of an earlier submission with the same idempotency key; Conflict when
+    that submission was another one (``request_hash``)."""
+    if kept_hash != request_hash:
         raise Conflict(
             "This idempotency key was already used for a different submission; use a new "
             "key for a new submission."
         )
-    return SubmitResult.from_json(json.loads(row.result), replayed=True)
+    return SubmitResult.from_json(json.loads(kept_result), replayed=True)
 
 
 _KEEP_RESULT = insert(IdempotencyKey)

@@ -8,9 +8,10 @@ import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
-from sqlalchemy import and_, bindparam
+from sqlalchemy import and_, bindparam, text
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from engine.core import Rules
@@ -20,7 +21,7 @@ from pbem.clock import Clock, format_time
 from pbem.db import Database
 from pbem.errors import GameNotFound
 from pbem.events import StoredEvent
-from pbem.models import Game, GameClockState, Seat, UndoRequest
+from pbem.models import Game, GameClockState, IdempotencyKey, Seat, UndoRequest
 from pbem.naming import Names, names_for
 from pbem.projections import deadlines
 from pbem.repository import Loaded, Repository, SeatInfo, seat_infos, seats_of
@@ -73,6 +74,7 @@ class UnitOfWork:
         state: Any,
         work: Transactions,
         open_undo: UndoRequest | _Unread | None = UNREAD,
+        kept_result: IdempotencyKey | None = None,
     ) -> None:
         self.session = session
         self.game_id = game_id
@@ -85,6 +87,8 @@ class UnitOfWork:
         # with the game's lock.
         self._open_undo = None if isinstance(open_undo, _Unread) else open_undo
         self._open_undo_known = not isinstance(open_undo, _Unread)
+        #: what an earlier submission with this command's idempotency key kept, if any
+        self.kept_result = kept_result
 
     @property
     def version(self) -> int:
@@ -192,39 +196,60 @@ class UnitOfWork:
         return [*events[: first + 1], lapsed, *events[first + 1 :]]
 
 
-def _lock_game(
-    session: Session, game_id: str
-) -> tuple[Game, list[Seat], UndoRequest | None] | None:
+@dataclass(frozen=True)
+class _Locked:
+    game: Game
+    seats: list[Seat]
+    open_undo: UndoRequest | None
+    kept_result: IdempotencyKey | None
+
+
+def _lock_game(session: Session, game_id: str, idempotency_key: str | None) -> _Locked | None:
     """The game's row, locked for this write transaction, with what every command on it
-    reads: its seats, its open undo request and its clock row (``game_clocks``, None for an
-    untimed game, which the projections and the turn mails of an append ask for). One round
-    trip instead of four: the game's row repeats on each seat's row."""
+    reads: its seats, its open undo request, its clock row (``game_clocks``, None for an
+    untimed game, which the projections and the turn mails of an append ask for) and what
+    an earlier submission with the command's idempotency key kept. One round trip instead of
+    five: the game's row repeats on each seat's row.
+
+    SQLite locks the whole database when the write transaction begins (BEGIN IMMEDIATE), so
+    everything read after is current. PostgreSQL locks the game's row first, in a statement
+    of its own: a statement that waited for a row lock reads the other tables as they were
+    when it began (READ COMMITTED), before the writer it waited for changed them."""
     postgres = session.get_bind().dialect.name == "postgresql"
-    query = _LOCK_GAME_FOR_UPDATE if postgres else _LOCK_GAME
-    rows = session.exec(query, params={"game_id": game_id}).all()
+    if postgres and session.connection().execute(_LOCK_ROW, {"game_id": game_id}).first() is None:
+        return None
+    params = {"game_id": game_id, "idempotency_key": idempotency_key}
+    # (typed as Any: SQLModel's exec is typed for its own select, of at most four entities)
+    rows = session.exec(cast(Any, _READ_HEAD), params=params).all()
     if not rows:
         return None
-    game, _, clock, open_undo = rows[0]
-    seats = list({seat.seat: seat for _, seat, _, _ in rows if seat is not None}.values())
+    game, _, clock, open_undo, kept = rows[0]
+    seats = list({seat.seat: seat for _, seat, _, _, _ in rows if seat is not None}.values())
     deadlines.remember_clock(session, game_id, clock)
-    return game, seats, open_undo
+    return _Locked(game, seats, open_undo, kept)
 
 
+_LOCK_ROW = text("SELECT 1 FROM games WHERE id = :game_id FOR UPDATE")
 # Built once: building the statement costs about as much as running it, for every command.
-_LOCK_GAME = (
-    select(Game, Seat, GameClockState, UndoRequest)
+_READ_HEAD = (
+    # SQLAlchemy's select: SQLModel's is typed for at most four entities
+    sa_select(Game, Seat, GameClockState, UndoRequest, IdempotencyKey)
     .outerjoin(Seat, col(Seat.game_id) == col(Game.id))
     .outerjoin(GameClockState, col(GameClockState.game_id) == col(Game.id))
     .outerjoin(
         UndoRequest,
         and_(col(UndoRequest.game_id) == col(Game.id), col(UndoRequest.status) == "open"),
     )
+    .outerjoin(
+        IdempotencyKey,
+        and_(
+            col(IdempotencyKey.game_id) == col(Game.id),
+            col(IdempotencyKey.key) == bindparam("idempotency_key"),
+        ),
+    )
     .where(col(Game.id) == bindparam("game_id"))
     .order_by(col(Seat.seat))
 )
-# SQLite locks the whole database for a write transaction (BEGIN IMMEDIATE); PostgreSQL
-# locks the game's row (the other rows are their projections' to lock).
-_LOCK_GAME_FOR_UPDATE = _LOCK_GAME.with_for_update(of=Game)
 
 
 class Transactions:
@@ -245,16 +270,20 @@ class Transactions:
         self.listeners = list(listeners)
 
     @contextmanager
-    def on(self, game_id: str) -> Iterator[UnitOfWork]:
-        """A unit of work on ``game_id``, locked for this transaction, at its head."""
+    def on(self, game_id: str, *, idempotency_key: str | None = None) -> Iterator[UnitOfWork]:
+        """A unit of work on ``game_id``, locked for this transaction, at its head (with what
+        an earlier command with ``idempotency_key`` kept, ``kept_result``)."""
         with self.db.write() as session:
-            locked = _lock_game(session, game_id)
+            locked = _lock_game(session, game_id, idempotency_key)
             if locked is None:
                 raise GameNotFound(f"There is no game {game_id!r}.")
-            game, seats, open_undo = locked
+            game = locked.game
             rules = self.repository.rules_for(game.game)
             state = self.repository.state_at(session, game, rules, game.version)
-            yield UnitOfWork(session, game_id, rules, game, seats, state, self, open_undo)
+            yield UnitOfWork(
+                session, game_id, rules, game, locked.seats, state, self, locked.open_undo,
+                locked.kept_result,
+            )  # fmt: skip
 
     @contextmanager
     def creating(self, game_id: str, rules: Rules, state: Any) -> Iterator[UnitOfWork]:

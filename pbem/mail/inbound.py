@@ -167,8 +167,8 @@ class Inbound:
     def _store(
         self, raw: bytes, source: str, incoming: Incoming | None, *, claim: bool, route: bool
     ) -> tuple[str, bool, _Routed | None]:
-        """``store``; with ``route``, a reply just stored is also routed in the same
-        transaction (its read then costs no transaction of its own)."""
+        """``store``; with ``route``, a reply just stored is also routed, in the same
+        session: its read costs no transaction of its own."""
         self._check(raw, source)
         incoming = incoming or read_message(raw, c.own_domains(self.settings))
         now = self.clock.now()
@@ -194,8 +194,9 @@ class Inbound:
         try:
             # One statement, plain SQL (it runs for every message): it inserts no row when
             # the key is taken (a second delivery, even one racing this one from another
-            # worker). RETURNING: psycopg reports no rowcount for this statement.
-            with self.db.write() as session:
+            # worker). RETURNING: psycopg reports no rowcount for this statement. Committed
+            # on its own (``autocommit``): the route's read needs no transaction with it.
+            with self.db.autocommit() as session:
                 inserted = session.connection().execute(_STORE, row).first() is not None
                 routed = None
                 if inserted and route and incoming.kind is Kind.REPLY:

@@ -59,14 +59,20 @@ def test_an_applied_reply_is_recorded_in_the_transaction_of_its_move(
     game = world.new_game()
     inbound = Inbound(world.db, world.settings, world.service, world.clock)
     writes = 0
-    write = world.db.write
+    write, autocommit = world.db.write, world.db.autocommit
 
     def counted() -> Any:
         nonlocal writes
         writes += 1
         return write()
 
+    def counted_autocommit() -> Any:  # a statement committed on its own: a transaction too
+        nonlocal writes
+        writes += 1
+        return autocommit()
+
     monkeypatch.setattr(world.db, "write", counted)
+    monkeypatch.setattr(world.db, "autocommit", counted_autocommit)
     raw = reply_to(_turn_mail(world, game.id, 0), "E5", message_id="one@client.example")
     result = inbound.receive(raw, "webhook")
     assert (result.outcome, result.detail) == ("applied", "E5")
