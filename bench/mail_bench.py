@@ -11,17 +11,23 @@
   (not making the games, accepting, or finding the mail to answer); each of ``--repeat``
   runs plays new games, and the median run is the result. "cpu" is
   this process's CPU time per reply (the database server's is not in it);
-- ``relay``: outbox mails sent per second by ``Relay.run_once`` to a local aiosmtpd server.
+- ``relay``: outbox mails sent per second by ``Relay.run_once`` to a local aiosmtpd server;
+- ``--workers N``: the inbound run is played by N processes at once (each its own games, as
+  N web workers or mail doors would), and the figure is all their replies over the wall
+  time from the common start to the last one's end — which includes each process's own
+  untimed work (making its games, finding the mail to answer), so it is a lower bound.
 
     .venv/bin/python bench/mail_bench.py                       # SQLite file in a temp folder
     .venv/bin/python bench/mail_bench.py --postgres postgresql://postgres@127.0.0.1/test
     .venv/bin/python bench/mail_bench.py --games 10            # more games (more replies)
     .venv/bin/python bench/mail_bench.py --repeat 7 --parse-rounds 0 --no-relay
+    .venv/bin/python bench/mail_bench.py --workers 2 --parse-rounds 0 --no-relay
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import re
 import secrets
 import socket
@@ -93,6 +99,19 @@ def bench_parse(rounds: int) -> None:
 
 def bench_inbound(db: Database, settings: Settings, games: int) -> float:
     """One run: ``games`` new games played to the end by replies; returns replies/s."""
+    replies, elapsed, cpu = _play(db, settings, games)
+    print(
+        f"inbound  {replies:6d} replies   {elapsed:7.2f} s  {replies / elapsed:8.1f} replies/s"
+        f"  cpu {1000 * cpu / replies:5.2f} ms/reply"
+        f"  ({games} games to the end; store, parse, route, apply, outbox write)",
+        flush=True,
+    )
+    return replies / elapsed
+
+
+def _play(db: Database, settings: Settings, games: int) -> tuple[int, float, float]:
+    """``games`` new games played to the end by replies: (replies, seconds and CPU seconds
+    spent in ``receive``)."""
     clock = SystemClock()
     service = build_service(settings, db=db, clock=clock)
     inbound = Inbound(db, settings, service, clock)
@@ -131,10 +150,38 @@ def bench_inbound(db: Database, settings: Settings, games: int) -> float:
             cpu += time.process_time() - start_cpu
             assert result.outcome == "applied", result
             replies += 1
+    return replies, elapsed, cpu
+
+
+def _worker(url: str, var: str, games: int, start: Any, done: Any) -> None:
+    db = Database(url)
+    try:
+        settings = _settings(url, Path(var))
+        start.wait(timeout=120)
+        done.put(_play(db, settings, games)[0])
+    finally:
+        db.dispose()
+
+
+def bench_inbound_workers(url: str, var: Path, games: int, workers: int) -> float:
+    """One run by ``workers`` processes at once; returns all their replies per wall second."""
+    ctx = multiprocessing.get_context("spawn")
+    start, done = ctx.Barrier(workers + 1), ctx.Queue()
+    processes = [
+        ctx.Process(target=_worker, args=(url, str(var), games, start, done))
+        for _ in range(workers)
+    ]
+    for process in processes:
+        process.start()
+    start.wait(timeout=120)
+    began = time.perf_counter()
+    replies = sum(done.get(timeout=600) for _ in processes)
+    elapsed = time.perf_counter() - began
+    for process in processes:
+        process.join(timeout=60)
     print(
         f"inbound  {replies:6d} replies   {elapsed:7.2f} s  {replies / elapsed:8.1f} replies/s"
-        f"  cpu {1000 * cpu / replies:5.2f} ms/reply"
-        f"  ({games} games to the end; store, parse, route, apply, outbox write)",
+        f"  ({workers} processes at once, {games} games each, wall time)",
         flush=True,
     )
     return replies / elapsed
@@ -195,6 +242,9 @@ def main() -> None:
         "--repeat", type=int, default=5, help="inbound runs (new games each); median reported"
     )
     parser.add_argument("--no-relay", action="store_true", help="skip the relay benchmark")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="processes replying at once (default 1)"
+    )
     args = parser.parse_args()
     var = Path(tempfile.mkdtemp(prefix="pbem-mail-bench-"))
     admin = None
@@ -208,7 +258,11 @@ def main() -> None:
         upgrade(db)
         settings = _settings(url, var)
         bench_parse(args.parse_rounds)
-        rates = [bench_inbound(db, settings, args.games) for _ in range(max(args.repeat, 1))]
+        runs = range(max(args.repeat, 1))
+        if args.workers > 1:
+            rates = [bench_inbound_workers(url, var, args.games, args.workers) for _ in runs]
+        else:
+            rates = [bench_inbound(db, settings, args.games) for _ in runs]
         print(
             f"inbound  median {statistics.median(rates):.1f} replies/s over {len(rates)} runs"
             f" (min {min(rates):.1f}, max {max(rates):.1f})"
