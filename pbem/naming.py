@@ -134,8 +134,13 @@ class Names:
                 return self.of(seat) if seat < len(self.people) else match.group(0)
             return replacements.get(match.group(0), match.group(0))
 
+        # Most lines of a board name nobody: a line is searched only when it holds one of
+        # the pattern's words (or "seat"/"Seat"), which costs far less than the search.
+        needles = (*replacements, "eat ")
         return "\n".join(
-            line if _COMMAND_LINE.match(line) else pattern.sub(named, line)
+            pattern.sub(named, line)
+            if any(n in line for n in needles) and not _COMMAND_LINE.match(line)
+            else line
             for line in text.split("\n")
         )
 

@@ -3,8 +3,13 @@ in the engines' own lines and boards (pbem.naming), from the games' real views."
 
 from __future__ import annotations
 
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
 import engine
-from pbem.naming import Names, names_for
+from pbem.naming import _COMMAND_LINE, Names, names_for
 
 
 def test_lancaster_two_players_names_the_allies_by_their_owner() -> None:
@@ -39,3 +44,28 @@ def test_a_game_without_labels_names_seats_by_their_players() -> None:
     assert names.of(1) == "Bob"
     assert names.text("Seat 0 committed; seat 1 drew.") == "Ann committed; Bob drew."
     assert names.text("seat 7 is no seat here") == "seat 7 is no seat here"
+
+
+_FRAGMENTS = ["Red", "Blue", "Yellow", " ", "seat 1", "Seat 0", "seat 9", " (you)", "Ann (Red)"]
+_FRAGMENTS += ["Redder", "x", "\n", "You can type ", "'s ally", "(", ")", ",", "é"]
+
+
+@given(st.lists(st.sampled_from(_FRAGMENTS), max_size=30).map("".join))
+def test_a_line_searched_only_when_it_holds_a_word_reads_as_every_line_searched(
+    text: str,
+) -> None:
+    rules = engine.REGISTRY["lancaster"]
+    state = rules.initial_state(rules.validate_config({"players": 2}), 5)
+    names = names_for(rules, state, ["Ann", "Bob"])
+    pattern, replacements = names._compiled()
+
+    def named(match: re.Match[str]) -> str:
+        number = match.group(1)
+        if number is not None:
+            return names.of(int(number)) if int(number) < 2 else match.group(0)
+        return replacements.get(match.group(0), match.group(0))
+
+    every_line = "\n".join(
+        line if _COMMAND_LINE.match(line) else pattern.sub(named, line) for line in text.split("\n")
+    )
+    assert names.text(text) == every_line
