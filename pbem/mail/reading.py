@@ -118,6 +118,11 @@ def _headers(message: Message, name: str) -> list[str]:
         values = message.get_all(name) or []
     except Exception:
         return []
+    return _cleaned(values)
+
+
+def _cleaned(values: Sequence[object]) -> list[str]:
+    """Each header value as one cleaned line; a value that cannot be read is left out."""
     out = []
     for value in values:
         with contextlib.suppress(Exception):
@@ -209,11 +214,7 @@ class _Fields:
             values = self._values(name, first=False)
         except Exception:
             return []
-        out = []
-        for value in values:
-            with contextlib.suppress(Exception):
-                out.append(clean(str(value), 2000))
-        return out
+        return _cleaned(values)
 
 
 #: ``_addresses`` of the last header values read (at most 4096): a player's From is the same
