@@ -208,8 +208,8 @@ def _lock_game(session: Session, game_id: str, idempotency_key: str | None) -> _
     """The game's row, locked for this write transaction, with what every command on it
     reads: its seats, its open undo request, its clock row (``game_clocks``, None for an
     untimed game, which the projections and the turn mails of an append ask for) and what
-    an earlier submission with the command's idempotency key kept. One round trip instead of
-    five: the game's row repeats on each seat's row.
+    an earlier submission with the command's idempotency key kept. One read instead of five
+    (the game's row repeats on each seat's row), after the lock on PostgreSQL.
 
     SQLite locks the whole database when the write transaction begins (BEGIN IMMEDIATE), so
     everything read after is current. PostgreSQL locks the game's row first, in a statement
