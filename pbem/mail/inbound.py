@@ -23,7 +23,7 @@ import hashlib
 import hmac
 import logging
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -38,11 +38,12 @@ from pbem.errors import Conflict, ServiceError, StaleVersion
 from pbem.events import GAME_STARTED
 from pbem.mail import clock_replies, invitation_replies, replies
 from pbem.mail import compose as c
-from pbem.mail.address import BadToken, find_token, peek, verify
+from pbem.mail.inbound_outcome import Outcome, Recorder, Result, record_outcome
 from pbem.mail.models import CONFIRMED, DONE, HELD, PROCESSING, STORED, InboundMail, OutboxMail
 from pbem.mail.reading import Incoming, Kind, read_message
-from pbem.mail.relay import clear_failure, default_owner, record_failure
-from pbem.service import GameService, SubmitResult
+from pbem.mail.relay import default_owner
+from pbem.mail.routing import NotRouted, Route, route_reply
+from pbem.service import GameService
 from pbem.settings import Settings
 from pbem.views import summary_line
 
@@ -58,52 +59,8 @@ QUEUED = (
 )
 
 
-@dataclass(frozen=True)
-class Result:
-    """The one outcome of an incoming message."""
-
-    key: str
-    outcome: str
-    detail: str
-    game_id: str | None = None
-    seat: int | None = None
-    #: True when this delivery found the message already stored (and processed or in hand)
-    duplicate: bool = False
-
-
-@dataclass
-class _Route:
-    game_id: str
-    seat: int
-    #: the version the player saw (from the token or the mail answered); None: unknown
-    seen: int | None
-    email: str | None
-    name: str
-    #: the seat was invited and its player had yet to accept, when the reply was routed
-    invitation_waiting: bool = False
-    #: the sender's address was marked failing when the reply was routed (its mail reaches
-    #: us, so an applied reply clears the mark)
-    sender_failing: bool = True
-
-
-@dataclass
-class _Outcome:
-    outcome: str
-    detail: str
-    route: _Route | None = None
-    #: (kind of error for the rate limit, recipient, recipient name, text)
-    reply: tuple[str, str, str, str] | None = None
-    mails: list[OutboxMail] = field(default_factory=list)
-    #: addresses a bounce reported as failing
-    failing: list[str] = field(default_factory=list)
-    #: the game version the reply shows (its Reply-To carries it)
-    version: int | None = None
-    #: already written, in the transaction that applied the reply's commands
-    recorded: bool = False
-
-
 #: a reply's route, or (None and) the outcome that says why it has none
-_Routed = tuple[_Route | None, _Outcome]
+Routed = tuple[Route | None, Outcome]
 
 
 class TooLarge(ValueError):
@@ -166,7 +123,7 @@ class Inbound:
 
     def _store(
         self, raw: bytes, source: str, incoming: Incoming | None, *, claim: bool, route: bool
-    ) -> tuple[str, bool, _Routed | None]:
+    ) -> tuple[str, bool, Routed | None]:
         """``store``; with ``route``, a reply just stored is also routed, in the same
         session: its read costs no transaction of its own."""
         self._check(raw, source)
@@ -254,7 +211,7 @@ class Inbound:
         incoming: Incoming | None,
         recovered: bool,
         sender_confirmed: bool,
-        routed: _Routed | None = None,
+        routed: Routed | None = None,
     ) -> Result:
         """Process a message this worker holds the lease of, and record its outcome
         (``routed``: the reply's route, when it was read as the message was stored)."""
@@ -264,7 +221,7 @@ class Inbound:
         except Exception as error:  # one outcome per message, whatever went wrong
             log.exception("inbound %s failed", key)
             incoming = None
-            outcome = _Outcome("failed", f"internal error: {type(error).__name__}: {error}")
+            outcome = Outcome("failed", f"internal error: {type(error).__name__}: {error}")
         if outcome.recorded:
             route = outcome.route
             game_id, seat = (route.game_id, route.seat) if route else (None, None)
@@ -276,7 +233,7 @@ class Inbound:
             # message is not processed again; if even that fails the database is away and
             # the caller's error makes the sender (provider, MTA, IMAP) deliver it again.
             log.exception("inbound %s: recording the outcome failed", key)
-            failed = _Outcome("failed", f"could not record the outcome: {type(error).__name__}")
+            failed = Outcome("failed", f"could not record the outcome: {type(error).__name__}")
             return self._finish(key, None, failed)
 
     def confirm_token(self, key: str) -> str:
@@ -298,29 +255,29 @@ class Inbound:
         key: str,
         recovered: bool,
         sender_confirmed: bool,
-        routed: _Routed | None = None,
-    ) -> _Outcome:
+        routed: Routed | None = None,
+    ) -> Outcome:
         if incoming.kind is Kind.BOUNCE:
             return self._bounce(incoming)
         if incoming.kind is not Kind.REPLY:
-            return _Outcome("ignored", f"not answered: {incoming.reason}")
+            return Outcome("ignored", f"not answered: {incoming.reason}")
         route, problem = routed or self._route(incoming)
         if route is None:
             return problem
         if not sender_confirmed and incoming.sender != (route.email or "").lower():
             return self._wrong_sender(incoming, key, route)
         if recovered and self._already_applied(route.game_id, key):
-            return _Outcome("applied", "applied before an interruption; not applied again", route)
+            return Outcome("applied", "applied before an interruption; not applied again", route)
         if not incoming.commands:
             return self._error(
                 route, incoming, "empty", "We found no command in your mail.", [], None
             )
         return self._apply(incoming, key, route)
 
-    def _bounce(self, incoming: Incoming) -> _Outcome:
+    def _bounce(self, incoming: Incoming) -> Outcome:
         bounce = incoming.bounce
         if bounce is None or not bounce.failed:
-            return _Outcome("ignored", "a delivery delay warning")
+            return Outcome("ignored", "a delivery delay warning")
         with self.db.read() as session:
             ours = list(
                 session.exec(
@@ -341,82 +298,23 @@ class Inbound:
             else:
                 named = sorted(mailed)
         detail = "marked failing: " + (", ".join(named) or "nobody we know")
-        return _Outcome("bounce", detail, failing=named)
+        return Outcome("bounce", detail, failing=named)
 
-    def _route(self, incoming: Incoming) -> _Routed:
+    def _route(self, incoming: Incoming) -> Routed:
         with self.db.read() as session:
             return self._route_in(session, incoming)
 
-    def _route_in(self, session: Session, incoming: Incoming) -> _Routed:
+    def _route_in(self, session: Session, incoming: Incoming) -> Routed:
         """The game and seat a reply is for, read in ``session``; or, when there is none, the
-        outcome that says why."""
-        mail = self.settings.mail
-        token = find_token(incoming.recipients, domain=mail.reply_domain)
-        # One read: the seat, its reply-key version and its invitation together.
-        if token is not None:
-            try:
-                claimed = peek(token)
-                game_id = str(claimed.game_id)
-                routed = c.seat_with_key(session, game_id, claimed.seat, incoming.sender)
-                signed = verify(self.settings.secret_key, token, routed.key_version)
-            except BadToken as error:
-                return None, self._unrouted(session, incoming, "bad_address", str(error))
-            seen: int | None = signed.version_seen
-            seat_no = signed.seat
-        else:
-            found = self._by_thread(session, incoming)
-            if found is None:
-                return None, self._unrouted(
-                    session,
-                    incoming,
-                    "unrouted",
-                    "We could not tell which game this mail is for: please reply to the "
-                    "latest mail of your game (keeping its reply address).",
-                )
-            game_id, seat_no, seen = found
-            routed = c.seat_with_key(session, game_id, seat_no, incoming.sender)
-        seat = routed.seat
-        if seat is None:
-            return None, _Outcome("ignored", f"no seat {seat_no} in game {game_id}")
-        route = _Route(
-            game_id, seat_no, seen, seat.email, seat.name, routed.invitation_waiting,
-            routed.sender_failing,
-        )  # fmt: skip
-        return route, _Outcome("", "")
+        outcome that says why (``pbem.mail.routing``)."""
+        found = route_reply(session, self.settings, self.service, incoming)
+        if isinstance(found, NotRouted):
+            return None, Outcome(found.outcome, found.detail, reply=found.reply)
+        return found, Outcome("", "")
 
-    def _by_thread(self, session: Session, incoming: Incoming) -> tuple[str, int, int] | None:
-        """Fallback for clients that drop the +token: the mail the reply answers."""
-        ids = [*reversed(incoming.in_reply_to), *reversed(incoming.references)]
-        for message_id in ids:
-            row = session.exec(
-                select(OutboxMail).where(OutboxMail.message_id == message_id)
-            ).first()
-            if row is not None and row.game_id is not None and row.seat is not None:
-                return row.game_id, row.seat, row.version or 0
-        return None
-
-    def _unrouted(self, session: Session, incoming: Incoming, kind: str, why: str) -> _Outcome:
-        # Answer only addresses that play somewhere: a stranger (or a forged sender) gets
-        # nothing, so we never become a source of backscatter.
-        outcome = _Outcome("refused", why)
-        if incoming.sender and self.service.plays_somewhere(incoming.sender):
-            text = c.render(
-                "error",
-                marker=c.MARKER,
-                title="pbem",
-                problem=why,
-                quoted=replies.quote(incoming.commands),
-                fresh="",
-                can_type="",
-                rules="",
-                receipt="",
-            )
-            outcome.reply = (kind, incoming.sender, incoming.sender_name, text)
-        return outcome
-
-    def _wrong_sender(self, incoming: Incoming, key: str, route: _Route) -> _Outcome:
+    def _wrong_sender(self, incoming: Incoming, key: str, route: Route) -> Outcome:
         if not route.email:
-            return _Outcome("refused", "this seat has no e-mail address", route)
+            return Outcome("refused", "this seat has no e-mail address", route)
         title = f"game {route.game_id}"
         if self.settings.mail.from_mismatch == "hold":
             link = (
@@ -430,7 +328,7 @@ class Inbound:
                 quoted=replies.quote(incoming.commands),
                 link=link,
             )
-            outcome = _Outcome("held", f"from {incoming.sender}: waiting for confirmation", route)
+            outcome = Outcome("held", f"from {incoming.sender}: waiting for confirmation", route)
             outcome.reply = ("confirm", route.email, route.name, text)
             return outcome
         why = (
@@ -448,7 +346,7 @@ class Inbound:
 
     # -- applying ------------------------------------------------------------------------
 
-    def _apply(self, incoming: Incoming, key: str, route: _Route) -> _Outcome:
+    def _apply(self, incoming: Incoming, key: str, route: Route) -> Outcome:
         svc, game, seat = self.service, route.game_id, route.seat
         done: list[str] = []
         mails: list[OutboxMail] = []
@@ -472,7 +370,11 @@ class Inbound:
                         expected = svc.load(game).version
                     # The reply's last commands: its outcome is written in their transaction.
                     last = index == len(groups) - 1
-                    recorder = _Recorder(self, key, incoming, route, done, mails) if last else None
+                    recorder = (
+                        Recorder(self.settings, self.clock, key, incoming, route, done, mails)
+                        if last
+                        else None
+                    )
                     result = svc.submit(
                         game,
                         seat,
@@ -529,11 +431,11 @@ class Inbound:
                 line = _failed_line(error, lines)
                 return self._stopped(route, incoming, done, line, error, mails)
         # The outcome word is printed before the detail ("applied: E5"): not repeated here.
-        return _Outcome("applied", "; ".join(done), route, mails=mails)
+        return Outcome("applied", "; ".join(done), route, mails=mails)
 
     def _invitation_not_accepted(
-        self, route: _Route, incoming: Incoming, said: invitation_replies.Answer
-    ) -> _Outcome:
+        self, route: Route, incoming: Incoming, said: invitation_replies.Answer
+    ) -> Outcome:
         """A decline, or a reply that neither accepts nor declines: nothing changes, and the
         answer (once a day per kind and sender) says how to accept."""
         why = (
@@ -543,7 +445,7 @@ class Inbound:
         )
         text = invitation_replies.answer_text(said, f"game {route.game_id}", route.name)
         # Its Reply-To carries the seat, so that "accept" in answer to it is understood.
-        outcome = _Outcome("refused", why, route, version=self.service.load(route.game_id).version)
+        outcome = Outcome("refused", why, route, version=self.service.load(route.game_id).version)
         outcome.reply = (
             f"invitation {said}:{route.game_id}",
             incoming.sender or (route.email or ""),
@@ -554,13 +456,13 @@ class Inbound:
 
     def _stopped(
         self,
-        route: _Route,
+        route: Route,
         incoming: Incoming,
         done: list[str],
         line: str,
         error: ServiceError,
         mails: list[OutboxMail],
-    ) -> _Outcome:
+    ) -> Outcome:
         intro = f"Applied first: {', '.join(done)}.\n\n" if done else ""
         # The quote shows which line; the service's "(line N)" counts within one submission.
         message = re.sub(r"\s*\(line \d+\)\.?", "", error.message)
@@ -583,13 +485,13 @@ class Inbound:
 
     def _error(
         self,
-        route: _Route,
+        route: Route,
         incoming: Incoming,
         kind: str,
         problem: str,
         can_type: Any,
         error: ServiceError | None,
-    ) -> _Outcome:
+    ) -> Outcome:
         loaded = self.service.load(route.game_id)
         since: list[str] = []
         if isinstance(error, StaleVersion) and route.seen is not None:
@@ -609,7 +511,7 @@ class Inbound:
             incoming.commands,
             since,
         )
-        return _Outcome(
+        return Outcome(
             "refused",
             " ".join(problem.split())[:500],
             route,
@@ -623,7 +525,7 @@ class Inbound:
         )
 
     def _clock(
-        self, route: _Route, line: str, key: str, mails: list[OutboxMail], done: list[str]
+        self, route: Route, line: str, key: str, mails: list[OutboxMail], done: list[str]
     ) -> int | None:
         """A clock line (``pbem.mail.clock_replies``), answered with a mail of its own."""
         did = clock_replies.apply_line(
@@ -639,7 +541,7 @@ class Inbound:
         mails.append(answer)
         return did.version
 
-    def _info_mail(self, route: _Route, word: str) -> OutboxMail:
+    def _info_mail(self, route: Route, word: str) -> OutboxMail:
         loaded = self.service.load(route.game_id)
         with self.db.read() as session:
             return replies.info_mail(
@@ -655,61 +557,10 @@ class Inbound:
 
     # -- recording the outcome -----------------------------------------------------------
 
-    def _finish(self, key: str, incoming: Incoming | None, outcome: _Outcome) -> Result:
+    def _finish(self, key: str, incoming: Incoming | None, outcome: Outcome) -> Result:
         with self.db.write() as session:
-            return self._record(session, key, incoming, outcome)
-
-    def _record(
-        self, session: Session, key: str, incoming: Incoming | None, outcome: _Outcome
-    ) -> Result:
-        """Write the message's outcome (and its mails) in ``session``'s transaction."""
-        now = self.clock.now()
-        route = outcome.route
-        for mail in outcome.mails:
-            session.add(mail)
-        if outcome.reply is not None and incoming is not None:
-            kind, to_address, to_name, text = outcome.reply
-            reply = replies.reply_mail(
-                session,
-                self.settings,
-                incoming,
-                kind=kind,
-                to_address=to_address,
-                to_name=to_name,
-                text=text,
-                game_id=route.game_id if route else None,
-                seat=route.seat if route else None,
-                version=outcome.version,
-                now=now,
-            )
-            if reply is not None:
-                session.add(reply)
-        for address in outcome.failing:
-            record_failure(session, address, "the mail to this address bounced", now)
-        if (
-            route is not None
-            and route.sender_failing
-            and incoming is not None
-            and outcome.outcome in ("applied", "partly applied")
-        ):
-            clear_failure(session, incoming.sender)
-        game_id, seat = (route.game_id, route.seat) if route else (None, None)
-        # One statement, plain SQL (the row is not read first, nor tracked by the session):
-        # it runs for every message.
-        values = {
-            "key": key,
-            "status": HELD if outcome.outcome == "held" else DONE,
-            "kind": incoming.kind.value if incoming is not None else None,
-            "outcome": outcome.outcome,
-            "detail": _db_text(outcome.detail)[:4000],
-            "game_id": game_id,
-            "seat": seat,
-            "processed_at": format_time(now),
-        }
-        done = session.connection().execute(_RECORD_OUTCOME, values)
-        if done.rowcount != 1:
-            raise LookupError(f"inbound message {key!r} is not stored")
-        return Result(key, outcome.outcome, outcome.detail, game_id, seat)
+            now = self.clock.now()
+            return record_outcome(session, self.settings, now, key, incoming, outcome)
 
 
 _STORE = text(
@@ -718,43 +569,6 @@ _STORE = text(
     ':received_at, :status, :lease_owner, :lease_expires_at) ON CONFLICT ("key") DO NOTHING '
     'RETURNING "key"'
 )
-
-_RECORD_OUTCOME = text(
-    "UPDATE mail_inbound SET status = :status, kind = :kind, outcome = :outcome, "
-    "detail = :detail, game_id = :game_id, seat = :seat, processed_at = :processed_at, "
-    'lease_owner = NULL, lease_expires_at = NULL WHERE "key" = :key'
-)
-
-
-class _Recorder:
-    """Writes a reply's outcome in the transaction of its last commands, when they all
-    applied (``GameService.submit``'s ``record``): the move and the message's one outcome
-    commit together, in one transaction instead of two. Any other ending (an error to
-    answer) is written afterwards, as before."""
-
-    def __init__(
-        self,
-        inbound: Inbound,
-        key: str,
-        incoming: Incoming,
-        route: _Route,
-        done: list[str],
-        mails: list[OutboxMail],
-    ) -> None:
-        self.inbound, self.key, self.incoming, self.route = inbound, key, incoming, route
-        self.done, self.mails = done, mails
-        #: set once the outcome was written (it commits with the submission)
-        self.outcome: _Outcome | None = None
-
-    def __call__(self, session: Session, result: SubmitResult) -> None:
-        if result.error is not None:
-            return
-        done = [*self.done, *(a.canonical for a in result.applied if a.line)]
-        # The outcome word is printed before the detail ("applied: E5"): not repeated here.
-        outcome = _Outcome("applied", "; ".join(done), self.route, mails=self.mails)
-        self.inbound._record(session, self.key, self.incoming, outcome)
-        outcome.recorded = True
-        self.outcome = outcome
 
 
 def _groups(commands: tuple[str, ...]) -> list[tuple[str | None, list[str]]]:
@@ -782,11 +596,6 @@ def _url_key(key: str) -> str:
 
 def key_from_url(text: str) -> str:
     return bytes.fromhex(text).decode()
-
-
-def _db_text(text: str) -> str:
-    """PostgreSQL text cannot hold NUL; no stored description needs other controls either."""
-    return re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", " ", text)
 
 
 def _failed_line(error: ServiceError, lines: list[str]) -> str:

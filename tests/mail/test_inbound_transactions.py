@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
-from pbem.mail import inbound as inbound_module
+from pbem.mail import inbound_outcome
 from pbem.mail.inbound import Inbound
 from pbem.mail.models import InboundMail
 from pbem.mail.relay import record_failure
@@ -29,7 +29,7 @@ def test_a_move_whose_outcome_cannot_be_written_is_not_applied(
 ) -> None:
     game = world.new_game()
     inbound = Inbound(world.db, world.settings, world.service, world.clock)
-    clear_failure = inbound_module.clear_failure
+    clear_failure = inbound_outcome.clear_failure
     calls: list[str] = []
 
     def failing_once(session: Any, address: str) -> None:
@@ -39,7 +39,7 @@ def test_a_move_whose_outcome_cannot_be_written_is_not_applied(
             raise RuntimeError("the disk is full")
         clear_failure(session, address)
 
-    monkeypatch.setattr(inbound_module, "clear_failure", failing_once)
+    monkeypatch.setattr(inbound_outcome, "clear_failure", failing_once)
     # Her mail bounced once, so writing her applied reply's outcome clears that mark.
     with world.db.write() as session:
         record_failure(session, "alice@example.com", "a bounce", world.clock.now())
