@@ -19,6 +19,7 @@ game, is stopped after one reply).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -157,7 +158,10 @@ class Inbound:
                 inserted = session.connection().execute(_STORE, row).first() is not None
                 routed = None
                 if inserted and route and incoming.kind is Kind.REPLY:
-                    routed = self._route_in(session, incoming)
+                    # A failure here must not undo the store: the message is then routed
+                    # again as it is processed, where any error becomes its one outcome.
+                    with contextlib.suppress(Exception):
+                        routed = self._route_in(session, incoming)
         except IntegrityError:  # not expected (the conflict is handled), but never a crash
             return key, False, None
         return key, inserted, routed

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
+from pbem.mail import inbound as inbound_module
 from pbem.mail import inbound_outcome
 from pbem.mail.inbound import Inbound
 from pbem.mail.models import InboundMail
@@ -82,3 +83,22 @@ def test_an_applied_reply_is_recorded_in_the_transaction_of_its_move(
     assert (stored.status, stored.outcome, stored.detail) == ("done", "applied", "E5")
     assert (stored.game_id, stored.seat) == (game.id, 0)
     assert world.service.load(game.id).version == game.version + 1
+
+
+def test_a_reply_whose_routing_fails_is_stored_and_gets_one_outcome(
+    world: MailWorld, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = world.new_game()
+    inbound = Inbound(world.db, world.settings, world.service, world.clock)
+
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("the routing read failed")
+
+    monkeypatch.setattr(inbound_module, "route_reply", broken)
+    raw = reply_to(_turn_mail(world, game.id, 0), "E5", message_id="lost@client.example")
+    result = inbound.receive(raw, "webhook")
+    # Stored, with its one outcome: the error, not a message lost with the routing read.
+    assert result.outcome == "failed"
+    stored = _stored(world, "lost@client.example")
+    assert (stored.status, stored.outcome) == ("done", "failed")
+    assert world.service.load(game.id).version == game.version
