@@ -12,7 +12,7 @@ from typing import Any, Protocol, cast
 
 from sqlalchemy import and_, bindparam, text
 from sqlalchemy import select as sa_select
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col
 
 from engine.core import Rules
 from pbem import events as ev
@@ -50,13 +50,6 @@ class AppendContext:
         return names_for(self.rules, self.state_after, [s.name for s in self.seats])
 
 
-class _Unread:
-    """Not read yet."""
-
-
-UNREAD = _Unread()
-
-
 class Listener(Protocol):
     def on_appended(self, ctx: AppendContext) -> None: ...
 
@@ -73,7 +66,7 @@ class UnitOfWork:
         seats: list[Seat],
         state: Any,
         work: Transactions,
-        open_undo: UndoRequest | _Unread | None = UNREAD,
+        open_undo: UndoRequest | None = None,
         kept_result: IdempotencyKey | None = None,
     ) -> None:
         self.session = session
@@ -83,10 +76,9 @@ class UnitOfWork:
         self.seats = seats
         self.state = state
         self._work = work
-        # The open undo request, read once per transaction (``open_undo_request``), or
-        # with the game's lock.
-        self._open_undo = None if isinstance(open_undo, _Unread) else open_undo
-        self._open_undo_known = not isinstance(open_undo, _Unread)
+        # The open undo request, read with the game's lock (a game being created has none);
+        # ``append`` keeps it current.
+        self._open_undo = open_undo
         #: what an earlier submission with this command's idempotency key kept, if any
         self.kept_result = kept_result
 
@@ -129,14 +121,7 @@ class UnitOfWork:
         return store.read(self.session, self.game_id, after=after)
 
     def open_undo_request(self) -> UndoRequest | None:
-        """The undo request waiting for answers (read once; ``append`` keeps it current)."""
-        if not self._open_undo_known:
-            self._open_undo = self.session.exec(
-                select(UndoRequest).where(
-                    UndoRequest.game_id == self.game_id, UndoRequest.status == "open"
-                )
-            ).first()
-            self._open_undo_known = True
+        """The undo request waiting for answers."""
         return self._open_undo
 
     def _open_undo_after(self, stored: Sequence[StoredEvent]) -> UndoRequest | None:
@@ -162,7 +147,6 @@ class UnitOfWork:
         stored = store.append(session, self.game_id, before, self.head_hash, new_events, now)
         projections.project(session, self.game_id, stored, self.rules.to_act(state_after))
         self._open_undo = self._open_undo_after(stored)
-        self._open_undo_known = True
         if self.game is None:
             self.game = session.get(Game, self.game_id)
             self.seats = seats_of(session, self.game_id)

@@ -16,13 +16,13 @@ from __future__ import annotations
 import functools
 import re
 import secrets
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.utils import format_datetime
 from pathlib import Path
 from string import Template
-from typing import Any
+from typing import Any, ParamSpec
 
 from sqlalchemy import text
 from sqlmodel import Session
@@ -41,6 +41,8 @@ from pbem.preferences import address_key
 from pbem.repository import SeatInfo
 from pbem.settings import Settings
 from pbem.views import board_for_people, summary_line, visible_events
+
+P = ParamSpec("P")
 
 TEMPLATES = Path(__file__).parent / "templates"
 #: At most this many "since your last move" lines and "you can type" examples per mail.
@@ -416,12 +418,6 @@ def bounce_notices(
 # -- the row -------------------------------------------------------------------------------
 
 
-def outbox_mail(settings: Settings, **fields: Any) -> OutboxMail:
-    """A ready-to-send outbox row (not yet added to a session); ``fields``: those of
-    ``outbox_row``."""
-    return OutboxMail(**outbox_row(settings, **fields))
-
-
 def outbox_row(
     settings: Settings,
     *,
@@ -490,5 +486,16 @@ def outbox_row(
         "sent_at": None,
     }
 
+
+def _as_model(make_row: Callable[P, dict[str, Any]]) -> Callable[P, OutboxMail]:
+    def make(*args: P.args, **kwargs: P.kwargs) -> OutboxMail:
+        return OutboxMail(**make_row(*args, **kwargs))
+
+    return make
+
+
+#: ``outbox_row`` as a model object, ready to add to a session (the mails of replies,
+#: reminders, digests and tokens)
+outbox_mail = _as_model(outbox_row)
 
 MARKER = REPLY_MARKER
