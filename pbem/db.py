@@ -25,12 +25,16 @@ try:
 except ImportError:  # not on Windows: writers then rely on SQLite's busy timeout alone
     fcntl = None  # type: ignore[assignment]
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DisconnectionError
 from sqlmodel import Session
 
 _WRITE = "pbem_write"
+_PIPELINE = "pbem_pipeline"
+#: Execution options of a statement whose answer nobody reads (see ``pipelined_write``).
+_NO_WAIT = "pbem_no_wait"
+NO_WAIT = {_NO_WAIT: True}
 
 
 def normalise_url(url: str) -> str:
@@ -71,6 +75,7 @@ class Database:
             self._install_sqlite_hooks(busy_timeout_ms)
         else:
             _ping_idle_connections(self.engine)
+            _wait_unless_no_wait(self.engine)
 
     def _install_sqlite_hooks(self, busy_timeout_ms: int) -> None:
         @event.listens_for(self.engine, "connect")
@@ -97,6 +102,40 @@ class Database:
         """A write transaction: committed when the block ends, rolled back on an exception."""
         with self._write_transaction() as session:
             yield session
+
+    @contextmanager
+    def pipelined_write(self) -> Iterator[Session]:
+        """``write``, with PostgreSQL's pipeline mode: a statement run with the execution
+        option ``NO_WAIT`` (one whose answer nobody reads: an INSERT or UPDATE without
+        RETURNING or a rowcount check) is sent without waiting for the server, and goes with
+        the next statement whose answer is read, or with the COMMIT. Every other statement
+        waits for its answer as in ``write``. An error in a statement sent ahead is raised
+        by the next one that waits (or by the commit), and the transaction rolls back as
+        always. On SQLite, ``write``."""
+        if not self.is_postgres:
+            with self._write_transaction() as session:
+                yield session
+            return
+        # The session is bound to a connection of our own, so that the COMMIT is sent in
+        # pipeline mode and the connection leaves it before it goes back to the pool.
+        with self._write_engine.connect() as connection:
+            info = connection.info
+            driver = connection.connection.driver_connection
+            assert driver is not None
+            with (
+                driver.pipeline() as pipeline,
+                Session(bind=connection, expire_on_commit=False) as session,
+            ):
+                info[_PIPELINE] = pipeline
+                try:
+                    session.begin()
+                    yield session
+                    session.commit()  # in pipeline mode: the COMMIT goes with what is queued
+                except BaseException:
+                    _roll_back_or_drop(session, connection)
+                    raise
+                finally:
+                    info.pop(_PIPELINE, None)
 
     @contextmanager
     def autocommit(self) -> Iterator[Session]:
@@ -176,6 +215,34 @@ def _ping_idle_connections(engine: Engine) -> None:
 
 
 _IDLE_SINCE = "pbem_idle_since"
+
+
+def _roll_back_or_drop(session: Session, connection: Connection) -> None:
+    """Roll back a pipelined write that failed. When a statement sent ahead failed as well,
+    answers may still be on their way (pipeline mode raises the first error it meets), and
+    the rollback can trip over them: the connection is then dropped, not given back to the
+    pool, and the server rolls the transaction back as it closes."""
+    try:
+        session.rollback()
+    except Exception:
+        connection.invalidate()
+
+
+def _wait_unless_no_wait(engine: Engine) -> None:
+    """In a pipelined write, wait for the answer of every statement not run with
+    ``NO_WAIT`` (and of those queued before it) before SQLAlchemy reads it."""
+
+    @event.listens_for(engine, "after_cursor_execute")
+    def _sync(
+        conn: Any, _cursor: Any, _statement: Any, _params: Any, context: Any, _many: Any
+    ) -> None:
+        pipeline = conn.info.get(_PIPELINE)
+        if pipeline is None:
+            return
+        # A RETURNING clause is read, even one SQLAlchemy added itself (a generated key).
+        returning = getattr(context.compiled, "effective_returning", None)
+        if returning or not context.execution_options.get(_NO_WAIT):
+            pipeline.sync()
 
 
 @contextmanager

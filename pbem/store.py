@@ -15,6 +15,7 @@ from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from pbem.db import NO_WAIT
 from pbem.events import (
     Appendable,
     Payload,
@@ -87,10 +88,12 @@ def append(
         stored.append(record)
         prev = digest
     # One INSERT statement for the rows, not ORM objects: the log is written and never
-    # changed, so nothing in the session needs to track them.
+    # changed, so nothing in the session needs to track them. NO_WAIT: in a pipelined write
+    # (the unit of work's, under the game's lock) it goes with the next statement read; a
+    # version taken is then raised there, as the IntegrityError that VersionTaken wraps.
     try:
         session.flush()  # what the session holds goes first (e.g. a game's first rows)
-        session.connection().execute(insert(Event), rows)
+        session.connection().execute(insert(Event).execution_options(**NO_WAIT), rows)
     except IntegrityError as e:
         raise VersionTaken(f"version {head_version + 1} of {game_id} is already taken") from e
     return stored

@@ -27,7 +27,7 @@ from pbem.command_checks import (
     check_version,
     finish,
 )
-from pbem.db import Database
+from pbem.db import NO_WAIT, Database
 from pbem.errors import (
     AgainstTheRules,
     BadRequest,
@@ -234,7 +234,7 @@ def replayed(kept_hash: str, kept_result: str, request_hash: str) -> SubmitResul
     return SubmitResult.from_json(json.loads(kept_result), replayed=True)
 
 
-_KEEP_RESULT = insert(IdempotencyKey)
+_KEEP_RESULT = insert(IdempotencyKey).execution_options(**NO_WAIT)
 _STORED_RESULT = text(
     'SELECT request_hash, result FROM idempotency_keys WHERE game_id = :game_id AND "key" = :key'
 )

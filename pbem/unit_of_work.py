@@ -18,7 +18,7 @@ from engine.core import Rules
 from pbem import events as ev
 from pbem import projections, store
 from pbem.clock import Clock, format_time
-from pbem.db import Database
+from pbem.db import NO_WAIT, Database
 from pbem.errors import GameNotFound
 from pbem.events import StoredEvent
 from pbem.models import Game, GameClockState, IdempotencyKey, Seat, UndoRequest
@@ -198,10 +198,13 @@ def _lock_game(session: Session, game_id: str, idempotency_key: str | None) -> _
     SQLite locks the whole database when the write transaction begins (BEGIN IMMEDIATE), so
     everything read after is current. PostgreSQL locks the game's row first, in a statement
     of its own: a statement that waited for a row lock reads the other tables as they were
-    when it began (READ COMMITTED), before the writer it waited for changed them."""
+    when it began (READ COMMITTED), before the writer it waited for changed them. The lock's
+    answer is not read (a game that is not there has no head either): in the pipelined
+    write, it goes to the server with the read, in one round trip, and the server runs the
+    read once it holds the lock."""
     postgres = session.get_bind().dialect.name == "postgresql"
-    if postgres and session.connection().execute(_LOCK_ROW, {"game_id": game_id}).first() is None:
-        return None
+    if postgres:
+        session.connection().execute(_LOCK_ROW, {"game_id": game_id})
     params = {"game_id": game_id, "idempotency_key": idempotency_key}
     # (typed as Any: SQLModel's exec is typed for its own select, of at most four entities)
     rows = session.exec(cast(Any, _READ_HEAD), params=params).all()
@@ -213,7 +216,7 @@ def _lock_game(session: Session, game_id: str, idempotency_key: str | None) -> _
     return _Locked(game, seats, open_undo, kept)
 
 
-_LOCK_ROW = text("SELECT 1 FROM games WHERE id = :game_id FOR UPDATE")
+_LOCK_ROW = text("SELECT 1 FROM games WHERE id = :game_id FOR UPDATE").execution_options(**NO_WAIT)
 # Built once: building the statement costs about as much as running it, for every command.
 _READ_HEAD = (
     # SQLAlchemy's select: SQLModel's is typed for at most four entities
@@ -257,7 +260,7 @@ class Transactions:
     def on(self, game_id: str, *, idempotency_key: str | None = None) -> Iterator[UnitOfWork]:
         """A unit of work on ``game_id``, locked for this transaction, at its head (with what
         an earlier command with ``idempotency_key`` kept, ``kept_result``)."""
-        with self.db.write() as session:
+        with self.db.pipelined_write() as session:
             locked = _lock_game(session, game_id, idempotency_key)
             if locked is None:
                 raise GameNotFound(f"There is no game {game_id!r}.")

@@ -39,6 +39,7 @@ from pbem import invitations, store
 from pbem.cache import EventTails
 from pbem.clock import Clock, SystemClock
 from pbem.clock_events import CLOCK_EVENTS
+from pbem.db import NO_WAIT
 from pbem.deadlines.time_control import TimeControl
 from pbem.disputes import administrator_only, dispute_headline, dispute_notice, open_dispute
 from pbem.events import StoredEvent
@@ -89,8 +90,11 @@ class OutboxListener:
         mails = plan_mails(ctx, self.settings, self.clock.now(), self.tails)
         if mails:
             # One INSERT for the rows, not ORM objects to track: nothing reads them back
-            # in this transaction, and this runs for every move.
-            ctx.session.connection().execute(insert(OutboxMail), mails)
+            # in this transaction, and this runs for every move. Nor their generated ids
+            # (``inline``: no RETURNING), so the pipelined write need not wait for them.
+            ctx.session.connection().execute(
+                insert(OutboxMail).inline().execution_options(**NO_WAIT), mails
+            )
 
 
 def plan_mails(

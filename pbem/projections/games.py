@@ -10,6 +10,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
 from pbem import events as ev
+from pbem.db import NO_WAIT
 from pbem.models import Game
 
 
@@ -72,4 +73,4 @@ def project(
 _ADVANCE = text(
     "UPDATE games SET version = :version, head_hash = :head_hash, updated_at = :updated_at, "
     "to_act = :to_act, finished = :finished, outcome = :outcome WHERE id = :game_id"
-)
+).execution_options(**NO_WAIT)

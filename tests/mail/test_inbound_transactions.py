@@ -61,11 +61,17 @@ def test_an_applied_reply_is_recorded_in_the_transaction_of_its_move(
     inbound = Inbound(world.db, world.settings, world.service, world.clock)
     writes = 0
     write, autocommit = world.db.write, world.db.autocommit
+    pipelined_write = world.db.pipelined_write
 
     def counted() -> Any:
         nonlocal writes
         writes += 1
         return write()
+
+    def counted_pipelined() -> Any:  # the unit of work's transaction
+        nonlocal writes
+        writes += 1
+        return pipelined_write()
 
     def counted_autocommit() -> Any:  # a statement committed on its own: a transaction too
         nonlocal writes
@@ -74,6 +80,7 @@ def test_an_applied_reply_is_recorded_in_the_transaction_of_its_move(
 
     monkeypatch.setattr(world.db, "write", counted)
     monkeypatch.setattr(world.db, "autocommit", counted_autocommit)
+    monkeypatch.setattr(world.db, "pipelined_write", counted_pipelined)
     raw = reply_to(_turn_mail(world, game.id, 0), "E5", message_id="one@client.example")
     result = inbound.receive(raw, "webhook")
     assert (result.outcome, result.detail) == ("applied", "E5")

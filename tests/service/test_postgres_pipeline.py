@@ -1,0 +1,149 @@
+"""PostgreSQL: a pipelined write (``Database.pipelined_write``, the unit of work's
+transaction) sends a statement run with ``NO_WAIT`` without waiting for its answer; the
+next statement whose answer is read waits for both. An error in a statement sent ahead is
+raised all the same (by the next statement that waits, or by the commit), and the whole
+transaction rolls back; the pooled connection leaves pipeline mode either way."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import psycopg
+import pytest
+from psycopg import pq
+from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
+
+from pbem.db import NO_WAIT, Database
+
+pytestmark = pytest.mark.postgres
+
+_INSERT = text("INSERT INTO pipelined (id) VALUES (:id)").execution_options(**NO_WAIT)
+_COUNT = text("SELECT count(*) FROM pipelined")
+
+
+@pytest.fixture
+def database(postgres_url: str) -> Iterator[Database]:
+    # One pooled connection: every transaction below reuses the one before it.
+    db = Database(postgres_url, pool_size=1)
+    with db.write() as session:
+        session.connection().execute(text("DROP TABLE IF EXISTS pipelined"))
+        session.connection().execute(text("CREATE TABLE pipelined (id integer PRIMARY KEY)"))
+    yield db
+    db.dispose()
+
+
+@pytest.fixture
+def waits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Each time a pipelined write waits for the server before its commit."""
+    counted: list[int] = []
+    sync = psycopg.Pipeline.sync
+
+    def counting(self: psycopg.Pipeline) -> None:
+        counted.append(1)
+        sync(self)
+
+    monkeypatch.setattr(psycopg.Pipeline, "sync", counting)
+    return counted
+
+
+def _ids(db: Database) -> list[int]:
+    with db.read() as session:
+        ids = session.connection().execute(text("SELECT id FROM pipelined ORDER BY id"))
+        return list(ids.scalars())
+
+
+def _pipeline_status(db: Database) -> pq.PipelineStatus:
+    with db.read() as session:
+        driver = session.connection().connection.driver_connection
+        assert isinstance(driver, psycopg.Connection)
+        return driver.pgconn.pipeline_status
+
+
+def test_statements_whose_answer_is_unread_go_with_the_next_one_read(
+    database: Database, waits: list[int]
+) -> None:
+    with database.pipelined_write() as session:
+        for n in (1, 2, 3):
+            session.connection().execute(_INSERT, {"id": n})
+        assert waits == [], "a NO_WAIT statement waited for its answer"
+        # The read waits once, for the three inserts and itself, and sees them.
+        assert session.connection().execute(_COUNT).scalar_one() == 3
+        assert waits == [1]
+        session.connection().execute(_INSERT, {"id": 4})
+    assert _ids(database) == [1, 2, 3, 4]
+    assert _pipeline_status(database) == pq.PipelineStatus.OFF
+
+
+def test_an_error_sent_ahead_is_raised_by_the_next_read_and_undoes_everything(
+    database: Database,
+) -> None:
+    with database.write() as session:
+        session.connection().execute(_INSERT, {"id": 1})
+    with (
+        pytest.raises(IntegrityError, match="pipelined_pkey"),
+        database.pipelined_write() as session,
+    ):
+        session.connection().execute(_INSERT, {"id": 2})
+        session.connection().execute(_INSERT, {"id": 1})  # taken: fails on the server
+        session.connection().execute(_COUNT).scalar_one()
+        pytest.fail("the read after a failed statement went on")
+    assert _ids(database) == [1]
+    # The connection went back to the pool out of pipeline mode, and works.
+    assert _pipeline_status(database) == pq.PipelineStatus.OFF
+    with database.pipelined_write() as session:
+        session.connection().execute(_INSERT, {"id": 5})
+    assert _ids(database) == [1, 5]
+
+
+def test_an_error_in_the_last_statement_sent_ahead_is_raised_by_the_commit(
+    database: Database,
+) -> None:
+    with database.write() as session:
+        session.connection().execute(_INSERT, {"id": 1})
+    with (
+        pytest.raises(IntegrityError, match="pipelined_pkey"),
+        database.pipelined_write() as session,
+    ):
+        session.connection().execute(_INSERT, {"id": 2})
+        session.connection().execute(_INSERT, {"id": 1})
+    assert _ids(database) == [1]
+    assert _pipeline_status(database) == pq.PipelineStatus.OFF
+
+
+def test_an_exception_in_the_block_rolls_back_what_was_sent_ahead(database: Database) -> None:
+    with (
+        pytest.raises(RuntimeError, match="changed my mind"),
+        database.pipelined_write() as session,
+    ):
+        session.connection().execute(_INSERT, {"id": 7})
+        raise RuntimeError("changed my mind")
+    assert _ids(database) == []
+    assert _pipeline_status(database) == pq.PipelineStatus.OFF
+
+
+def test_a_statement_without_no_wait_waits_for_its_answer(
+    database: Database, waits: list[int]
+) -> None:
+    plain = text("INSERT INTO pipelined (id) VALUES (:id)")
+    with database.pipelined_write() as session:
+        result = session.connection().execute(plain, {"id": 1})
+        assert waits == [1]
+        assert result.rowcount == 1  # its answer is there to read
+
+
+def test_a_savepoint_that_fails_is_rolled_back_to_and_the_write_goes_on(
+    database: Database,
+) -> None:
+    # As when two workers answer the same sender at once (pbem.mail.replies): the loser's
+    # INSERT fails inside a savepoint, and its transaction carries on without it.
+    plain = text("INSERT INTO pipelined (id) VALUES (:id)")
+    with database.write() as session:
+        session.connection().execute(plain, {"id": 1})
+    with database.pipelined_write() as session:
+        session.connection().execute(_INSERT, {"id": 2})
+        with pytest.raises(IntegrityError, match="pipelined_pkey"), session.begin_nested():
+            session.connection().execute(plain, {"id": 1})
+        session.connection().execute(_INSERT, {"id": 3})
+        assert session.connection().execute(_COUNT).scalar_one() == 3
+    assert _ids(database) == [1, 2, 3]
