@@ -25,7 +25,7 @@ try:
 except ImportError:  # not on Windows: writers then rely on SQLite's busy timeout alone
     fcntl = None  # type: ignore[assignment]
 
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DisconnectionError
 from sqlmodel import Session
@@ -35,6 +35,7 @@ _PIPELINE = "pbem_pipeline"
 #: Execution options of a statement whose answer nobody reads (see ``pipelined_write``).
 _NO_WAIT = "pbem_no_wait"
 NO_WAIT = {_NO_WAIT: True}
+_BEGIN = text("BEGIN").execution_options(**NO_WAIT)
 
 
 def normalise_url(url: str) -> str:
@@ -117,8 +118,13 @@ class Database:
                 yield session
             return
         # The session is bound to a connection of our own, so that the COMMIT is sent in
-        # pipeline mode and the connection leaves it before it goes back to the pool.
-        with self._write_engine.connect() as connection:
+        # pipeline mode and the connection leaves it before it goes back to the pool. The
+        # driver is in autocommit mode and the BEGIN ours, sent ahead too: in pipeline mode
+        # psycopg waits for the answer to a BEGIN of its own. (Its commit and rollback still
+        # end the transaction: they look at the server's transaction status, not the mode.)
+        with self._write_engine.connect().execution_options(
+            isolation_level="AUTOCOMMIT"
+        ) as connection:
             info = connection.info
             driver = connection.connection.driver_connection
             assert driver is not None
@@ -129,6 +135,7 @@ class Database:
                 info[_PIPELINE] = pipeline
                 try:
                     session.begin()
+                    session.connection().execute(_BEGIN)
                     yield session
                     session.commit()  # in pipeline mode: the COMMIT goes with what is queued
                 except BaseException:

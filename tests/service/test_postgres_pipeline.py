@@ -147,3 +147,17 @@ def test_a_savepoint_that_fails_is_rolled_back_to_and_the_write_goes_on(
         session.connection().execute(_INSERT, {"id": 3})
         assert session.connection().execute(_COUNT).scalar_one() == 3
     assert _ids(database) == [1, 2, 3]
+
+
+def test_nothing_is_seen_by_others_before_the_commit(database: Database, postgres_url: str) -> None:
+    # (the driver runs in autocommit mode with a BEGIN of ours: without it, each statement
+    # would commit on its own)
+    other = Database(postgres_url, pool_size=1)
+    try:
+        with database.pipelined_write() as session:
+            session.connection().execute(_INSERT, {"id": 1})
+            assert session.connection().execute(_COUNT).scalar_one() == 1
+            assert _ids(other) == []
+        assert _ids(other) == [1]
+    finally:
+        other.dispose()
