@@ -9,6 +9,10 @@ Writers of one SQLite file also queue on an advisory file lock (``<file>.writelo
 ``BEGIN IMMEDIATE``: a waiting writer then wakes as soon as the lock is free, where SQLite's
 busy handler would sleep in growing steps (up to 100 ms), which with several gunicorn
 workers costs most of the throughput.
+
+On PostgreSQL every statement that waits for its answer is a round trip to the server. The
+unit of work's transaction (``pipelined_write``) runs in psycopg's pipeline mode: statements
+run with ``NO_WAIT`` go to the server with the next one whose answer is read.
 """
 
 from __future__ import annotations
