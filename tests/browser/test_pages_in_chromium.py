@@ -311,3 +311,23 @@ def test_the_audit_page_names_the_first_bad_version_of_an_altered_log(
     result = page.inner_text("#chain-result")
     assert "first bad version 6" in result, result
     assert page.locator("tr#v6.bad").count() == 1
+
+
+def test_enter_in_the_typed_move_box_plays_what_was_typed(browser: Any, site: Site) -> None:
+    # The board's square and choice buttons submit the same form and come before the box:
+    # Enter once played the first of them instead of the typed move.
+    for game, typed, canonical in (  # (a button for each, the first of them another move)
+        ("lancelot", "J6", "J6"),
+        ("lancaster", "extension 4", "extension 4"),  # both seats choose: buttons 1 to 6
+    ):
+        created = site.service.create_game(game, {}, [{"name": "Ann"}, {"name": "Bob"}])
+        loaded = site.service.load(created.id)
+        seat = min(loaded.to_act)
+        page = _open(browser, f"{site.url}/games/{created.id}?token={created.seats[seat].token}")
+        assert page.locator("button[name=choice]").count()  # buttons before the box
+        page.fill("#action", typed)
+        page.press("#action", "Enter")
+        page.wait_for_load_state()
+        event = site.service.raw_events(created.id)[-1].data
+        assert (event.get("text"), event.get("canonical")) == (typed, canonical), (game, event)
+        page.context.close()
