@@ -93,7 +93,7 @@ def append(
     # version taken is then raised there, as the IntegrityError that VersionTaken wraps.
     try:
         session.flush()  # what the session holds goes first (e.g. a game's first rows)
-        session.connection().execute(insert(Event).execution_options(**NO_WAIT), rows)
+        session.connection().execute(_INSERT_EVENTS, rows)
     except IntegrityError as e:
         raise VersionTaken(f"version {head_version + 1} of {game_id} is already taken") from e
     return stored
@@ -144,3 +144,7 @@ def save_snapshot(
             mac=mac,
         )
     )
+
+
+# Built once (this runs for every append): NO_WAIT, see ``append``.
+_INSERT_EVENTS = insert(Event).execution_options(**NO_WAIT)

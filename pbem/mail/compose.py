@@ -24,7 +24,7 @@ from pathlib import Path
 from string import Template
 from typing import Any, ParamSpec
 
-from sqlalchemy import text
+from sqlalchemy import TextClause, text
 from sqlmodel import Session
 
 from engine.core import Rules
@@ -313,23 +313,7 @@ def mail_facts(session: Session, game_id: str, addresses: Iterable[str]) -> Mail
     params: dict[str, object] = {"game_id": game_id}
     params.update({f"a{i}": a for i, a in enumerate(failing_keys)})
     params.update({f"p{i}": a for i, a in enumerate(preference_keys)})
-    by_address = ""
-    if given:
-        by_address = (
-            " UNION ALL SELECT 'f', NULL, NULL, address, NULL FROM mail_address_failures "
-            f"WHERE address IN ({', '.join(f':a{i}' for i in range(len(failing_keys)))})"
-            " UNION ALL SELECT 'p', CASE WHEN digest THEN 1 ELSE 0 END, NULL, address, "
-            "time_zone FROM player_preferences "
-            f"WHERE address IN ({', '.join(f':p{i}' for i in range(len(preference_keys)))})"
-        )
-    query = text(
-        "SELECT 'k', seat, key_version, NULL, NULL FROM mail_seat_keys "
-        "WHERE game_id = :game_id "
-        "UNION ALL SELECT 'i', seat, NULL, address, NULL FROM invitations "
-        "WHERE game_id = :game_id AND accepted_at IS NULL "
-        "UNION ALL SELECT 'd', dispute, NULL, NULL, NULL FROM disputes "
-        "WHERE game_id = :game_id AND status = 'open'" + by_address
-    )
+    query = _facts_query(len(failing_keys), len(preference_keys))
     failing: set[str] = set()
     keys: dict[int, int] = {}
     pending: list[tuple[int, str]] = []
@@ -352,6 +336,29 @@ def mail_facts(session: Session, game_id: str, addresses: Iterable[str]) -> Mail
             failing.add(address)
     return MailFacts(
         frozenset(failing), keys, tuple(sorted(pending)), dispute_open, frozenset(digest), zones
+    )
+
+
+@functools.cache
+def _facts_query(failing: int, preferences: int) -> TextClause:
+    """``mail_facts``' statement for so many addresses, built once: building and compiling
+    it again for every move cost about as much as running it."""
+    by_address = ""
+    if failing:
+        by_address = (
+            " UNION ALL SELECT 'f', NULL, NULL, address, NULL FROM mail_address_failures "
+            f"WHERE address IN ({', '.join(f':a{i}' for i in range(failing))})"
+            " UNION ALL SELECT 'p', CASE WHEN digest THEN 1 ELSE 0 END, NULL, address, "
+            "time_zone FROM player_preferences "
+            f"WHERE address IN ({', '.join(f':p{i}' for i in range(preferences))})"
+        )
+    return text(
+        "SELECT 'k', seat, key_version, NULL, NULL FROM mail_seat_keys "
+        "WHERE game_id = :game_id "
+        "UNION ALL SELECT 'i', seat, NULL, address, NULL FROM invitations "
+        "WHERE game_id = :game_id AND accepted_at IS NULL "
+        "UNION ALL SELECT 'd', dispute, NULL, NULL, NULL FROM disputes "
+        "WHERE game_id = :game_id AND status = 'open'" + by_address
     )
 
 

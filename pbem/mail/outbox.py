@@ -90,11 +90,13 @@ class OutboxListener:
         mails = plan_mails(ctx, self.settings, self.clock.now(), self.tails)
         if mails:
             # One INSERT for the rows, not ORM objects to track: nothing reads them back
-            # in this transaction, and this runs for every move. Nor their generated ids
-            # (``inline``: no RETURNING), so the pipelined write need not wait for them.
-            ctx.session.connection().execute(
-                insert(OutboxMail).inline().execution_options(**NO_WAIT), mails
-            )
+            # in this transaction, and this runs for every move.
+            ctx.session.connection().execute(_INSERT_MAILS, mails)
+
+
+#: Built once (every move runs it). ``inline``: no RETURNING of the generated ids, which
+#: nobody reads, so that the pipelined write need not wait for it (NO_WAIT).
+_INSERT_MAILS = insert(OutboxMail).inline().execution_options(**NO_WAIT)
 
 
 def plan_mails(
