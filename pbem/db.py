@@ -31,7 +31,7 @@ except ImportError:  # not on Windows: writers then rely on SQLite's busy timeou
 
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlmodel import Session
 
 _WRITE = "pbem_write"
@@ -40,6 +40,7 @@ _PIPELINE = "pbem_pipeline"
 _NO_WAIT = "pbem_no_wait"
 NO_WAIT = {_NO_WAIT: True}
 _BEGIN = text("BEGIN").execution_options(**NO_WAIT)
+_COMMIT = text("COMMIT")
 
 
 def normalise_url(url: str) -> str:
@@ -123,9 +124,10 @@ class Database:
             return
         # The session is bound to a connection of our own, so that the COMMIT is sent in
         # pipeline mode and the connection leaves it before it goes back to the pool. The
-        # driver is in autocommit mode and the BEGIN ours, sent ahead too: in pipeline mode
-        # psycopg waits for the answer to a BEGIN of its own. (Its commit and rollback still
-        # end the transaction: they look at the server's transaction status, not the mode.)
+        # driver is in autocommit mode, and BEGIN and COMMIT are ours: in pipeline mode
+        # psycopg waits for the answer to a BEGIN of its own, and would skip its COMMIT if
+        # nothing had been read since the BEGIN (it goes by the transaction status the
+        # connection last heard of). Its rollback looks at the server's status too.
         with self._write_engine.connect().execution_options(
             isolation_level="AUTOCOMMIT"
         ) as connection:
@@ -141,9 +143,12 @@ class Database:
                     session.begin()
                     session.connection().execute(_BEGIN)
                     yield session
-                    session.commit()  # in pipeline mode: the COMMIT goes with what is queued
-                except BaseException:
-                    _roll_back_or_drop(session, connection)
+                    session.flush()  # what the session holds goes before the COMMIT
+                    # Waits: with what is queued, and raises any error it met.
+                    session.connection().execute(_COMMIT)
+                    session.commit()  # the session's own bookkeeping: the server is done
+                except BaseException as error:
+                    _roll_back_or_drop(session, connection, error)
                     raise
                 finally:
                     info.pop(_PIPELINE, None)
@@ -228,14 +233,18 @@ def _ping_idle_connections(engine: Engine) -> None:
 _IDLE_SINCE = "pbem_idle_since"
 
 
-def _roll_back_or_drop(session: Session, connection: Connection) -> None:
-    """Roll back a pipelined write that failed. When a statement sent ahead failed as well,
-    answers may still be on their way (pipeline mode raises the first error it meets), and
-    the rollback can trip over them: the connection is then dropped, not given back to the
-    pool, and the server rolls the transaction back as it closes."""
+def _roll_back_or_drop(session: Session, connection: Connection, error: BaseException) -> None:
+    """End a pipelined write that failed. After a database error, answers to statements
+    sent behind the failed one may still be on their way (pipeline mode raises the first
+    error it meets) and a rollback could trip over them: the connection is dropped, not
+    given back to the pool, and the server rolls the transaction back as it closes. Any
+    other failure is rolled back, and the connection dropped if even that fails."""
+    if isinstance(error, DBAPIError):
+        connection.invalidate()
+        return
     try:
         session.rollback()
-    except Exception:
+    except Exception:  # even the rollback failed
         connection.invalidate()
 
 

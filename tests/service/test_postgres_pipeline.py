@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 from psycopg import pq
-from sqlalchemy import text
+from sqlalchemy import Column, Integer, MetaData, Table, insert, text
 from sqlalchemy.exc import IntegrityError
 
 from pbem.db import NO_WAIT, Database
@@ -53,11 +53,20 @@ def _ids(db: Database) -> list[int]:
         return list(ids.scalars())
 
 
-def _pipeline_status(db: Database) -> pq.PipelineStatus:
-    with db.read() as session:
-        driver = session.connection().connection.driver_connection
+def _pooled(db: Database) -> tuple[int, pq.PipelineStatus, bool, pq.TransactionStatus]:
+    """What the pool hands out next: its server process (a dropped connection is replaced by
+    another), and whether it is out of pipeline mode, out of autocommit and out of any
+    transaction, as a pooled connection must be."""
+    with db.engine.connect() as connection:
+        driver = connection.connection.driver_connection
         assert isinstance(driver, psycopg.Connection)
-        return driver.pgconn.pipeline_status
+        state = (driver.pgconn.pipeline_status, driver.autocommit, driver.info.transaction_status)
+        pid = connection.execute(text("SELECT pg_backend_pid()")).scalar_one()
+        connection.rollback()
+    return (int(pid), *state)
+
+
+_CLEAN = (pq.PipelineStatus.OFF, False, pq.TransactionStatus.IDLE)
 
 
 def test_statements_whose_answer_is_unread_go_with_the_next_one_read(
@@ -72,7 +81,7 @@ def test_statements_whose_answer_is_unread_go_with_the_next_one_read(
         assert waits == [1]
         session.connection().execute(_INSERT, {"id": 4})
     assert _ids(database) == [1, 2, 3, 4]
-    assert _pipeline_status(database) == pq.PipelineStatus.OFF
+    assert _pooled(database)[1:] == _CLEAN
 
 
 def test_an_error_sent_ahead_is_raised_by_the_next_read_and_undoes_everything(
@@ -89,8 +98,7 @@ def test_an_error_sent_ahead_is_raised_by_the_next_read_and_undoes_everything(
         session.connection().execute(_COUNT).scalar_one()
         pytest.fail("the read after a failed statement went on")
     assert _ids(database) == [1]
-    # The connection went back to the pool out of pipeline mode, and works.
-    assert _pipeline_status(database) == pq.PipelineStatus.OFF
+    assert _pooled(database)[1:] == _CLEAN
     with database.pipelined_write() as session:
         session.connection().execute(_INSERT, {"id": 5})
     assert _ids(database) == [1, 5]
@@ -108,10 +116,11 @@ def test_an_error_in_the_last_statement_sent_ahead_is_raised_by_the_commit(
         session.connection().execute(_INSERT, {"id": 2})
         session.connection().execute(_INSERT, {"id": 1})
     assert _ids(database) == [1]
-    assert _pipeline_status(database) == pq.PipelineStatus.OFF
+    assert _pooled(database)[1:] == _CLEAN
 
 
 def test_an_exception_in_the_block_rolls_back_what_was_sent_ahead(database: Database) -> None:
+    before = _pooled(database)[0]
     with (
         pytest.raises(RuntimeError, match="changed my mind"),
         database.pipelined_write() as session,
@@ -119,7 +128,9 @@ def test_an_exception_in_the_block_rolls_back_what_was_sent_ahead(database: Data
         session.connection().execute(_INSERT, {"id": 7})
         raise RuntimeError("changed my mind")
     assert _ids(database) == []
-    assert _pipeline_status(database) == pq.PipelineStatus.OFF
+    # Rolled back, and the connection given back to the pool (not dropped): no error of the
+    # database's was in flight.
+    assert _pooled(database) == (before, *_CLEAN)
 
 
 def test_a_statement_without_no_wait_waits_for_its_answer(
@@ -161,3 +172,51 @@ def test_nothing_is_seen_by_others_before_the_commit(database: Database, postgre
         assert _ids(other) == [1]
     finally:
         other.dispose()
+
+
+def test_a_failure_with_statements_queued_behind_it_drops_the_connection(
+    database: Database,
+) -> None:
+    # As when a move's events INSERT fails with the games row, the mails and the kept result
+    # queued behind it: answers to those may still be on their way, and the connection is
+    # not given back to the pool with them.
+    with database.write() as session:
+        session.connection().execute(_INSERT, {"id": 1})
+    before = _pooled(database)[0]
+    with (
+        pytest.raises(IntegrityError, match="pipelined_pkey"),
+        database.pipelined_write() as session,
+    ):
+        session.connection().execute(_INSERT, {"id": 1})  # taken: fails on the server
+        for n in (2, 3, 4, 5):
+            session.connection().execute(_INSERT, {"id": n})
+        session.connection().execute(_COUNT).scalar_one()
+    assert _ids(database) == [1]
+    after = _pooled(database)
+    assert after[0] != before, "the connection that failed went back to the pool"
+    assert after[1:] == _CLEAN
+    with database.pipelined_write() as session:
+        session.connection().execute(_INSERT, {"id": 6})
+    assert _ids(database) == [1, 6]
+
+
+def test_a_write_that_reads_nothing_still_commits(database: Database) -> None:
+    # Nothing waits before the end: the COMMIT must still be sent (psycopg's own commit
+    # would go by a transaction status it has not heard of since the BEGIN).
+    with database.pipelined_write() as session:
+        session.connection().execute(_INSERT, {"id": 1})
+        session.connection().execute(_INSERT, {"id": 2})
+    assert _ids(database) == [1, 2]
+    assert _pooled(database)[1:] == _CLEAN
+
+
+def test_a_returning_clause_is_waited_for_even_when_asked_not_to(database: Database) -> None:
+    # SQLAlchemy adds RETURNING itself for a generated key of a one-row INSERT: its answer is
+    # read at once, so the statement waits whatever its options say.
+    table = Table("keyed", MetaData(), Column("id", Integer, primary_key=True))
+    with database.write() as session:
+        session.connection().execute(text("DROP TABLE IF EXISTS keyed"))
+        session.connection().execute(text("CREATE TABLE keyed (id serial PRIMARY KEY)"))
+    with database.pipelined_write() as session:
+        result = session.connection().execute(insert(table).execution_options(**NO_WAIT), {})
+        assert result.inserted_primary_key == (1,)
