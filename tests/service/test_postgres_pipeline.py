@@ -18,7 +18,8 @@ from pbem.db import NO_WAIT, Database
 
 pytestmark = pytest.mark.postgres
 
-_INSERT = text("INSERT INTO pipelined (id) VALUES (:id)").execution_options(**NO_WAIT)
+_INSERT_WAITING = text("INSERT INTO pipelined (id) VALUES (:id)")
+_INSERT = _INSERT_WAITING.execution_options(**NO_WAIT)
 _COUNT = text("SELECT count(*) FROM pipelined")
 
 
@@ -45,6 +46,12 @@ def waits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     monkeypatch.setattr(psycopg.Pipeline, "sync", counting)
     return counted
+
+
+def _store_one(db: Database) -> None:
+    """Row 1, committed: inserting it again fails on the server."""
+    with db.write() as session:
+        session.connection().execute(_INSERT, {"id": 1})
 
 
 def _ids(db: Database) -> list[int]:
@@ -87,8 +94,7 @@ def test_statements_whose_answer_is_unread_go_with_the_next_one_read(
 def test_an_error_sent_ahead_is_raised_by_the_next_read_and_undoes_everything(
     database: Database,
 ) -> None:
-    with database.write() as session:
-        session.connection().execute(_INSERT, {"id": 1})
+    _store_one(database)
     with (
         pytest.raises(IntegrityError, match="pipelined_pkey"),
         database.pipelined_write() as session,
@@ -107,8 +113,7 @@ def test_an_error_sent_ahead_is_raised_by_the_next_read_and_undoes_everything(
 def test_an_error_in_the_last_statement_sent_ahead_is_raised_by_the_commit(
     database: Database,
 ) -> None:
-    with database.write() as session:
-        session.connection().execute(_INSERT, {"id": 1})
+    _store_one(database)
     with (
         pytest.raises(IntegrityError, match="pipelined_pkey"),
         database.pipelined_write() as session,
@@ -136,9 +141,8 @@ def test_an_exception_in_the_block_rolls_back_what_was_sent_ahead(database: Data
 def test_a_statement_without_no_wait_waits_for_its_answer(
     database: Database, waits: list[int]
 ) -> None:
-    plain = text("INSERT INTO pipelined (id) VALUES (:id)")
     with database.pipelined_write() as session:
-        result = session.connection().execute(plain, {"id": 1})
+        result = session.connection().execute(_INSERT_WAITING, {"id": 1})
         assert waits == [1]
         assert result.rowcount == 1  # its answer is there to read
 
@@ -148,13 +152,11 @@ def test_a_savepoint_that_fails_is_rolled_back_to_and_the_write_goes_on(
 ) -> None:
     # As when two workers answer the same sender at once (pbem.mail.replies): the loser's
     # INSERT fails inside a savepoint, and its transaction carries on without it.
-    plain = text("INSERT INTO pipelined (id) VALUES (:id)")
-    with database.write() as session:
-        session.connection().execute(plain, {"id": 1})
+    _store_one(database)
     with database.pipelined_write() as session:
         session.connection().execute(_INSERT, {"id": 2})
         with pytest.raises(IntegrityError, match="pipelined_pkey"), session.begin_nested():
-            session.connection().execute(plain, {"id": 1})
+            session.connection().execute(_INSERT_WAITING, {"id": 1})
         session.connection().execute(_INSERT, {"id": 3})
         assert session.connection().execute(_COUNT).scalar_one() == 3
     assert _ids(database) == [1, 2, 3]
@@ -180,8 +182,7 @@ def test_a_failure_with_statements_queued_behind_it_drops_the_connection(
     # As when a move's events INSERT fails with the games row, the mails and the kept result
     # queued behind it: answers to those may still be on their way, and the connection is
     # not given back to the pool with them.
-    with database.write() as session:
-        session.connection().execute(_INSERT, {"id": 1})
+    _store_one(database)
     before = _pooled(database)[0]
     with (
         pytest.raises(IntegrityError, match="pipelined_pkey"),
