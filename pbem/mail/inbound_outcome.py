@@ -13,6 +13,7 @@ from sqlalchemy import text
 from sqlmodel import Session
 
 from pbem.clock import Clock, format_time
+from pbem.db import NO_WAIT
 from pbem.mail import replies
 from pbem.mail.models import DONE, HELD, OutboxMail
 from pbem.mail.reading import Incoming
@@ -60,8 +61,11 @@ def record_outcome(
     key: str,
     incoming: Incoming | None,
     outcome: Outcome,
+    *,
+    in_move: bool = False,
 ) -> Result:
-    """Write the message's outcome (and its mails) in ``session``'s transaction."""
+    """Write the message's outcome (and its mails) in ``session``'s transaction
+    (``in_move``: the transaction of the reply's move, ``Recorder``)."""
     route = outcome.route
     for mail in outcome.mails:
         session.add(mail)
@@ -104,9 +108,17 @@ def record_outcome(
         "seat": seat,
         "processed_at": format_time(now),
     }
-    done = session.connection().execute(_RECORD_OUTCOME, values)
-    if done.rowcount != 1:
-        raise LookupError(f"inbound message {key!r} is not stored")
+    if in_move:
+        # Sent without waiting for its answer (in PostgreSQL's pipelined write, it goes with
+        # the COMMIT), so its row count is not checked here. The row cannot be missing: this
+        # worker stored or claimed it, and holds its lease, and only finished messages are
+        # ever deleted (pbem.mail.retention); the move's events name the message all the same
+        # (their channel reference is its key).
+        session.connection().execute(_RECORD_OUTCOME, values, execution_options=NO_WAIT)
+    else:
+        done = session.connection().execute(_RECORD_OUTCOME, values)
+        if done.rowcount != 1:
+            raise LookupError(f"inbound message {key!r} is not stored")
     return Result(key, outcome.outcome, outcome.detail, game_id, seat)
 
 
@@ -146,7 +158,7 @@ class Recorder:
         # The outcome word is printed before the detail ("applied: E5"): not repeated here.
         outcome = Outcome("applied", "; ".join(done), self.route, mails=self.mails)
         now = self.clock.now()
-        record_outcome(session, self.settings, now, self.key, self.incoming, outcome)
+        record_outcome(session, self.settings, now, self.key, self.incoming, outcome, in_move=True)
         outcome.recorded = True
         self.outcome = outcome
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import psycopg
 import pytest
 from sqlmodel import select
 
@@ -109,3 +110,27 @@ def test_a_reply_whose_routing_fails_is_stored_and_gets_one_outcome(
     stored = _stored(world, "lost@client.example")
     assert (stored.status, stored.outcome) == ("done", "failed")
     assert world.service.load(game.id).version == game.version
+
+
+def test_an_applied_reply_waits_on_postgresql_three_times_in_its_move(
+    world: MailWorld, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The move's transaction waits for the game's head, the mails' facts and the COMMIT;
+    the outcome's UPDATE goes with the COMMIT (docs/mail.md, "Tests and figures"). On
+    SQLite there is no pipeline, nor a round trip to save."""
+    game = world.new_game()
+    inbound = Inbound(world.db, world.settings, world.service, world.clock)
+    waits: list[int] = []
+    sync = psycopg.Pipeline.sync
+
+    def counting(self: psycopg.Pipeline) -> None:
+        waits.append(1)
+        sync(self)
+
+    monkeypatch.setattr(psycopg.Pipeline, "sync", counting)
+    raw = reply_to(_turn_mail(world, game.id, 0), "E5", message_id="fast@client.example")
+    result = inbound.receive(raw, "webhook")
+    assert (result.outcome, result.detail) == ("applied", "E5")
+    assert len(waits) == (3 if world.db.is_postgres else 0)
+    stored = _stored(world, "fast@client.example")
+    assert (stored.status, stored.outcome, stored.detail) == ("done", "applied", "E5")
