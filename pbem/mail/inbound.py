@@ -449,7 +449,8 @@ class Inbound:
         )
         text = invitation_replies.answer_text(said, f"game {route.game_id}", route.name)
         # Its Reply-To carries the seat, so that "accept" in answer to it is understood.
-        outcome = Outcome("refused", why, route, version=self.service.load(route.game_id).version)
+        loaded = self.service.load(route.game_id)
+        outcome = Outcome("refused", why, route, version=loaded.version, head_hash=loaded.head_hash)
         outcome.reply = (
             f"invitation {said}:{route.game_id}",
             incoming.sender or (route.email or ""),
@@ -480,8 +481,9 @@ class Inbound:
                 "play on the position below."
             )
         problem = f"{intro}This line was not applied:\n\n> {line}\n\n{message}"
+        can_type = getattr(error, "can_type", ())
         outcome = self._error(
-            route, incoming, error.code, problem, getattr(error, "can_type", ()), error
+            route, incoming, error.code, problem, can_type, error, applied_first=bool(done)
         )
         outcome.outcome = "partly applied" if done else "refused"
         outcome.mails = mails
@@ -495,6 +497,8 @@ class Inbound:
         problem: str,
         can_type: Any,
         error: ServiceError | None,
+        *,
+        applied_first: bool = False,
     ) -> Outcome:
         loaded = self.service.load(route.game_id)
         since: list[str] = []
@@ -514,6 +518,7 @@ class Inbound:
             error,
             incoming.commands,
             since,
+            applied_first=applied_first,
         )
         return Outcome(
             "refused",
@@ -526,6 +531,7 @@ class Inbound:
                 text,
             ),
             version=loaded.version,
+            head_hash=loaded.head_hash,
         )
 
     def _clock(

@@ -48,8 +48,10 @@ class Outcome:
     mails: list[OutboxMail] = field(default_factory=list)
     #: addresses a bounce reported as failing
     failing: list[str] = field(default_factory=list)
-    #: the game version the reply shows (its Reply-To carries it)
+    #: the game version the reply shows (its Reply-To carries it), and its head hash: the
+    #: reply's receipt, as every mail of the game has
     version: int | None = None
+    head_hash: str | None = None
     #: already written, in the transaction that applied the reply's commands
     recorded: bool = False
 
@@ -82,6 +84,7 @@ def record_outcome(
             game_id=route.game_id if route else None,
             seat=route.seat if route else None,
             version=outcome.version,
+            head_hash=outcome.head_hash,
             now=now,
         )
         if reply is not None:

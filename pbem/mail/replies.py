@@ -22,6 +22,10 @@ from pbem.settings import Settings
 
 log = logging.getLogger(__name__)
 
+#: The first line of an error reply, after the game's title.
+NOT_APPLIED = "your mail was not applied."
+PARTLY_APPLIED = "your mail was applied in part."
+
 
 def quote(lines: Sequence[str]) -> str:
     if not lines:
@@ -39,8 +43,11 @@ def error_text(
     error: ServiceError | None,
     commands: Sequence[str],
     since: Sequence[str] = (),
+    *,
+    applied_first: bool = False,
 ) -> str:
-    """``since``: what the seat may see of the log after the version it answered."""
+    """``since``: what the seat may see of the log after the version it answered;
+    ``applied_first``: lines before the one refused were applied (the mail says so)."""
     rules = loaded.rules
     names = loaded.names
     fresh = ""
@@ -63,6 +70,7 @@ def error_text(
         "error",
         marker=c.MARKER,
         title=f"{rules.name.title()}, game {loaded.game_id}",
+        headline=PARTLY_APPLIED if applied_first else NOT_APPLIED,
         problem=names.text(problem),
         quoted="" if "\n> " in problem else quote(commands),
         fresh=fresh,
@@ -157,6 +165,7 @@ def reply_mail(
     seat: int | None,
     version: int | None,
     now: datetime,
+    head_hash: str | None = None,
 ) -> OutboxMail | None:
     """An error (or confirmation) reply to ``incoming``, unless the rate limit says no."""
     if not to_address or not rate_limit_allows(session, to_address, kind, now):
@@ -187,6 +196,7 @@ def reply_mail(
             text=text,
             now=now,
             version=version,
+            head_hash=head_hash,
             reply_to=reply_to,
             in_reply_to=in_reply_to,
             references=references,

@@ -105,6 +105,7 @@ def _unrouted(service: GameService, incoming: Incoming, kind: str, why: str) -> 
         "error",
         marker=c.MARKER,
         title="pbem",
+        headline=replies.NOT_APPLIED,
         problem=why,
         quoted=replies.quote(incoming.commands),
         fresh="",

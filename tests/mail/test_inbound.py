@@ -241,7 +241,11 @@ def test_lines_apply_in_order_and_stop_at_the_first_error(world: MailWorld) -> N
     assert result.outcome == "partly applied"
     kinds = [m.kind for m in world.outbox(game.id)[4:]]
     assert kinds == ["turn", "applied", "show", "error"]  # mails in seat order, then replies
-    assert "> G7" in _body(world.outbox(game.id)[-1].message)
+    error = _body(world.outbox(game.id)[-1].message)
+    assert "> G7" in error
+    # F6 stands: the mail must not say the reply was not applied.
+    assert "your mail was applied in part." in error
+    assert "your mail was not applied." not in error
 
 
 def test_help_undo_and_resign_by_mail(world: MailWorld) -> None:
@@ -268,6 +272,19 @@ def test_an_empty_reply_gets_an_error_saying_so(world: MailWorld) -> None:
     result = _inbound(world).receive(reply_to(_turn_mail(world, game, 0), ""), "webhook")
     assert result.outcome == "refused"
     assert "We found no command in your mail." in _body(world.outbox(game.id)[-1].message)
+    assert "your mail was not applied." in _body(world.outbox(game.id)[-1].message)
+
+
+def test_an_error_reply_carries_the_receipt_every_mail_has(world: MailWorld) -> None:
+    game = world.new_game()
+    _inbound(world).receive(reply_to(_turn_mail(world, game, 0), "Z99"), "webhook")
+    error = world.outbox(game.id)[-1]
+    assert error.kind == "error"
+    headers = message_from_bytes(error.message, policy=policy.default)
+    head = world.service.load(game.id)
+    assert headers["X-Pbem-Version"] == str(head.version)
+    assert headers["X-Pbem-Head"] == head.head_hash
+    assert f"Version {head.version}, head {head.head_hash}" in _body(error.message)
 
 
 def test_strangers_get_no_answer(world: MailWorld) -> None:
