@@ -8,7 +8,7 @@ only to their owner.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pbem import events as ev
@@ -59,7 +59,25 @@ def board_for_people(
     view = rules.view(state, seat)
     if finished and not view.get("finished") and "prompt" in view:
         view = {**view, "prompt": "The game is over.", "can_type": []}
-    return names.text(rules.render_text(view))
+    return names.text(rules.render_text(_players_named(view, names)))
+
+
+def _players_named(view: Mapping[str, Any], names: Names) -> Mapping[str, Any]:
+    """The view with each player's label ("Red") already given as people read it ("Ann
+    (Red)"): the engine then sizes the columns of its tables (Lancelot's captures, lost, in
+    hand) for the names, where naming the finished text would push its rows out of line.
+    ``names.text`` leaves a named form as it is."""
+    players = view.get("players")
+    if not isinstance(players, list):
+        return view
+    named: list[Any] = []
+    for index, player in enumerate(players):
+        if isinstance(player, Mapping) and player.get("label"):
+            seat = player.get("seat", index)
+            if isinstance(seat, int):
+                player = {**player, "label": names.of(seat)}
+        named.append(player)
+    return {**view, "players": named}
 
 
 def revealed_after(events: Sequence[StoredEvent]) -> dict[int, bool]:

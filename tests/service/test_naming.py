@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import engine
 from pbem.naming import _COMMAND_LINE, Names, names_for
+from pbem.views import board_for_people
 
 
 def test_lancaster_two_players_names_the_allies_by_their_owner() -> None:
@@ -69,3 +70,21 @@ def test_a_line_searched_only_when_it_holds_a_word_reads_as_every_line_searched(
         line if _COMMAND_LINE.match(line) else pattern.sub(named, line) for line in text.split("\n")
     )
     assert names.text(text) == every_line
+
+
+def test_the_lancelot_knights_table_lines_up_under_the_players_names() -> None:
+    """The mail's table of captures, lost knights and knights in hand: each number sits
+    under its heading, whatever the length of the names."""
+    rules = engine.REGISTRY["lancelot"]
+    state = rules.initial_state(rules.validate_config({"players": 3}), 7)
+    names = names_for(rules, state, ["Ann", "Bob", "Christopher"])
+    lines = board_for_people(rules, state, 0, names).splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("knights"))
+    rows = lines[header + 1 : header + 4]
+    assert [row.split("  ")[0] for row in rows] == [
+        "Ann (Red)", "Bob (Blue)", "Christopher (Yellow)",
+    ]  # fmt: skip
+    for heading in ("captures", "lost", "in hand"):
+        end = lines[header].index(heading) + len(heading)
+        # The number is right-aligned under its heading.
+        assert all(row[end - 1].isdigit() and row[end : end + 1] in ("", " ") for row in rows)
