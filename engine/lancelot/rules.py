@@ -34,7 +34,7 @@ def _over_text(geo: Geometry, over: tuple[tuple[int, int], ...]) -> str:
 
 
 def _occupant(cell: int) -> str:
-    return "Excalibur" if cell == EXCALIBUR else f"a {st.colour(cell)} knight"
+    return "Excalibur" if cell == EXCALIBUR else f"{st.colour(cell)}'s knight"
 
 
 def _capture_text(s: LancelotState, judgement: play.Judgement, taken: tuple[int, ...]) -> str:

@@ -275,6 +275,16 @@ def test_an_empty_reply_gets_an_error_saying_so(world: MailWorld) -> None:
     assert "your mail was not applied." in _body(world.outbox(game.id)[-1].message)
 
 
+def test_a_taken_square_is_named_by_the_player_whose_knight_is_on_it(world: MailWorld) -> None:
+    game = world.new_game()
+    inbound = _inbound(world)
+    inbound.receive(reply_to(_turn_mail(world, game, 0), "E5"), "webhook")
+    result = inbound.receive(reply_to(_turn_mail(world, game, 1), "E5"), "webhook")
+    assert result.outcome == "refused"
+    # The engine says "Red's knight"; a person reads the player's name with the colour.
+    assert "E5 is taken by Alice (Red)'s knight." in _body(world.outbox(game.id)[-1].message)
+
+
 def test_an_error_reply_carries_the_receipt_every_mail_has(world: MailWorld) -> None:
     game = world.new_game()
     _inbound(world).receive(reply_to(_turn_mail(world, game, 0), "Z99"), "webhook")

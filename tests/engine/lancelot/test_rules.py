@@ -50,7 +50,7 @@ def test_each_player_has_thirty_knights_and_seat_0_starts() -> None:
 
 def test_a_knight_goes_on_a_free_square_and_never_moves() -> None:
     state = play(new_game(), "E5")
-    with pytest.raises(IllegalActionError, match="E5 is taken by a Red knight"):
+    with pytest.raises(IllegalActionError, match="E5 is taken by Red's knight"):
         R.parse_action(state, 1, "E5")
     assert ("place", 4, 5) not in R.legal_actions(state, 1)
     state = play(state, "F6", "G7", "H8")

@@ -191,9 +191,9 @@ def test_the_limit_holds_with_excalibur_on_the_players_side() -> None:
     ("text", "reason"),
     [
         ("king G9 E5", "must move to another square"),
-        ("king D5 E5", "D5 is taken by a Red knight"),
+        ("king D5 E5", "D5 is taken by Red's knight"),
         ("king E5 E5", "cannot go on the same square"),
-        ("king E5 D5", "D5 is taken by a Red knight"),
+        ("king E5 D5", "D5 is taken by Red's knight"),
     ],
 )
 def test_excalibur_moves_to_another_free_square(text: str, reason: str) -> None:
