@@ -19,6 +19,7 @@ from pbem.errors import Forbidden, Unauthorized
 from pbem.events import StoredEvent
 from pbem.models import Game, Seat
 from pbem.repository import Loaded, Repository, SeatInfo, game_or_404
+from pbem.results import OpenUndoRequest
 from pbem.views import visible_events
 
 
@@ -108,6 +109,24 @@ class GameQueries:
         with self.db.read() as session:
             row = undo_rules.open_request(session, game_id)
         return None if row is None else row.request
+
+    def undo_request(self, game_id: str) -> OpenUndoRequest | None:
+        """The undo request waiting for answers, with who agreed and who is still awaited
+        (every seat that has not resigned, but the asker, must agree)."""
+        with self.db.read() as session:
+            row = undo_rules.open_request(session, game_id)
+            if row is None:
+                return None
+            seats = session.exec(select(Seat).where(Seat.game_id == game_id)).all()
+        accepted = tuple(sorted(json.loads(row.accepted_by)))
+        waiting = tuple(sorted(s.seat for s in seats if not s.resigned and s.seat != row.seat))
+        return OpenUndoRequest(
+            row.request,
+            row.seat,
+            row.to_version,
+            accepted,
+            tuple(s for s in waiting if s not in accepted),
+        )
 
     def seat_for_token(self, game_id: str, token: str | None) -> int:
         """The seat a bearer token belongs to in this game, or Forbidden."""

@@ -29,6 +29,21 @@ class Created:
 
 
 @dataclass(frozen=True)
+class OpenUndoRequest:
+    """The undo request waiting for answers, as a seat's page shows it."""
+
+    #: its number (the version of its UndoRequested event)
+    request: int
+    #: the seat that asked
+    seat: int
+    #: the version the game would go back to
+    to_version: int
+    #: the seats that agreed so far, and those whose answer is still awaited
+    accepted: tuple[int, ...]
+    waiting: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Applied:
     version: int
     seat: int

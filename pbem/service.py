@@ -45,7 +45,14 @@ from pbem.game_queries import GameQueries
 from pbem.preferences import Preferences
 from pbem.repository import Loaded, Repository, SeatInfo
 from pbem.resignation import ADMIN_CHANNEL, Resignation
-from pbem.results import Applied, Created, CreatedSeat, SubmitResult, UndoResult
+from pbem.results import (
+    Applied,
+    Created,
+    CreatedSeat,
+    OpenUndoRequest,
+    SubmitResult,
+    UndoResult,
+)
 from pbem.settings import Settings
 from pbem.submission import MAX_KEY, Submission
 from pbem.undo_commands import UndoCommands
@@ -190,6 +197,10 @@ class GameService:
     def open_undo_request(self, game_id: str) -> int | None:
         """The undo request of this game waiting for answers (its version), if any."""
         return self.queries.open_undo_request(game_id)
+
+    def undo_request(self, game_id: str) -> OpenUndoRequest | None:
+        """The undo request waiting for answers, with who agreed and who is still awaited."""
+        return self.queries.undo_request(game_id)
 
     def seat_for_token(self, game_id: str, token: str | None) -> int:
         """The seat a bearer token belongs to in this game, or Forbidden."""

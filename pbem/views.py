@@ -214,7 +214,7 @@ def result_text(outcome: dict[str, Any], names: Names) -> str:
     return "\n".join(lines)
 
 
-def _versions(numbers: list[int]) -> str:
+def versions_text(numbers: list[int]) -> str:
     """ "version 5", "versions 5 and 6", "versions 5, 6 and 7": read by players, not a list."""
     words = [str(n) for n in numbers]
     if len(words) == 1:
@@ -259,11 +259,11 @@ def event_text(kind: str, d: dict[str, Any], names: Names | None = None) -> str:
             f"{d['to_version']}) lapsed: the game moved on before everyone answered"
         )
     if kind == ev.ACTIONS_RETRACTED:
-        return f"back to version {d['to_version']}, retracting {_versions(d['versions'])}"
+        return f"back to version {d['to_version']}, retracting {versions_text(d['versions'])}"
     if kind == ev.PLAYER_RESIGNED:
         return f"{who(d['seat'])} resigned"
     if kind == ev.DISPUTE_OPENED:
-        return f"{who(d['seat'])} disputes {_versions(d['versions'])}: “{d['text']}”"
+        return f"{who(d['seat'])} disputes {versions_text(d['versions'])}: “{d['text']}”"
     if kind == ev.DISPUTE_ANSWERED:
         if d["agree"]:
             return f"{who(d['seat'])} agrees to retract what dispute {d['dispute']} is about"
@@ -289,7 +289,7 @@ def _resolved_text(d: dict[str, Any]) -> str:
     by = "the administrator" if d["by"] == "administrator" else "every other player's consent"
     text = (
         f"dispute {d['dispute']} upheld by {by} ({d['reason']}): back to version "
-        f"{d['to_version']}, retracting {_versions(d['retracted'])}"
+        f"{d['to_version']}, retracting {versions_text(d['retracted'])}"
     )
     if d["revealed"]:
         text += ". Already revealed, and still known to every player: " + " ".join(d["revealed"])

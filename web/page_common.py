@@ -22,6 +22,7 @@ from pbem.naming import Names
 from pbem.pages_data import provisional_values, seat_for_page_link
 from pbem.repository import Loaded
 from pbem.service import GameService
+from pbem.views import versions_text
 from web import board_lancaster, board_lancelot
 
 SESSION_KEY = "seats"
@@ -132,8 +133,7 @@ def log_lines(events: Sequence[dict[str, Any]], names: Names) -> list[LogLine]:
             verdict = "accepts" if d["accept"] else "declines"
             text = f"{who} {verdict} undo request {d['request']}"
         elif kind == ev.ACTIONS_RETRACTED:
-            versions = ", ".join(str(v) for v in d["versions"])
-            text = f"Back to version {d['to_version']}: versions {versions} retracted"
+            text = f"Back to version {d['to_version']}: {versions_text(d['versions'])} retracted"
         elif kind == ev.PLAYER_RESIGNED:
             text = f"{who} resigned"
         elif kind == ev.GAME_FINISHED:

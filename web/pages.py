@@ -33,12 +33,14 @@ from web.page_common import (
     service,
     session_seat,
 )
+from web.undo_pages import undo_pages
 
 pages = Blueprint("pages", __name__)
 pages.register_blueprint(history)
 pages.register_blueprint(audit)
 pages.register_blueprint(newgame)
 pages.register_blueprint(disputes_pages)
+pages.register_blueprint(undo_pages)
 
 #: The longest move text the page accepts (a whole mail's worth of lines).
 MAX_TEXT = 4000
@@ -143,6 +145,7 @@ def render_game(
     status: int = 200,
     dispute_error: str | None = None,
     dispute_typed: dict[str, str] | None = None,
+    undo_error: str | None = None,
 ) -> tuple[str, int]:
     svc = service()
     loaded = svc.load(game_id)
@@ -165,6 +168,8 @@ def render_game(
         disputes=svc.disputes.list(game_id),
         dispute_error=dispute_error,
         dispute_typed=dispute_typed or {},
+        undo=svc.undo_request(game_id),
+        undo_error=undo_error,
         time_control=clock["time_control"],
         deadline=clock["deadline"],
         **board_context(loaded, doc, names),

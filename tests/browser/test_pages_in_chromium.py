@@ -335,3 +335,63 @@ def test_enter_in_the_typed_move_box_plays_what_was_typed(browser: Any, site: Si
             assert (event.get("text"), event.get("canonical")) == (typed, canonical), (game, event)
         finally:
             page.context.close()
+
+
+def test_a_seat_takes_its_move_back_and_asks_the_others_on_its_page(
+    browser: Any, site: Site
+) -> None:
+    """Straight away while nobody moved since; once another seat moved, a request that the
+    other seat answers on its own page, after which both moves are taken back."""
+    created = site.service.create_game("lancelot", {}, [{"name": "Ann"}, {"name": "Bob"}])
+    link = f"{site.url}/games/{created.id}?token="
+    ann, bob = (_open(browser, link + s.token) for s in created.seats)
+
+    def now() -> int:
+        return site.service.load(created.id).version
+
+    try:
+        ann.locator("button.sq[data-square='G7']").click()
+        ann.click("text=Take back my last move")
+        events = site.service.raw_events(created.id)
+        assert events[-1].type == "ActionsRetracted"  # nobody else had moved
+        # One version taken back: "version 3", not "versions 3".
+        assert "Back to version 2: version 3 retracted" in ann.locator("ol.log").inner_text()
+        assert ann.title().startswith("Your turn")
+        ann.locator("button.sq[data-square='G8']").click()
+        version = now()
+        _wait_at(bob, version)  # the page reloads itself when the game moves
+        bob.locator("button.sq[data-square='H8']").click()
+        _wait_at(ann, now())
+        ann.click("text=Take back my last move")
+        assert site.service.raw_events(created.id)[-1].type == "UndoRequested"
+        card = ann.locator("#undo .card").inner_text()
+        assert "Ann (Red) asks to take the game back to version" in card
+        assert "Waiting for: Bob (Blue)" in card
+        assert not ann.locator("text=Agree: take the moves back").count()  # not hers to answer
+        _wait_at(bob, now())
+        run_axe(bob)
+        screenshot(bob, "seat-undo-request.png")
+        bob.click("text=Agree: take the moves back")
+        assert site.service.raw_events(created.id)[-1].type == "ActionsRetracted"
+        assert now() > version
+        assert site.service.undo_request(created.id) is None
+        # Back to Ann's turn before her G8: G8 is free again.
+        _wait_at(ann, now())
+        assert ann.title().startswith("Your turn")
+        assert ann.locator("button.sq[data-square='G8']").count() == 1
+        # Nothing of hers to take back now: the page says why, and nothing changes.
+        before = now()
+        ann.click("text=Take back my last move")
+        assert ann.locator("#undo-error").count() == 1
+        assert now() == before
+    finally:
+        ann.context.close()
+        bob.context.close()
+
+
+def _wait_at(page: Any, version: int) -> None:
+    """The page shows ``version`` (it reloads itself, polling, when the game moves)."""
+    page.wait_for_function(
+        f"document.querySelector('main').dataset.version === '{version}'", timeout=10_000
+    )
+    page.wait_for_load_state()

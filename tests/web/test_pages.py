@@ -80,6 +80,37 @@ def test_a_clicked_square_plays_and_an_error_keeps_the_typed_text(app: Flask) ->
     assert _service(app).load(created.id).version == 3
 
 
+def test_taking_back_is_for_seats_and_a_bad_answer_changes_nothing(app: Flask) -> None:
+    created = _game(app, "lancelot", 2)
+    svc = _service(app)
+    svc.submit(created.id, 0, "G7", expected_version=2, channel="api")
+    svc.submit(created.id, 1, "H7", expected_version=3, channel="api")
+    spectator = app.test_client()
+    refused = spectator.post(f"/games/{created.id}/undo", data={"expected_version": "4"})
+    assert refused.status_code == 403 and "Only a player of this game" in refused.text
+    assert svc.load(created.id).version == 4
+    ann = _seat_client(app, created.id, created.seats[0].token)
+    # A page shown before Bob's move: taking back what Ann did not see is refused.
+    stale = ann.post(f"/games/{created.id}/undo", data={"expected_version": "3"})
+    assert stale.status_code == 409 and 'id="undo-error"' in stale.text
+    assert svc.load(created.id).version == 4
+    asked = ann.post(f"/games/{created.id}/undo", data={"expected_version": "4"})
+    assert asked.status_code == 303 and asked.headers["Location"].endswith("#undo")
+    request = svc.open_undo_request(created.id)
+    assert request == 5
+    bob = _seat_client(app, created.id, created.seats[1].token)
+    unclear = bob.post(f"/games/{created.id}/undo/{request}/decision", data={"accept": "maybe"})
+    assert unclear.status_code == 400 and "Choose to agree or to refuse." in unclear.text
+    own = ann.post(f"/games/{created.id}/undo/{request}/decision", data={"accept": "yes"})
+    assert own.status_code in (403, 409, 422) and 'id="undo-error"' in own.text
+    assert svc.load(created.id).version == 5 and svc.open_undo_request(created.id) == request
+    refusal = bob.post(f"/games/{created.id}/undo/{request}/decision", data={"accept": "no"})
+    assert refusal.status_code == 303
+    assert svc.raw_events(created.id)[-1].type == "UndoDecided"
+    assert svc.open_undo_request(created.id) is None
+    assert svc.load(created.id).version == 6
+
+
 def test_new_game_errors_are_shown_by_their_fields_and_nothing_is_created(app: Flask) -> None:
     client = app.test_client()
     before = len(_service(app).list_games())
