@@ -65,6 +65,9 @@ class SubmitResult:
     replayed: bool = False
     #: the game right after this submission (not for replayed results)
     loaded: Loaded | None = field(default=None, compare=False, repr=False)
+    #: the seat's invitation was accepted in this submission's transaction (``submit``'s
+    #: ``accept_invitation``; not kept for replayed results)
+    invitation_accepted: bool = field(default=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -240,13 +240,16 @@ class GameService:
         received_at: Any = None,
         stale_policy: StalePolicy = "strict",
         record: Callable[[Session, SubmitResult], None] | None = None,
+        accept_invitation: bool = False,
     ) -> SubmitResult:
         """Apply the command lines of ``text`` in order, in one transaction.
 
         ``record``: called in that transaction once something was applied, with the result,
         so that what the caller writes about it (the inbound mail's outcome) commits with the
         move or not at all, without a transaction of its own. It is not called for a
-        submission that applies nothing or returns the stored result of an earlier one."""
+        submission that applies nothing or returns the stored result of an earlier one.
+        ``accept_invitation``: the seat's invitation is accepted in the same transaction
+        (a reply to an invitation that holds a move)."""
         return self.submission.submit(
             game_id,
             seat,
@@ -258,6 +261,7 @@ class GameService:
             received_at=received_at,
             stale_policy=stale_policy,
             record=record,
+            accept_invitation=accept_invitation,
         )
 
     def resign(

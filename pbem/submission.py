@@ -16,7 +16,7 @@ from sqlmodel import Session
 
 from engine.core import ActionSyntaxError, EngineError, IllegalActionError, NotYourTurnError
 from pbem import events as ev
-from pbem import store
+from pbem import invitations, store
 from pbem.actions import action_event, auto_moves
 from pbem.clock import Clock, format_time
 from pbem.command_checks import (
@@ -78,13 +78,19 @@ class Submission:
         received_at: Any = None,
         stale_policy: StalePolicy = "strict",
         record: Callable[[Session, SubmitResult], None] | None = None,
+        accept_invitation: bool = False,
     ) -> SubmitResult:
         """Apply the command lines of ``text`` in order, in one transaction.
 
         ``record``: called in that transaction once something was applied, with the result,
         so that what the caller writes about it (the inbound mail's outcome) commits with the
         move or not at all, without a transaction of its own. It is not called for a
-        submission that applies nothing or returns the stored result of an earlier one."""
+        submission that applies nothing or returns the stored result of an earlier one.
+
+        ``accept_invitation``: the seat's player answers its invitation with these commands
+        (a reply holding a move): the acceptance is appended with them, in the same
+        transaction, so the seat is not sent a turn mail for the decision it is making; it
+        stands even when no line applies (the player meant to join)."""
         if idempotency_key is not None and (
             not 1 <= len(idempotency_key) <= MAX_KEY
             or any(ord(c) < 32 or c == "\x7f" for c in idempotency_key)
@@ -112,6 +118,7 @@ class Submission:
                     return replayed(kept.request_hash, kept.result, request_hash)
                 check_can_act(txn, seat)
                 check_version(txn, seat, expected_version, stale_policy)
+                accepting = accept_invitation and invitations.is_waiting(session, game_id, seat)
                 if not lines:
                     raise Unreadable("The submission has no command in it.", can_type(txn, seat))
                 if len(lines) > self.settings.max_command_lines:
@@ -122,6 +129,8 @@ class Submission:
                 new_events, applied, state, error = self._apply_lines(
                     txn, seat, lines, channel, channel_ref, received
                 )
+                if accepting:
+                    new_events = [ev.InvitationAccepted(seat=seat, channel=channel), *new_events]
                 if not new_events:
                     assert error is not None
                     raise error
@@ -133,7 +142,14 @@ class Submission:
                     Applied(v, p.seat, p.text, p.canonical, line)
                     for v, p, line in zip(versions, actions, applied, strict=True)
                 )
-                result = SubmitResult(game_id, version, applied_rows, txn.finished, error)
+                result = SubmitResult(
+                    game_id,
+                    version,
+                    applied_rows,
+                    txn.finished,
+                    error,
+                    invitation_accepted=accepting,
+                )
                 loaded = txn.loaded()
                 if idempotency_key is not None:
                     # A plain INSERT (nothing reads the row back in this transaction).

@@ -170,7 +170,15 @@ class UnitOfWork:
         """The events to append, with ``UndoLapsed`` right after the first that moves the game
         on while an undo request is open (so the log says the request lapsed, and when)."""
         events = list(new_events)
-        first = next((i for i, e in enumerate(events) if e.type != ev.UNDO_REQUESTED), None)
+        # (An accepted invitation moves nothing: the request lapses at the move after it.)
+        first = next(
+            (
+                i
+                for i, e in enumerate(events)
+                if e.type not in (ev.UNDO_REQUESTED, ev.INVITATION_ACCEPTED)
+            ),
+            None,
+        )
         if first is None or self.game is None:
             return events
         row = self.open_undo_request()

@@ -359,13 +359,16 @@ class Inbound:
         # An invited seat's reply accepts only when it says so or holds a command for the
         # game; a decline, or anything else, changes nothing (pbem.mail.invitation_replies).
         invited_now = route.invitation_waiting  # read with the route
+        # A reply that opens with a move accepts with it, in the move's transaction: the
+        # seat then gets no turn mail for the decision its reply makes.
+        accept_with_move = invited_now and bool(groups) and groups[0][0] is None
         if invited_now:
             said = invitation_replies.answer(
                 groups, lambda line: svc.reads_as_action(game, seat, line)
             )
             if said != "accept":
                 return self._invitation_not_accepted(route, incoming, said)
-            if svc.accept_invitation(game, seat, channel="email"):
+            if not accept_with_move and svc.accept_invitation(game, seat, channel="email"):
                 done.append("invitation accepted")
         for index, (word, lines) in enumerate(groups):
             try:
@@ -389,7 +392,10 @@ class Inbound:
                         idempotency_key=f"mail:{key}:{index}"[:200],
                         stale_policy="same_decision",
                         record=recorder,
+                        accept_invitation=accept_with_move and index == 0,
                     )
+                    if result.invitation_accepted:
+                        done.append("invitation accepted")
                     done.extend(a.canonical for a in result.applied if a.line)
                     expected = result.version
                     if result.error is not None:

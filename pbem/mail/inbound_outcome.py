@@ -157,7 +157,8 @@ class Recorder:
     def __call__(self, session: Session, result: SubmitResult) -> None:
         if result.error is not None:
             return
-        done = [*self.done, *(a.canonical for a in result.applied if a.line)]
+        accepted = ["invitation accepted"] if result.invitation_accepted else []
+        done = [*self.done, *accepted, *(a.canonical for a in result.applied if a.line)]
         # The outcome word is printed before the detail ("applied: E5"): not repeated here.
         outcome = Outcome("applied", "; ".join(done), self.route, mails=self.mails)
         now = self.clock.now()

@@ -96,6 +96,30 @@ def test_a_move_in_the_reply_to_an_invitation_accepts_and_is_applied(world: Mail
     assert result.outcome == "applied" and "E5" in result.detail, result.detail
     assert not world.service.invitation_waiting(game.id, 0)
     assert world.service.load(game.id).version == game.version + 2  # accepted, then E5
+    assert result.detail == "invitation accepted; E5"
+    events = world.service.raw_events(game.id)
+    assert [e.type for e in events[-2:]] == ["InvitationAccepted", "ActionApplied"]
+    # One mail to Ann: the game as it stands after her move, not a "your turn" for the move
+    # her reply has just made (Bob, still invited, is sent nothing).
+    new = world.outbox(game.id)[2:]
+    assert [(m.kind, m.recipient) for m in new] == [("notice", players[0]["email"])]
+    text = message_from_bytes(new[0].message, policy=policy.default).get_content()
+    assert "you have joined the game" in text and "E5" in text
+
+
+def test_a_refused_move_in_the_reply_to_an_invitation_still_accepts(world: MailWorld) -> None:
+    players = _players("Ann", "Bob")
+    game = world.service.create_game("lancelot", {}, players, channel="api", requester="ip:refused")
+    invitation = world.outbox(game.id)[1]
+    result = build_inbound(world.service).receive(reply_to(invitation, "E5"), "webhook")
+    # E5 is a move, but Ann is to play first: Bob meant to join, and has joined.
+    assert result.outcome == "partly applied", result.detail
+    assert not world.service.invitation_waiting(game.id, 1)
+    assert world.service.load(game.id).version == game.version + 1
+    kinds = [(m.kind, m.recipient) for m in world.outbox(game.id)[2:]]
+    assert kinds == [("notice", players[1]["email"]), ("error", players[1]["email"])]
+    error = message_from_bytes(world.outbox(game.id)[-1].message, policy=policy.default)
+    assert "Applied first: invitation accepted." in error.get_content()
 
 
 def test_invitations_are_limited_per_address_and_per_requester(world: MailWorld) -> None:
