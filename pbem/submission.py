@@ -202,9 +202,24 @@ class Submission:
                 break
             if seat not in rules.to_act(state):
                 names = names_for(rules, state, [s.name for s in txn.seats])
+                waiting = f"waiting for {names.many(rules.to_act(state))}"
+                try:
+                    rules.parse_action(state, seat, line)
+                except ActionSyntaxError:
+                    # A line that is no command at all (prose, a signature): that is what the
+                    # player must hear first, not only whose turn it is (still refused as
+                    # out of turn, 422: whose turn it is decides before what was written).
+                    error = AgainstTheRules(
+                        f"Line {number} ({line[:60]!r}) was not applied: it reads as no command "
+                        f"of this game, and it is not your turn now either; {waiting}.",
+                        line=number,
+                    )
+                    break
+                except EngineError:
+                    pass  # a move, not allowed now: whose turn it is says why
                 error = AgainstTheRules(
                     f"Line {number} ({line[:60]!r}) was not applied: it is not your turn now; "
-                    f"waiting for {names.many(rules.to_act(state))}.",
+                    f"{waiting}.",
                     line=number,
                 )
                 break

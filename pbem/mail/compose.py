@@ -369,7 +369,7 @@ def can_type(rules: Rules, state: Any, seat: int) -> str:
     actions = rules.legal_actions(state, seat)
     examples = [rules.format_action(state, a) for a in actions[:MAX_EXAMPLES]]
     if not examples:
-        return "nothing now (you are not to act)"
+        return "no move now (you are not to act); you can still reply undo, show or help"
     more = f" … ({len(actions)} in all)" if len(actions) > len(examples) else ""
     return ", ".join(examples) + more
 

@@ -6,8 +6,9 @@ closing phrase, then at most a few names, then punctuation. A name is a capitali
 without digits (a single letter is a square's column or a county, so it is no name), a
 word of the sender's own name, or a word for everyone ("all", "there"); a word that is a
 command in a game ("Pass", "Done", "Yes") is never taken for a name, so "Hi, Pass" stays a
-command line. Dropping a line can never apply anything: at worst the reply has no command
-and gets the "no command found" answer.
+command line. Under the commands, a last line of nothing but the sender's own name ("Bob",
+"- Bob Smith": a signature without a closing) is dropped too. Dropping a line can never
+apply anything: at worst the reply has no command and gets the "no command found" answer.
 """
 
 from __future__ import annotations
@@ -96,8 +97,20 @@ def is_closing(line: str, sender_words: frozenset[str] = frozenset()) -> bool:
     return found is not None and _only_names(line[found.end() :], sender_words)
 
 
-def name_words(sender_name: str) -> frozenset[str]:
-    return frozenset(w.lower() for w in re.findall(r"[^\W\d_]{2,}", sender_name))
+def name_words(sender_name: str, address: str = "") -> frozenset[str]:
+    """The words of the sender's name: its From display name's, and those of its address
+    before the @ ("bob.smith")."""
+    local = address.rpartition("@")[0] if "@" in address else ""
+    return frozenset(w.lower() for w in re.findall(r"[^\W\d_]{2,}", f"{sender_name} {local}"))
+
+
+def is_own_name(line: str, sender_words: frozenset[str]) -> bool:
+    """Whether ``line`` is nothing but words of the sender's own name (and punctuation): a
+    signature such as "Bob" or "-- Bob Smith"."""
+    if not sender_words or not _NAME_LINE_CHARS.match(line):
+        return False
+    tokens = [t.lower().rstrip(".") for t in _NAME_TOKEN.findall(line)]
+    return bool(tokens) and all(t in sender_words and t not in _COMMAND_WORDS for t in tokens)
 
 
 def drop_opening(lines: list[str], sender_words: frozenset[str]) -> list[str]:

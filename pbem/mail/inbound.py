@@ -400,7 +400,10 @@ class Inbound:
                     expected = result.version
                     if result.error is not None:
                         line = _failed_line(result.error, lines)
-                        return self._stopped(route, incoming, done, line, result.error, mails)
+                        after = _after(lines, line, groups[index + 1 :])
+                        return self._stopped(
+                            route, incoming, done, line, after, result.error, mails
+                        )
                     recorded = recorder.outcome if recorder is not None else None
                     if recorded is not None and not result.replayed:
                         return recorded  # written, and committed with the move
@@ -439,7 +442,8 @@ class Inbound:
                     done.append(word)
             except ServiceError as error:
                 line = _failed_line(error, lines)
-                return self._stopped(route, incoming, done, line, error, mails)
+                after = _after(lines, line, groups[index + 1 :])
+                return self._stopped(route, incoming, done, line, after, error, mails)
         # The outcome word is printed before the detail ("applied: E5"): not repeated here.
         return Outcome("applied", "; ".join(done), route, mails=mails)
 
@@ -471,9 +475,12 @@ class Inbound:
         incoming: Incoming,
         done: list[str],
         line: str,
+        after: list[str],
         error: ServiceError,
         mails: list[OutboxMail],
     ) -> Outcome:
+        """The reply stopped at ``line``: ``done`` was applied before it, ``after`` (the lines
+        under it) was not reached."""
         intro = f"Applied first: {', '.join(done)}.\n\n" if done else ""
         # The quote shows which line; the service's "(line N)" counts within one submission.
         message = re.sub(r"\s*\(line \d+\)\.?", "", error.message)
@@ -483,10 +490,16 @@ class Inbound:
             # In a mail, say what changed rather than the API's "look again and resubmit".
             message = (
                 f"The position changed after the mail you answered (version {route.seen}), in "
-                "a way that bears on this move, so it was not applied. Reply to this mail to "
-                "play on the position below."
+                "a way that bears on this move, so it was not applied. "
             )
+            if route.seat in self.service.load(route.game_id).to_act:
+                message += "Reply to this mail to play on the position below."
+            else:
+                message += "The position is below; you will get a mail when it is your turn."
         problem = f"{intro}This line was not applied:\n\n> {line}\n\n{message}"
+        if after:
+            quoted = "\n".join(f"> {later}" for later in after[:10])
+            problem += f"\n\nNor the lines under it, which come after it:\n\n{quoted}"
         can_type = getattr(error, "can_type", ())
         outcome = self._error(
             route, incoming, error.code, problem, can_type, error, applied_first=bool(done)
@@ -612,6 +625,13 @@ def _url_key(key: str) -> str:
 
 def key_from_url(text: str) -> str:
     return bytes.fromhex(text).decode()
+
+
+def _after(lines: list[str], failed: str, later: list[tuple[str | None, list[str]]]) -> list[str]:
+    """The reply's lines under the one that failed: the rest of its group, then the groups
+    after it (none of them was applied)."""
+    rest = lines[lines.index(failed) + 1 :] if failed in lines else []
+    return [*rest, *(line for _, group in later for line in group)]
 
 
 def _failed_line(error: ServiceError, lines: list[str]) -> str:

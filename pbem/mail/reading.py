@@ -45,7 +45,7 @@ from typing import Any
 from mailparser_reply import EmailReplyParser
 from mailparser_reply.parser import EmailMessage as _LibraryMessage
 
-from pbem.mail.courtesy import drop_opening, is_closing, name_words
+from pbem.mail.courtesy import drop_opening, is_closing, is_own_name, name_words
 from pbem.mail.headers import READ_POLICY, clean
 
 #: The line our mails start with; a reply is cut where its quoted copy begins.
@@ -437,9 +437,10 @@ def _library_body(text: str) -> str:
 _MARKER = REPLY_MARKER.lower()
 
 
-def strip_reply(text: str, sender_name: str = "") -> str:
+def strip_reply(text: str, sender_name: str = "", sender: str = "") -> str:
     """The part of a reply its author wrote: no quotes, attributions, greetings, closings or
-    signatures. ``sender_name`` (the From display name) is a name a closing may end with."""
+    signatures. ``sender_name`` (the From display name) and ``sender`` (the address) give
+    the names a closing may end with, or a signature may be."""
     text = _INVISIBLE.sub("", text.replace("\u00a0", " "))
     text = text.replace("\u2028", "\n").replace("\u2029", "\n")
     kept = []
@@ -449,7 +450,7 @@ def strip_reply(text: str, sender_name: str = "") -> str:
         if _MARKER in line.lower():
             break  # an unquoted copy of our mail starts here: the rest is ours, not theirs
         kept.append(line)
-    sender_words = name_words(sender_name)
+    sender_words = name_words(sender_name, sender)
     # Greetings go before the library sees the text: it takes a "Thanks," at the top for a
     # signature and would drop the commands under it.
     kept = drop_opening(kept, sender_words)
@@ -466,6 +467,10 @@ def strip_reply(text: str, sender_name: str = "") -> str:
         if _MORE_SIGNATURES.match(line) or is_closing(line, sender_words):
             break  # the closing or signature, and everything under it
         lines.append(line)
+    written = [line for line in lines if line.strip()]
+    if len(written) > 1 and is_own_name(written[-1], sender_words):
+        # The sender's name alone under the commands: a signature without a closing.
+        lines = lines[: len(lines) - lines[::-1].index(written[-1]) - 1]
     return "\n".join(lines).strip()
 
 
@@ -611,7 +616,7 @@ def read_message(raw: bytes, own_domains: Sequence[str] = ()) -> Incoming:
     commands: tuple[str, ...] = ()
     if kind is Kind.REPLY:
         try:
-            text = strip_reply(body_text(message), sender_name)
+            text = strip_reply(body_text(message), sender_name, sender)
         except Exception:  # keep "one outcome per message": an unreadable body has no commands
             text = ""
         commands = command_lines(text)

@@ -160,9 +160,28 @@ def test_a_lancelot_reply_that_is_not_a_move_is_refused_and_changes_nothing(
         # A greeting below the first command is not at the top: it stays, and is refused.
         ("E5\nHi,", ("E5", "Hi,")),
         ("Hi,\nCheers, Ann", ()),
+        # The sender's own name alone under the commands is a signature; another's is not.
+        ("knight 2 to E with 1 squire\n\nAnn", ("knight 2 to E with 1 squire",)),
+        ("E5\n-- Ann Smith", ("E5",)),
+        ("E5\nBob", ("E5", "Bob")),
+        ("Ann", ("Ann",)),  # a name alone is no signature under nothing: it is refused
     ],
 )
 def test_only_lines_that_are_entirely_a_greeting_or_closing_are_dropped(
     text: str, commands: tuple[str, ...]
 ) -> None:
     assert command_lines(strip_reply(text, "Ann Smith")) == commands
+
+
+def test_a_reply_signed_with_the_senders_name_alone_applies_its_move(world: MailWorld) -> None:
+    """ "Bob" under the move, from bob@example.com (no display name to go by): a signature,
+    not a second command that would turn the reply into an error."""
+    game = world.new_game()
+    inbound = _inbound(world)
+    assert inbound.receive(reply_to(_latest(world, game.id, 0), "E5"), "webhook").outcome == (
+        "applied"
+    )
+    raw = reply_to(_latest(world, game.id, 1), "F6\n\nBob").replace(b"From: Player <", b"From: <")
+    result = inbound.receive(raw, "webhook")
+    assert (result.outcome, result.detail) == ("applied", "F6")
+    assert _canonical(world, game.id) == "F6"

@@ -368,3 +368,21 @@ def test_an_unknown_from_mismatch_setting_is_named(world: MailWorld) -> None:
     settings = with_mail(world.settings, from_mismatch="hodl")
     with pytest.raises(ValueError, match="from_mismatch is 'hodl'"):
         Inbound(world.db, settings, world.service, world.clock)
+
+
+def test_prose_above_a_command_is_refused_as_prose_and_the_lines_under_it_are_named(
+    world: MailWorld,
+) -> None:
+    game = world.new_game()
+    inbound = _inbound(world)
+    inbound.receive(reply_to(_turn_mail(world, game, 0), "E5"), "webhook")
+    applied = [m for m in world.outbox(game.id) if m.seat == 0][-1]
+    result = inbound.receive(reply_to(applied, "Oops, sorry Bob!\nundo"), "webhook")
+    assert result.outcome == "refused"
+    error = _body(world.outbox(game.id)[-1].message).replace("\r\n", "\n")
+    # Why the line failed first: it is no command (not only that it is Bob's turn) ...
+    assert "It reads as no command of this game, and it is not your turn now" in error
+    # ... and what was not reached because of it, and what still works now.
+    assert "Nor the lines under it, which come after it:\n\n> undo" in error
+    assert "you can still reply undo, show or help" in error
+    assert world.service.load(game.id).version == game.version + 1  # nothing taken back
