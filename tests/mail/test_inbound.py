@@ -119,6 +119,7 @@ def test_a_reply_to_an_outdated_mail_is_refused_with_the_fresh_position(
     assert f"What happened since (version {game.version} to {game.version + 2}):" in text
     assert "Bob (Blue): F6 — Bob (Blue) placed a knight on F6." in text
     assert "   6 . . B . . . . .  6" in text  # Bob's knight on F6, in the fresh board
+    assert "Reply to this mail to play on the position below." in " ".join(text.split())
     # Answering the error mail answers the fresh position: it applies.
     assert inbound.receive(reply_to(error, "G7"), "webhook").outcome == "applied"
 
@@ -368,6 +369,23 @@ def test_an_unknown_from_mismatch_setting_is_named(world: MailWorld) -> None:
     settings = with_mail(world.settings, from_mismatch="hodl")
     with pytest.raises(ValueError, match="from_mismatch is 'hodl'"):
         Inbound(world.db, settings, world.service, world.clock)
+
+
+def test_an_outdated_reply_from_a_seat_not_to_act_is_not_told_to_reply_with_a_move(
+    world: MailWorld,
+) -> None:
+    game = world.new_game(players=3)
+    inbound = _inbound(world)
+    inbound.receive(reply_to(_turn_mail(world, game, 0), "E5"), "webhook")
+    bob_turn = _turn_mail(world, game, 1)
+    inbound.receive(reply_to(bob_turn, "F6"), "webhook")
+    inbound.receive(reply_to(_turn_mail(world, game, 2), "G7"), "webhook")
+    # Bob answers his old mail again: Carol has moved since, and it is Alice's turn now.
+    assert inbound.receive(reply_to(bob_turn, "H8"), "webhook").outcome == "refused"
+    text = " ".join(_body(world.outbox(game.id)[-1].message).split())
+    assert "The position changed after the mail you answered" in text
+    assert "you will get a mail when it is your turn." in text
+    assert "Reply to this mail to play" not in text
 
 
 def test_prose_above_a_command_is_refused_as_prose_and_the_lines_under_it_are_named(
