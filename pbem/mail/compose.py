@@ -368,6 +368,11 @@ def _facts_query(failing: int, preferences: int) -> TextClause:
 def can_type(rules: Rules, state: Any, seat: int) -> str:
     actions = rules.legal_actions(state, seat)
     examples = [rules.format_action(state, a) for a in actions[:MAX_EXAMPLES]]
+    if len(actions) > MAX_EXAMPLES and len({e.split()[0] for e in examples if e}) == 1:
+        # The sorted list starts with one kind of move only (a Lancaster placement lists
+        # every lord move before the first knight's): spread the examples over all of it.
+        step = -(-len(actions) // MAX_EXAMPLES)  # ceiling: at most MAX_EXAMPLES
+        examples = [rules.format_action(state, a) for a in actions[::step]]
     if not examples:
         return "no move now (you are not to act); you can still reply undo, show or help"
     more = f" … ({len(actions)} in all)" if len(actions) > len(examples) else ""
