@@ -163,9 +163,8 @@ def render_game(
         waiting=[names.of(s) for s in doc["to_act"]],
         lines=lines[-RECENT:],
         earlier=max(0, len(lines) - RECENT),
+        error=error,
         typed=typed,
-        # The rules' own words name seats by colour ("Red's knight"): named as everywhere.
-        error=names.text(error) if error else error,
         disputes=svc.disputes.list(game_id),
         dispute_error=dispute_error,
         dispute_typed=dispute_typed or {},
