@@ -52,6 +52,9 @@ _COMMAND_WORDS = frozenset(
         *("nothing", "king", "excalibur", "knight", "favor", "favour", "gold", "squires"),
         *("ransom", "upgrade", "castle", "conflict", "vote", "aye", "nay", "extension"),
         *("help", "undo", "accept", "decline", "resign", "default", "away", "lord", "bishop"),
+        *("show", "join", "back", "agree", "disagree", "dispute", "pause", "extend", "both"),
+        # Lancaster's colours: "Green" alone names the next start player.
+        *("red", "blue", "yellow", "green", "purple"),
     }
 )
 _NAME_TOKEN = re.compile(r"[^\s,;:!.()\-–—~&]+(?:[.\-][^\s,;:!.()\-–—~&]+)*\.?")

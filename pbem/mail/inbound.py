@@ -39,6 +39,7 @@ from pbem.errors import Conflict, ServiceError, StaleVersion
 from pbem.events import GAME_STARTED
 from pbem.mail import clock_replies, invitation_replies, replies
 from pbem.mail import compose as c
+from pbem.mail.commands import command_groups, failed_and_after
 from pbem.mail.inbound_outcome import Outcome, Recorder, Result, record_outcome
 from pbem.mail.models import CONFIRMED, DONE, HELD, PROCESSING, STORED, InboundMail, OutboxMail
 from pbem.mail.reading import Incoming, Kind, read_message
@@ -50,8 +51,6 @@ from pbem.views import summary_line
 
 log = logging.getLogger(__name__)
 
-#: The words a reply may hold besides moves (case-insensitive, a line on its own).
-SPECIAL = ("undo", "accept", "join", "decline", "resign", "help", "show")
 SOURCES = ("webhook", "imap", "stdin", "dev")
 #: The detail of a redelivery that finds the message stored and in a worker's hands.
 QUEUED = (
@@ -355,7 +354,7 @@ class Inbound:
         done: list[str] = []
         mails: list[OutboxMail] = []
         expected = route.seen
-        groups = _groups(incoming.commands)
+        groups = command_groups(incoming.commands)
         # An invited seat's reply accepts only when it says so or holds a command for the
         # game; a decline, or anything else, changes nothing (pbem.mail.invitation_replies).
         invited_now = route.invitation_waiting  # read with the route
@@ -399,8 +398,7 @@ class Inbound:
                     done.extend(a.canonical for a in result.applied if a.line)
                     expected = result.version
                     if result.error is not None:
-                        line = _failed_line(result.error, lines)
-                        after = _after(lines, line, groups[index + 1 :])
+                        line, after = failed_and_after(result.error, lines, groups[index + 1 :])
                         return self._stopped(
                             route, incoming, done, line, after, result.error, mails
                         )
@@ -441,8 +439,12 @@ class Inbound:
                     mails.append(self._info_mail(route, word))
                     done.append(word)
             except ServiceError as error:
-                line = _failed_line(error, lines)
-                after = _after(lines, line, groups[index + 1 :])
+                if index == 0 and accept_with_move and svc.invitation_waiting(game, seat):
+                    # Refused before any line was read (a stale version, too many lines):
+                    # the player still meant to join.
+                    svc.accept_invitation(game, seat, channel="email")
+                    done.append("invitation accepted")
+                line, after = failed_and_after(error, lines, groups[index + 1 :])
                 return self._stopped(route, incoming, done, line, after, error, mails)
         # The outcome word is printed before the detail ("applied: E5"): not repeated here.
         return Outcome("applied", "; ".join(done), route, mails=mails)
@@ -600,42 +602,9 @@ _STORE = text(
 )
 
 
-def _groups(commands: tuple[str, ...]) -> list[tuple[str | None, list[str]]]:
-    """Consecutive move lines go to the game service together; each special word alone."""
-    groups: list[tuple[str | None, list[str]]] = []
-    for line in commands:
-        word = line.strip().lower().rstrip(".!")
-        first = word.split(maxsplit=1)[0].rstrip(":") if word else ""
-        if clock_replies.is_clock_line(line):  # before "agree 45": "agree extend" is ours
-            groups.append(("clock", [line]))
-        elif word in SPECIAL:
-            groups.append((word, [line]))
-        elif first in MAIL_WORDS:
-            groups.append((first, [line]))
-        elif groups and groups[-1][0] is None:
-            groups[-1][1].append(line)
-        else:
-            groups.append((None, [line]))
-    return groups
-
-
 def _url_key(key: str) -> str:
     return key.encode().hex()
 
 
 def key_from_url(text: str) -> str:
     return bytes.fromhex(text).decode()
-
-
-def _after(lines: list[str], failed: str, later: list[tuple[str | None, list[str]]]) -> list[str]:
-    """The reply's lines under the one that failed: the rest of its group, then the groups
-    after it (none of them was applied)."""
-    rest = lines[lines.index(failed) + 1 :] if failed in lines else []
-    return [*rest, *(line for _, group in later for line in group)]
-
-
-def _failed_line(error: ServiceError, lines: list[str]) -> str:
-    number = getattr(error, "line", None)
-    if isinstance(number, int) and 1 <= number <= len(lines):
-        return lines[number - 1]
-    return lines[0]

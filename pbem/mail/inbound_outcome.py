@@ -111,7 +111,7 @@ def record_outcome(
         "seat": seat,
         "processed_at": format_time(now),
     }
-    if in_move:
+    if in_move and session.get_bind().dialect.name == "postgresql":
         # Sent without waiting for its answer (in PostgreSQL's pipelined write, it goes with
         # the COMMIT), so its row count is not checked here. The row cannot be missing: this
         # worker stored or claimed it, and holds its lease, and only finished messages are

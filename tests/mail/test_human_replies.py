@@ -173,6 +173,13 @@ def test_only_lines_that_are_entirely_a_greeting_or_closing_are_dropped(
     assert command_lines(strip_reply(text, "Ann Smith")) == commands
 
 
+def test_a_name_that_is_a_command_is_never_taken_for_a_signature() -> None:
+    # In Lancaster "Green" alone names the next start player; Alice Green's reply keeps it.
+    text = strip_reply("favor gold\nGreen", "Alice Green", "alice.green@example.com")
+    assert command_lines(text) == ("favor gold", "Green")
+    assert command_lines(strip_reply("E5\nshow", "Show", "show@example.com")) == ("E5", "show")
+
+
 def test_a_reply_signed_with_the_senders_name_alone_applies_its_move(world: MailWorld) -> None:
     """ "Bob" under the move, from bob@example.com (no display name to go by): a signature,
     not a second command that would turn the reply into an error."""

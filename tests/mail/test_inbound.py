@@ -388,6 +388,18 @@ def test_an_outdated_reply_from_a_seat_not_to_act_is_not_told_to_reply_with_a_mo
     assert "Reply to this mail to play" not in text
 
 
+def test_the_lines_under_a_failed_line_are_those_after_it_even_when_one_repeats(
+    world: MailWorld,
+) -> None:
+    game = world.new_game()
+    result = _inbound(world).receive(reply_to(_turn_mail(world, game, 0), "E5\nE5\nF7"), "webhook")
+    assert result.outcome == "partly applied"  # the first E5 applied, the second is taken
+    error = _body(world.outbox(game.id)[-1].message).replace("\r\n", "\n")
+    assert "This line was not applied:\n\n> E5" in error
+    assert "Nor the lines under it, which come after it:\n\n> F7\n" in error
+    assert "> E5\n> F7" not in error
+
+
 def test_prose_above_a_command_is_refused_as_prose_and_the_lines_under_it_are_named(
     world: MailWorld,
 ) -> None:

@@ -107,6 +107,24 @@ def test_a_move_in_the_reply_to_an_invitation_accepts_and_is_applied(world: Mail
     assert "you have joined the game" in text and "E5" in text
 
 
+def test_an_invitation_answered_with_an_outdated_move_is_still_accepted(
+    world: MailWorld,
+) -> None:
+    """Refused before any line is read (the game moved on since the invitation): the player
+    still meant to join, and is sent the game's mails from now on."""
+    players = _players("Ann", "Bob", "Cat")
+    game = world.service.create_game("lancelot", {}, players, channel="api", requester="ip:old")
+    cats = world.outbox(game.id)[2]
+    world.service.submit(game.id, 0, "E5", expected_version=game.version, channel="api")
+    result = build_inbound(world.service).receive(reply_to(cats, "E7"), "webhook")
+    assert result.outcome == "partly applied", result.detail
+    assert not world.service.invitation_waiting(game.id, 2)
+    types = [e.type for e in world.service.raw_events(game.id)]
+    assert types[-2:] == ["ActionApplied", "InvitationAccepted"]  # E5, then Cat joined
+    kinds = [(m.kind, m.recipient) for m in world.outbox(game.id)[3:]]
+    assert kinds == [("notice", players[2]["email"]), ("error", players[2]["email"])]
+
+
 def test_a_refused_move_in_the_reply_to_an_invitation_still_accepts(world: MailWorld) -> None:
     players = _players("Ann", "Bob")
     game = world.service.create_game("lancelot", {}, players, channel="api", requester="ip:refused")
