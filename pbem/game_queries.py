@@ -119,14 +119,8 @@ class GameQueries:
                 return None
             seats = session.exec(select(Seat).where(Seat.game_id == game_id)).all()
         accepted = tuple(sorted(json.loads(row.accepted_by)))
-        waiting = tuple(sorted(s.seat for s in seats if not s.resigned and s.seat != row.seat))
-        return OpenUndoRequest(
-            row.request,
-            row.seat,
-            row.to_version,
-            accepted,
-            tuple(s for s in waiting if s not in accepted),
-        )
+        waiting = tuple(sorted(undo_rules.awaited(row, seats)))
+        return OpenUndoRequest(row.request, row.seat, row.to_version, accepted, waiting)
 
     def seat_for_token(self, game_id: str, token: str | None) -> int:
         """The seat a bearer token belongs to in this game, or Forbidden."""

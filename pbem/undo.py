@@ -12,7 +12,7 @@ on before it is decided.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from sqlmodel import Session, select
@@ -20,7 +20,7 @@ from sqlmodel import Session, select
 from pbem import events as ev
 from pbem.errors import AgainstTheRules, Conflict, GameNotFound
 from pbem.events import StoredEvent
-from pbem.models import UndoRequest
+from pbem.models import Seat, UndoRequest
 
 # The first version an undo can return to: right after GameStarted.
 FIRST_POSITION = 2
@@ -91,6 +91,13 @@ def plan(
         needs_consent=bool(others) or consent,
         crossed=crossed,
     )
+
+
+def awaited(row: UndoRequest, seats: Iterable[Seat]) -> set[int]:
+    """The seats whose answer the request still waits for: every seat that has not
+    resigned, but the one that asked and those that accepted."""
+    accepted = set(json.loads(row.accepted_by))
+    return {s.seat for s in seats if not s.resigned} - {row.seat} - accepted
 
 
 def open_request(session: Session, game_id: str) -> UndoRequest | None:

@@ -4,8 +4,6 @@ Which actions an undo takes back is ``pbem.undo``'s to say."""
 
 from __future__ import annotations
 
-import json
-
 from pbem import events as ev
 from pbem import undo as undo_rules
 from pbem.command_checks import check_can_act, check_version
@@ -88,9 +86,7 @@ class UndoCommands:
             if not accept:
                 stored = txn.append([decided], txn.state, lapse=False)
                 return UndoResult(game_id, stored[-1].version, "declined", request, ())
-            accepted = {*json.loads(row.accepted_by), seat}
-            waiting = {s.seat for s in txn.seats if not s.resigned} - {row.seat} - accepted
-            if waiting:
+            if undo_rules.awaited(row, txn.seats) - {seat}:
                 stored = txn.append([decided], txn.state, lapse=False)
                 return UndoResult(game_id, stored[-1].version, "accepted", request, ())
             names = names_for(txn.rules, txn.state, [s.name for s in txn.seats])

@@ -10,29 +10,21 @@ from flask import Blueprint, redirect, request, url_for
 
 from pbem.disputes import MAX_TEXT, parse_versions
 from pbem.errors import ServiceError
-from web.page_common import refused, service, session_seat
+from web.page_common import seat_or_refusal, service
 
 disputes_pages = Blueprint("disputes", __name__)
 
 CHANNEL = "web"
 
 
-def _seat_or_refusal(game_id: str) -> tuple[int | None, Any]:
-    seat = session_seat(game_id)
-    if seat is None:
-        return None, refused(
-            "Only a player of this game can open or answer a dispute here: open your seat's "
-            "link from a mail of the game, or the link shown when the game was created.",
-            403,
-        )
-    return seat, None
+DISPUTE = "open or answer a dispute"
 
 
 @disputes_pages.post("/games/<game_id>/disputes")
 def open_dispute(game_id: str) -> Any:
     from web.pages import render_game
 
-    seat, refusal = _seat_or_refusal(game_id)
+    seat, refusal = seat_or_refusal(game_id, DISPUTE)
     if seat is None:
         return refusal
     versions = request.form.get("versions", "")[:40]
@@ -55,7 +47,7 @@ def open_dispute(game_id: str) -> Any:
 def answer_dispute(game_id: str, dispute: int) -> Any:
     from web.pages import render_game
 
-    seat, refusal = _seat_or_refusal(game_id)
+    seat, refusal = seat_or_refusal(game_id, DISPUTE)
     if seat is None:
         return refusal
     agree = request.form.get("agree")

@@ -184,6 +184,19 @@ def refused(message: str, status: int) -> tuple[str, int]:
     return render_template("refused.html", message=message), status
 
 
+def seat_or_refusal(game_id: str, doing: str) -> tuple[int | None, Any]:
+    """The seat this browser holds in the game, or (None and) the page refusing a visitor
+    without one what it asked to do (``doing``: "open or answer a dispute")."""
+    seat = session_seat(game_id)
+    if seat is None:
+        return None, refused(
+            f"Only a player of this game can {doing} here: open your seat's link from a mail "
+            "of the game, or the link shown when the game was created.",
+            403,
+        )
+    return seat, None
+
+
 def board_context(loaded: Loaded, doc: dict[str, Any], names: Names) -> dict[str, Any]:
     """What the game's board template needs, from the viewer's document only: the seats'
     names, the engine's prompt with players named as in the mails, and the board."""

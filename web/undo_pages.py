@@ -10,29 +10,21 @@ from typing import Any
 from flask import Blueprint, redirect, request, url_for
 
 from pbem.errors import ServiceError
-from web.page_common import refused, service, session_seat
+from web.page_common import seat_or_refusal, service
 
 undo_pages = Blueprint("undo", __name__)
 
 CHANNEL = "web"
 
 
-def _seat_or_refusal(game_id: str) -> tuple[int | None, Any]:
-    seat = session_seat(game_id)
-    if seat is None:
-        return None, refused(
-            "Only a player of this game can take a move back here: open your seat's link "
-            "from a mail of the game, or the link shown when the game was created.",
-            403,
-        )
-    return seat, None
+TAKE_BACK = "take a move back"
 
 
 @undo_pages.post("/games/<game_id>/undo")
 def take_back(game_id: str) -> Any:
     from web.pages import render_game
 
-    seat, refusal = _seat_or_refusal(game_id)
+    seat, refusal = seat_or_refusal(game_id, TAKE_BACK)
     if seat is None:
         return refusal
     try:
@@ -53,7 +45,7 @@ def take_back(game_id: str) -> Any:
 def decide(game_id: str, undo_request: int) -> Any:
     from web.pages import render_game
 
-    seat, refusal = _seat_or_refusal(game_id)
+    seat, refusal = seat_or_refusal(game_id, TAKE_BACK)
     if seat is None:
         return refusal
     answer = request.form.get("accept")

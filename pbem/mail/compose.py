@@ -373,6 +373,8 @@ def can_type(rules: Rules, state: Any, seat: int) -> str:
         # every lord move before the first knight's): spread the examples over all of it.
         step = -(-len(actions) // MAX_EXAMPLES)  # ceiling: at most MAX_EXAMPLES
         examples = [rules.format_action(state, a) for a in actions[::step]]
+    if not examples and not rules.to_act(state):
+        return "nothing: the game is over"
     if not examples:
         return "no move now (you are not to act); you can still reply undo, show or help"
     more = f" … ({len(actions)} in all)" if len(actions) > len(examples) else ""

@@ -501,6 +501,8 @@ class Inbound:
         problem = f"{intro}This line was not applied:\n\n> {line}\n\n{message}"
         if after:
             quoted = "\n".join(f"> {later}" for later in after[:10])
+            if len(after) > 10:
+                quoted += f"\n(and {len(after) - 10} more)"
             problem += f"\n\nNor the lines under it, which come after it:\n\n{quoted}"
         can_type = getattr(error, "can_type", ())
         outcome = self._error(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
+from engine.core.contract import random_game
 from pbem.mail.compose import MAX_EXAMPLES, can_type
 
 
@@ -37,3 +38,14 @@ def test_few_moves_are_all_offered() -> None:
     legal = [rules.format_action(state, a) for a in rules.legal_actions(state, seat)]
     assert len(legal) <= MAX_EXAMPLES
     assert can_type(rules, state, seat) == ", ".join(legal)
+
+
+def test_a_finished_game_offers_nothing_to_type() -> None:
+    rules = engine.REGISTRY["lancelot"]
+    final = random_game(rules, rules.validate_config({"players": 2}), 3)
+    assert not rules.to_act(final)
+    assert can_type(rules, final, 0) == "nothing: the game is over"
+    # A seat waiting for another is told what still works (undo, show, help).
+    state = rules.initial_state(rules.validate_config({"players": 2}), 3)
+    waiting = next(s for s in range(2) if s not in rules.to_act(state))
+    assert can_type(rules, state, waiting).startswith("no move now (you are not to act)")
