@@ -266,6 +266,14 @@ def test_help_undo_and_resign_by_mail(world: MailWorld) -> None:
     ends = [m for m in world.outbox(game.id) if m.kind == "end"]
     assert sorted(m.recipient for m in ends) == ["alice@example.com", "bob@example.com"]
     assert "The seed was " in _body(ends[0].message)
+    # The seed and its published hash each whole, not a sentence broken around them; the
+    # result stands apart from the last moves.
+    end = _body(ends[0].message).replace("\r\n", "\n")
+    finished = world.service.raw_events(game.id)[-1].data
+    commitment = world.service.raw_events(game.id)[0].data["seed_commitment"]
+    assert f"The seed was {finished['seed']}.\n" in end
+    assert f"created:\n{commitment}\nso anyone can replay" in end
+    assert "\n\nThe last moves:" in end
 
 
 def test_an_empty_reply_gets_an_error_saying_so(world: MailWorld) -> None:
