@@ -32,6 +32,7 @@ from web.page_common import (
     seat_names,
     service,
     session_seat,
+    since_last_move,
 )
 from web.undo_pages import undo_pages
 
@@ -169,6 +170,8 @@ def render_game(
         dispute_error=dispute_error,
         dispute_typed=dispute_typed or {},
         undo=svc.undo_request(game_id),
+        # Only a seat with a move of its own in effect has something to take back.
+        can_take_back=seat is not None and since_last_move(lines, seat) is not None,
         undo_error=undo_error,
         time_control=clock["time_control"],
         deadline=clock["deadline"],

@@ -379,11 +379,8 @@ def test_a_seat_takes_its_move_back_and_asks_the_others_on_its_page(
         _wait_at(ann, now())
         assert ann.title().startswith("Your turn")
         assert ann.locator("button.sq[data-square='G8']").count() == 1
-        # Nothing of hers to take back now: the page says why, and nothing changes.
-        before = now()
-        ann.click("text=Take back my last move")
-        assert ann.locator("#undo-error").count() == 1
-        assert now() == before
+        # Nothing of hers is left to take back: the page offers nothing.
+        assert ann.locator("text=Take back my last move").count() == 0
     finally:
         ann.context.close()
         bob.context.close()

@@ -83,6 +83,9 @@ def test_a_clicked_square_plays_and_an_error_keeps_the_typed_text(app: Flask) ->
 def test_taking_back_is_for_seats_and_a_bad_answer_changes_nothing(app: Flask) -> None:
     created = _game(app, "lancelot", 2)
     svc = _service(app)
+    bob = _seat_client(app, created.id, created.seats[1].token)
+    # Nothing of Bob's to take back yet: the page offers nothing.
+    assert "Take back my last move" not in bob.get(f"/games/{created.id}").text
     svc.submit(created.id, 0, "G7", expected_version=2, channel="api")
     svc.submit(created.id, 1, "H7", expected_version=3, channel="api")
     spectator = app.test_client()
@@ -98,7 +101,6 @@ def test_taking_back_is_for_seats_and_a_bad_answer_changes_nothing(app: Flask) -
     assert asked.status_code == 303 and asked.headers["Location"].endswith("#undo")
     request = svc.open_undo_request(created.id)
     assert request == 5
-    bob = _seat_client(app, created.id, created.seats[1].token)
     unclear = bob.post(f"/games/{created.id}/undo/{request}/decision", data={"accept": "maybe"})
     assert unclear.status_code == 400 and "Choose to agree or to refuse." in unclear.text
     own = ann.post(f"/games/{created.id}/undo/{request}/decision", data={"accept": "yes"})
