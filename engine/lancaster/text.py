@@ -157,9 +157,12 @@ def render_text(view: Mapping[str, Any]) -> str:
     lines.append("  King's favor tiles face up: " + ("; ".join(faces) or "none"))
     lines.append("")
     lines.append("LAWS")
+    in_force = {law["title"] for law in view["laws"]["current"]}
     for law in view["laws"]["current"]:
         lines.append(f"  in force: {law['title']} - {law['text']}")
     for law in view["laws"]["new"]:
+        if law["status"] == "approved" and law["title"] in in_force:
+            continue  # listed once, in force (the vote's line below says it was approved)
         lines.append(f"  new ({law['status']}): {law['title']} - {law['text']}")
     for v in view.get("votes", []):
         result = "approved" if v["approved"] else "rejected"

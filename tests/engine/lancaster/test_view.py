@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core import rng
+from engine.core.contract import random_game
 from engine.lancaster.state import State, Vote
 from tests.engine.lancaster.helpers import BLUE, RED, YELLOW, Game, R
 
@@ -201,3 +203,21 @@ def test_seats_are_named_by_their_colour_in_the_view_the_log_and_seat_label() ->
     g.play(RED, "ally knight 2 to A")
     assert g.said("Yellow (Red's ally) places knight 2 in A.")
     assert not any(f"seat {s}" in line for line in g.log for s in range(4))
+
+
+def test_a_law_approved_this_round_is_listed_once_in_the_text() -> None:
+    """After a parliament, an approved law is in force; the text does not list it again as
+    "new (approved)" (the vote's line says it was approved)."""
+    seen: list[Any] = []
+
+    def after_step(_state: Any, _seat: Any, _action: Any, state: Any) -> None:
+        if not seen and any(r.approved for r in state.results):
+            seen.append(state)
+
+    random_game(R, R.validate_config({"players": 3}), 11, on_step=after_step)
+    assert seen, "no law was approved in this seeded game"
+    text = R.render_text(R.view(seen[0], 0))
+    approved = next(r for r in seen[0].results if r.approved)
+    title = seen[0].data.law(approved.law).title
+    assert text.count(f"{title} - ") == 1
+    assert f"in force: {title} - " in text and f"vote on {title}: " in text
