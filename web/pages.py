@@ -30,6 +30,7 @@ from web.page_common import (
     remember,
     seat_from_credential,
     seat_names,
+    seat_or_refusal,
     service,
     session_seat,
     since_last_move,
@@ -182,13 +183,9 @@ def render_game(
 
 @pages.post("/games/<game_id>")
 def play(game_id: str) -> Any:
-    seat = session_seat(game_id)
+    seat, refusal = seat_or_refusal(game_id, "move")
     if seat is None:
-        return refused(
-            "Only a player of this game can move here: open your seat's link from a mail of "
-            "the game, or the link shown when the game was created.",
-            403,
-        )
+        return refusal
     # A clicked choice plays that action; otherwise the typed text (kept on an error).
     typed = request.form.get("action", "")[:MAX_TEXT]
     text = request.form.get("choice") or typed

@@ -439,10 +439,13 @@ class Inbound:
                     mails.append(self._info_mail(route, word))
                     done.append(word)
             except ServiceError as error:
-                if index == 0 and accept_with_move and svc.invitation_waiting(game, seat):
-                    # Refused before any line was read (a stale version, too many lines):
-                    # the player still meant to join.
-                    svc.accept_invitation(game, seat, channel="email")
+                # Refused before any line was read (a stale version, too many lines): the
+                # player still meant to join (False: accepted already).
+                if (
+                    index == 0
+                    and accept_with_move
+                    and svc.accept_invitation(game, seat, channel="email")
+                ):
                     done.append("invitation accepted")
                 line, after = failed_and_after(error, lines, groups[index + 1 :])
                 return self._stopped(route, incoming, done, line, after, error, mails)
@@ -494,6 +497,7 @@ class Inbound:
                 f"The position changed after the mail you answered (version {route.seen}), in "
                 "a way that bears on this move, so it was not applied. "
             )
+            # (The game is read again for the reply below: the repository's cache answers.)
             if route.seat in self.service.load(route.game_id).to_act:
                 message += "Reply to this mail to play on the position below."
             else:
@@ -506,7 +510,13 @@ class Inbound:
             problem += f"\n\nNor the lines under it, which come after it:\n\n{quoted}"
         can_type = getattr(error, "can_type", ())
         outcome = self._error(
-            route, incoming, error.code, problem, can_type, error, applied_first=bool(done)
+            route,
+            incoming,
+            error.code,
+            problem,
+            can_type,
+            error,
+            applied_first=bool(done),
         )
         outcome.outcome = "partly applied" if done else "refused"
         outcome.mails = mails

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import psycopg
 import pytest
 from sqlmodel import select
 
@@ -15,6 +14,7 @@ from pbem.mail.inbound import Inbound
 from pbem.mail.models import InboundMail
 from pbem.mail.relay import record_failure
 from tests.mail.helpers import MailWorld, reply_to
+from tests.service.helpers import count_pipeline_waits
 
 
 def _turn_mail(world: MailWorld, game_id: str, seat: int):  # type: ignore[no-untyped-def]
@@ -120,14 +120,7 @@ def test_an_applied_reply_waits_on_postgresql_three_times_in_its_move(
     SQLite there is no pipeline, nor a round trip to save."""
     game = world.new_game()
     inbound = Inbound(world.db, world.settings, world.service, world.clock)
-    waits: list[int] = []
-    sync = psycopg.Pipeline.sync
-
-    def counting(self: psycopg.Pipeline) -> None:
-        waits.append(1)
-        sync(self)
-
-    monkeypatch.setattr(psycopg.Pipeline, "sync", counting)
+    waits = count_pipeline_waits(monkeypatch)
     raw = reply_to(_turn_mail(world, game.id, 0), "E5", message_id="fast@client.example")
     result = inbound.receive(raw, "webhook")
     assert (result.outcome, result.detail) == ("applied", "E5")

@@ -15,6 +15,7 @@ from sqlalchemy import Column, Integer, MetaData, Table, insert, text
 from sqlalchemy.exc import IntegrityError
 
 from pbem.db import NO_WAIT, Database
+from tests.service.helpers import count_pipeline_waits
 
 pytestmark = pytest.mark.postgres
 
@@ -37,15 +38,7 @@ def database(postgres_url: str) -> Iterator[Database]:
 @pytest.fixture
 def waits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Each time a pipelined write waits for the server before its commit."""
-    counted: list[int] = []
-    sync = psycopg.Pipeline.sync
-
-    def counting(self: psycopg.Pipeline) -> None:
-        counted.append(1)
-        sync(self)
-
-    monkeypatch.setattr(psycopg.Pipeline, "sync", counting)
-    return counted
+    return count_pipeline_waits(monkeypatch)
 
 
 def _store_one(db: Database) -> None:
