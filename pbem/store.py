@@ -15,7 +15,7 @@ from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from pbem.db import NO_WAIT
+from pbem.db import DriverStatement
 from pbem.events import (
     Appendable,
     Payload,
@@ -93,7 +93,7 @@ def append(
     # version taken is then raised there, as the IntegrityError that VersionTaken wraps.
     try:
         session.flush()  # what the session holds goes first (e.g. a game's first rows)
-        session.connection().execute(_INSERT_EVENTS, rows)
+        _INSERT_EVENTS.run(session, rows)
     except IntegrityError as e:
         raise VersionTaken(f"version {head_version + 1} of {game_id} is already taken") from e
     return stored
@@ -147,4 +147,4 @@ def save_snapshot(
 
 
 # Built once (this runs for every append): NO_WAIT, see ``append``.
-_INSERT_EVENTS = insert(Event).execution_options(**NO_WAIT)
+_INSERT_EVENTS = DriverStatement(insert(Event), wait=False)

@@ -27,7 +27,7 @@ from pbem.command_checks import (
     check_version,
     finish,
 )
-from pbem.db import NO_WAIT, Database
+from pbem.db import Database, DriverStatement
 from pbem.errors import (
     AgainstTheRules,
     BadRequest,
@@ -153,8 +153,8 @@ class Submission:
                 loaded = txn.loaded()
                 if idempotency_key is not None:
                     # A plain INSERT (nothing reads the row back in this transaction).
-                    session.connection().execute(
-                        _KEEP_RESULT,
+                    _KEEP_RESULT.run(
+                        session,
                         {
                             "game_id": game_id,
                             "key": idempotency_key,
@@ -265,7 +265,7 @@ def replayed(kept_hash: str, kept_result: str, request_hash: str) -> SubmitResul
     return SubmitResult.from_json(json.loads(kept_result), replayed=True)
 
 
-_KEEP_RESULT = insert(IdempotencyKey).execution_options(**NO_WAIT)
+_KEEP_RESULT = DriverStatement(insert(IdempotencyKey), wait=False)
 _STORED_RESULT = text(
     'SELECT request_hash, result FROM idempotency_keys WHERE game_id = :game_id AND "key" = :key'
 )

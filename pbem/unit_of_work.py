@@ -18,7 +18,7 @@ from engine.core import Rules
 from pbem import events as ev
 from pbem import projections, store
 from pbem.clock import Clock, format_time
-from pbem.db import NO_WAIT, Database
+from pbem.db import Database, DriverStatement
 from pbem.errors import GameNotFound
 from pbem.events import StoredEvent
 from pbem.models import Game, GameClockState, IdempotencyKey, Seat, UndoRequest
@@ -212,7 +212,7 @@ def _lock_game(session: Session, game_id: str, idempotency_key: str | None) -> _
     read once it holds the lock."""
     postgres = session.get_bind().dialect.name == "postgresql"
     if postgres:
-        session.connection().execute(_LOCK_ROW, {"game_id": game_id})
+        _LOCK_ROW.run(session, {"game_id": game_id})
     params = {"game_id": game_id, "idempotency_key": idempotency_key}
     # (typed as Any: SQLModel's exec is typed for its own select, of at most four entities)
     rows = session.exec(cast(Any, _READ_HEAD), params=params).all()
@@ -224,7 +224,7 @@ def _lock_game(session: Session, game_id: str, idempotency_key: str | None) -> _
     return _Locked(game, seats, open_undo, kept)
 
 
-_LOCK_ROW = text("SELECT 1 FROM games WHERE id = :game_id FOR UPDATE").execution_options(**NO_WAIT)
+_LOCK_ROW = DriverStatement(text("SELECT 1 FROM games WHERE id = :game_id FOR UPDATE"), wait=False)
 # Built once: building the statement costs about as much as running it, for every command.
 _READ_HEAD = (
     # SQLAlchemy's select: SQLModel's is typed for at most four entities

@@ -24,12 +24,13 @@ from pathlib import Path
 from string import Template
 from typing import Any, ParamSpec
 
-from sqlalchemy import TextClause, text
+from sqlalchemy import text
 from sqlmodel import Session
 
 from engine.core import Rules
 from pbem import events as ev
 from pbem.clock import format_time
+from pbem.db import DriverStatement
 from pbem.errors import Forbidden
 from pbem.events import StoredEvent
 from pbem.mail.address import INVITATION, PAGE, BadToken, make_token, peek, reply_address, verify
@@ -183,13 +184,15 @@ def key_version(session: Session, game_id: str, seat: int) -> int:
 
 # The reads every reply and every move's mails make, as plain SQL: building and compiling an
 # ORM query costs several times what running one of these does.
-_SEAT_WITH_KEY = text(
-    "SELECT s.seat, s.name, s.email, s.resigned, k.key_version, i.seat, i.accepted_at, "
-    "(SELECT COUNT(*) FROM mail_address_failures f WHERE f.address = :sender) "
-    "FROM seats s "
-    "LEFT JOIN mail_seat_keys k ON k.game_id = s.game_id AND k.seat = s.seat "
-    "LEFT JOIN invitations i ON i.game_id = s.game_id AND i.seat = s.seat "
-    "WHERE s.game_id = :game_id AND s.seat = :seat"
+_SEAT_WITH_KEY = DriverStatement(
+    text(
+        "SELECT s.seat, s.name, s.email, s.resigned, k.key_version, i.seat, i.accepted_at, "
+        "(SELECT COUNT(*) FROM mail_address_failures f WHERE f.address = :sender) "
+        "FROM seats s "
+        "LEFT JOIN mail_seat_keys k ON k.game_id = s.game_id AND k.seat = s.seat "
+        "LEFT JOIN invitations i ON i.game_id = s.game_id AND i.seat = s.seat "
+        "WHERE s.game_id = :game_id AND s.seat = :seat"
+    )
 )
 
 
@@ -211,7 +214,7 @@ def seat_with_key(session: Session, game_id: str, seat: int, sender: str = "") -
     """The seat, its key version, whether its invitation waits and whether ``sender`` (a
     reply's, lower-cased) is marked failing, in one query."""
     params = {"game_id": game_id, "seat": seat, "sender": sender.lower()}
-    found = session.connection().execute(_SEAT_WITH_KEY, params).first()
+    found = _SEAT_WITH_KEY.run(session, params).fetchone()
     if found is None:
         return RoutedSeat(None, key_version(session, game_id, seat), False)
     number, name, email, resigned, key, invited, accepted_at, failing = found
@@ -320,7 +323,7 @@ def mail_facts(session: Session, game_id: str, addresses: Iterable[str]) -> Mail
     dispute_open = False
     digest: set[str] = set()
     zones: dict[str, str] = {}
-    for kind, number, version, address, zone in session.connection().execute(query, params):
+    for kind, number, version, address, zone in query.run(session, params).fetchall():
         if kind == "k":
             keys[number] = version
         elif kind == "i":
@@ -340,7 +343,7 @@ def mail_facts(session: Session, game_id: str, addresses: Iterable[str]) -> Mail
 
 
 @functools.cache
-def _facts_query(failing: int, preferences: int) -> TextClause:
+def _facts_query(failing: int, preferences: int) -> DriverStatement:
     """``mail_facts``' statement for so many addresses, built once: building and compiling
     it again for every move cost about as much as running it."""
     by_address = ""
@@ -352,13 +355,15 @@ def _facts_query(failing: int, preferences: int) -> TextClause:
             "time_zone FROM player_preferences "
             f"WHERE address IN ({', '.join(f':p{i}' for i in range(preferences))})"
         )
-    return text(
-        "SELECT 'k', seat, key_version, NULL, NULL FROM mail_seat_keys "
-        "WHERE game_id = :game_id "
-        "UNION ALL SELECT 'i', seat, NULL, address, NULL FROM invitations "
-        "WHERE game_id = :game_id AND accepted_at IS NULL "
-        "UNION ALL SELECT 'd', dispute, NULL, NULL, NULL FROM disputes "
-        "WHERE game_id = :game_id AND status = 'open'" + by_address
+    return DriverStatement(
+        text(
+            "SELECT 'k', seat, key_version, NULL, NULL FROM mail_seat_keys "
+            "WHERE game_id = :game_id "
+            "UNION ALL SELECT 'i', seat, NULL, address, NULL FROM invitations "
+            "WHERE game_id = :game_id AND accepted_at IS NULL "
+            "UNION ALL SELECT 'd', dispute, NULL, NULL, NULL FROM disputes "
+            "WHERE game_id = :game_id AND status = 'open'" + by_address
+        )
     )
 
 

@@ -33,7 +33,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from pbem.clock import Clock, SystemClock, format_time
-from pbem.db import Database
+from pbem.db import Database, DriverStatement
 from pbem.disputes import MAIL_WORDS, apply_mail_line
 from pbem.errors import Conflict, ServiceError, StaleVersion
 from pbem.events import GAME_STARTED
@@ -154,7 +154,7 @@ class Inbound:
             # worker). RETURNING: psycopg reports no rowcount for this statement. Committed
             # on its own (``autocommit``): the route's read needs no transaction with it.
             with self.db.autocommit() as session:
-                inserted = session.connection().execute(_STORE, row).first() is not None
+                inserted = _STORE.run(session, row).fetchone() is not None
                 routed = None
                 if inserted and route and incoming.kind is Kind.REPLY:
                     # A failure here must not undo the store: the message is then routed
@@ -606,11 +606,13 @@ class Inbound:
             return record_outcome(session, self.settings, now, key, incoming, outcome)
 
 
-_STORE = text(
-    'INSERT INTO mail_inbound ("key", raw, size, source, sender, received_at, status, '
-    "lease_owner, lease_expires_at) VALUES (:key, :raw, :size, :source, :sender, "
-    ':received_at, :status, :lease_owner, :lease_expires_at) ON CONFLICT ("key") DO NOTHING '
-    'RETURNING "key"'
+_STORE = DriverStatement(
+    text(
+        'INSERT INTO mail_inbound ("key", raw, size, source, sender, received_at, status, '
+        "lease_owner, lease_expires_at) VALUES (:key, :raw, :size, :source, :sender, "
+        ':received_at, :status, :lease_owner, :lease_expires_at) ON CONFLICT ("key") DO NOTHING '
+        'RETURNING "key"'
+    )
 )
 
 

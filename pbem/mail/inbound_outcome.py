@@ -13,7 +13,7 @@ from sqlalchemy import text
 from sqlmodel import Session
 
 from pbem.clock import Clock, format_time
-from pbem.db import NO_WAIT
+from pbem.db import DriverStatement
 from pbem.mail import replies
 from pbem.mail.models import DONE, HELD, OutboxMail
 from pbem.mail.reading import Incoming
@@ -117,19 +117,21 @@ def record_outcome(
         # worker stored or claimed it, and holds its lease, and only finished messages are
         # ever deleted (pbem.mail.retention); the move's events name the message all the same
         # (their channel reference is its key).
-        session.connection().execute(_RECORD_OUTCOME, values, execution_options=NO_WAIT)
+        _RECORD_OUTCOME_NO_WAIT.run(session, values)
     else:
-        done = session.connection().execute(_RECORD_OUTCOME, values)
+        done = _RECORD_OUTCOME.run(session, values)
         if done.rowcount != 1:
             raise LookupError(f"inbound message {key!r} is not stored")
     return Result(key, outcome.outcome, outcome.detail, game_id, seat)
 
 
-_RECORD_OUTCOME = text(
+_RECORD_OUTCOME_SQL = text(
     "UPDATE mail_inbound SET status = :status, kind = :kind, outcome = :outcome, "
     "detail = :detail, game_id = :game_id, seat = :seat, processed_at = :processed_at, "
     'lease_owner = NULL, lease_expires_at = NULL WHERE "key" = :key'
 )
+_RECORD_OUTCOME = DriverStatement(_RECORD_OUTCOME_SQL)
+_RECORD_OUTCOME_NO_WAIT = DriverStatement(_RECORD_OUTCOME_SQL, wait=False)
 
 
 class Recorder:

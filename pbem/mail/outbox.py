@@ -39,7 +39,7 @@ from pbem import invitations, store
 from pbem.cache import EventTails
 from pbem.clock import Clock, SystemClock
 from pbem.clock_events import CLOCK_EVENTS
-from pbem.db import NO_WAIT
+from pbem.db import DriverStatement
 from pbem.deadlines.time_control import TimeControl
 from pbem.disputes import administrator_only, dispute_headline, dispute_notice, open_dispute
 from pbem.events import StoredEvent
@@ -91,12 +91,12 @@ class OutboxListener:
         if mails:
             # One INSERT for the rows, not ORM objects to track: nothing reads them back
             # in this transaction, and this runs for every move.
-            ctx.session.connection().execute(_INSERT_MAILS, mails)
+            _INSERT_MAILS.run(ctx.session, mails)
 
 
 #: Built once (every move runs it). ``inline``: no RETURNING of the generated ids, which
 #: nobody reads, so that the pipelined write need not wait for it (NO_WAIT).
-_INSERT_MAILS = insert(OutboxMail).inline().execution_options(**NO_WAIT)
+_INSERT_MAILS = DriverStatement(insert(OutboxMail).inline(), wait=False)
 
 
 def plan_mails(

@@ -10,7 +10,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
 from pbem import events as ev
-from pbem.db import NO_WAIT
+from pbem.db import DriverStatement
 from pbem.models import Game
 
 
@@ -65,12 +65,15 @@ def project(
     # Every append changes the row: one plain UPDATE, and the session's object told the new
     # values as stored (not marked changed), instead of the ORM's flush of a changed
     # object, which costs several times the statement.
-    session.connection().execute(_ADVANCE, {"game_id": game_id, **changes})
+    _ADVANCE.run(session, {"game_id": game_id, **changes})
     for name, value in changes.items():
         set_committed_value(game, name, value)
 
 
-_ADVANCE = text(
-    "UPDATE games SET version = :version, head_hash = :head_hash, updated_at = :updated_at, "
-    "to_act = :to_act, finished = :finished, outcome = :outcome WHERE id = :game_id"
-).execution_options(**NO_WAIT)
+_ADVANCE = DriverStatement(
+    text(
+        "UPDATE games SET version = :version, head_hash = :head_hash, updated_at = :updated_at, "
+        "to_act = :to_act, finished = :finished, outcome = :outcome WHERE id = :game_id"
+    ),
+    wait=False,
+)

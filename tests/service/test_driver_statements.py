@@ -1,0 +1,152 @@
+"""``DriverStatement``: a statement built with SQLAlchemy and run on the driver's own cursor
+gives what SQLAlchemy's execution would (the same stored values, its exceptions), on SQLite
+and PostgreSQL, and in a pipelined write waits for its answer only when asked to."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+import pytest
+from sqlalchemy import Boolean, Column, DateTime, Integer, MetaData, String, Table, insert, text
+from sqlalchemy.exc import IntegrityError
+
+from pbem.db import Database, DriverStatement
+from tests.service.helpers import count_pipeline_waits
+
+_metadata = MetaData()
+_MARKS = Table(
+    "driver_marks",
+    _metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(40), nullable=False),
+    Column("at", DateTime, nullable=False),
+    Column("done", Boolean, nullable=False),
+)
+_WITH_DEFAULT = Table(
+    "driver_defaults",
+    _metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(40), default="nobody"),
+)
+_INSERT = DriverStatement(insert(_MARKS))
+_INSERT_UNREAD = DriverStatement(insert(_MARKS), wait=False)
+# The same parameter twice, as the mails' facts query has it: SQLite's "?" style repeats it.
+_BOTH_NAMED = DriverStatement(
+    text(
+        "SELECT id FROM driver_marks WHERE name = :name "
+        "UNION ALL SELECT id + 100 FROM driver_marks WHERE name = :name ORDER BY 1"
+    )
+)
+_AT_NOON = datetime(2026, 11, 26, 12, 0, 0)  # no microseconds: stored text shows the format
+
+
+@pytest.fixture
+def db(database: Database) -> Iterator[Database]:
+    _metadata.drop_all(database.engine)
+    _metadata.create_all(database.engine)
+    yield database
+    _metadata.drop_all(database.engine)
+
+
+def _row(n: int, name: str = "Ann") -> dict[str, object]:
+    return {"id": n, "name": name, "at": _AT_NOON, "done": n % 2 == 0}
+
+
+def _stored(db: Database) -> list[tuple[object, ...]]:
+    with db.read() as session:
+        found = session.connection().execute(
+            text("SELECT id, name, CAST(at AS VARCHAR(40)), done FROM driver_marks ORDER BY id")
+        )
+        return [tuple(r) for r in found]
+
+
+def test_rows_are_stored_as_sqlalchemy_stores_them(db: Database) -> None:
+    with db.write() as session:
+        session.connection().execute(insert(_MARKS), [_row(1)])  # SQLAlchemy's own
+        _INSERT.run(session, [_row(2), _row(3)])  # several rows: one statement each
+        _INSERT.run(session, _row(4))
+    stored = _stored(db)
+    # The time as SQLAlchemy's row has it (on SQLite: text, with the microseconds that the
+    # driver's own conversion leaves out), and the flags as SQLAlchemy stores them.
+    assert [r[2] for r in stored] == [stored[0][2]] * 4
+    assert [r[3] for r in stored[1:]] == [
+        r[3] for r in _stored_by_sqlalchemy(db, [_row(2), _row(3), _row(4)])
+    ]
+
+
+def _stored_by_sqlalchemy(db: Database, rows: list[dict[str, object]]) -> list[tuple[object, ...]]:
+    with db.write() as session:
+        session.connection().execute(text("DELETE FROM driver_marks"))
+        session.connection().execute(insert(_MARKS), rows)
+    return _stored(db)
+
+
+def test_a_parameter_named_twice_is_given_twice(db: Database) -> None:
+    with db.write() as session:
+        _INSERT.run(session, [_row(1), _row(2, "Bob")])
+        assert _BOTH_NAMED.run(session, {"name": "Bob"}).fetchall() == [(2,), (102,)]
+
+
+def test_a_driver_error_is_raised_as_sqlalchemys_and_changes_nothing(db: Database) -> None:
+    with db.write() as session:
+        _INSERT.run(session, _row(1))
+    with pytest.raises(IntegrityError), db.write() as session:
+        _INSERT.run(session, _row(2))
+        _INSERT.run(session, _row(1))  # taken
+    assert [r[0] for r in _stored(db)] == [1]
+
+
+def test_a_statement_sqlalchemy_would_add_to_is_refused(db: Database) -> None:
+    # SQLAlchemy fills in a Python-side default itself; the driver would not.
+    statement = DriverStatement(insert(_WITH_DEFAULT))
+    with (
+        pytest.raises(ValueError, match="not a statement for the driver alone"),
+        db.write() as session,
+    ):
+        statement.run(session, {"id": 1})
+
+
+@pytest.fixture
+def postgres(postgres_url: str) -> Iterator[Database]:
+    """Pipeline mode is PostgreSQL's."""
+    db = Database(postgres_url, pool_size=1)
+    _metadata.drop_all(db.engine)
+    _metadata.create_all(db.engine)
+    yield db
+    _metadata.drop_all(db.engine)
+    db.dispose()
+
+
+@pytest.mark.postgres
+def test_in_a_pipelined_write_only_a_statement_read_waits(
+    postgres: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = postgres
+    waits = count_pipeline_waits(monkeypatch)
+    with db.pipelined_write() as session:
+        _INSERT_UNREAD.run(session, [_row(1), _row(2, "Bob")])
+        assert waits == []
+        assert _BOTH_NAMED.run(session, {"name": "Bob"}).fetchall() == [(2,), (102,)]
+        assert waits == [1]
+        _INSERT.run(session, _row(3))
+        assert waits == [1, 1]
+    assert [r[0] for r in _stored(db)] == [1, 2, 3]
+
+
+@pytest.mark.postgres
+def test_an_error_sent_ahead_in_a_pipelined_write_is_raised_and_undoes_it(
+    postgres: Database,
+) -> None:
+    db = postgres
+    with db.write() as session:
+        _INSERT.run(session, _row(1))
+    with pytest.raises(IntegrityError), db.pipelined_write() as session:
+        _INSERT_UNREAD.run(session, _row(2))
+        _INSERT_UNREAD.run(session, _row(1))  # taken: the server says so at the read
+        _BOTH_NAMED.run(session, {"name": "Ann"}).fetchall()
+        pytest.fail("the read after a failed statement went on")
+    assert [r[0] for r in _stored(db)] == [1]
+    with db.pipelined_write() as session:
+        _INSERT_UNREAD.run(session, _row(5))
+    assert [r[0] for r in _stored(db)] == [1, 5]
