@@ -277,6 +277,8 @@ class _Compiled:
     positions: tuple[str, ...] | None
     #: SQLAlchemy's conversions of parameter values (none for most columns)
     processors: Mapping[str, Any]
+    #: the values bound in the statement itself (``status == "open"``), by name
+    bound: Mapping[str, Any]
 
 
 class DriverStatement:
@@ -303,6 +305,8 @@ class DriverStatement:
         connection = session.connection()
         dialect = connection.dialect
         rows = [params] if isinstance(params, Mapping) else list(params)
+        if not rows:
+            raise ValueError("no rows of parameters to run the statement with")
         compiled = self._compile(dialect, tuple(rows[0]))
         values = [_driver_params(compiled, row) for row in rows]
         cursor = connection.connection.cursor()
@@ -326,12 +330,15 @@ class DriverStatement:
         if compiled.insert_prefetch or compiled.update_prefetch or "POSTCOMPILE" in compiled.string:
             raise ValueError(f"not a statement for the driver alone: {compiled.string}")
         positions = tuple(compiled.positiontup) if compiled.positional else None
-        made = _Compiled(compiled.string, positions, dict(compiled._bind_processors))
+        bound = {n: b.effective_value for n, b in compiled.binds.items() if not b.required}
+        made = _Compiled(compiled.string, positions, dict(compiled._bind_processors), bound)
         self._compiled[(dialect.name, keys)] = made
         return made
 
 
 def _driver_params(compiled: _Compiled, row: Mapping[str, Any]) -> Any:
+    if compiled.bound:
+        row = {**compiled.bound, **row}
     if compiled.processors:
         row = {
             k: (compiled.processors[k](v) if k in compiled.processors else v)

@@ -16,9 +16,10 @@ Yellow" must stay typable).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 #: The lines of a text board that list commands (kept as the engine wrote them).
@@ -45,10 +46,6 @@ class Names:
     labels: tuple[str | None, ...] = ()
     #: (label, seat that plays it) of colours played as allies (Lancaster, 2 players)
     allies: tuple[tuple[str, int], ...] = ()
-    _pattern: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
-    _replacements: dict[str, str] = field(
-        default_factory=dict, init=False, repr=False, compare=False
-    )
 
     @classmethod
     def from_view(cls, view: Mapping[str, Any] | None, people: Sequence[str]) -> Names:
@@ -97,35 +94,11 @@ class Names:
 
     # -- the engine's lines -----------------------------------------------------------------
 
-    def _compiled(self) -> tuple[re.Pattern[str], dict[str, str]]:
-        if self._pattern is not None:
-            return self._pattern, self._replacements
-        replacements: dict[str, str] = {}
-        for label, owner in self.allies:
-            owner_label = self.label(owner)
-            if owner_label:
-                replacements[f"{label} ({owner_label}'s ally)"] = self.ally(label, owner)
-            replacements[label] = self.ally(label, owner)
-        for seat, own in enumerate(self.labels):
-            if own:
-                replacements[f"{own} (you)"] = f"{self.people[seat]} ({own}, you)"
-                replacements[own] = self.of(seat)
-        # A text already naming people (a message of the service, "waiting for Ann (Red)")
-        # stays as it is: each named form maps to itself, and being longer it wins.
-        for named in list(replacements.values()):
-            replacements[named] = named
-        # Longest first, so that "Yellow (Red's ally)" wins over "Yellow" and "Red".
-        keys = sorted(replacements, key=len, reverse=True)
-        words = [rf"(?<![\w]){re.escape(k)}(?![\w])" for k in keys]
-        pattern = re.compile("|".join([*words, rf"\b{_SEAT_NUMBER}\b"]))
-        object.__setattr__(self, "_pattern", pattern)
-        object.__setattr__(self, "_replacements", replacements)
-        return pattern, replacements
-
     def text(self, text: str) -> str:
         """An engine's line (or lines) with each seat's label replaced by its player's
         name and label; lines listing commands are left as they are."""
-        pattern, replacements = self._compiled()
+        found = _patterns_of(self)
+        pattern, replacements, needles = found.pattern, found.replacements, found.needles
 
         def named(match: re.Match[str]) -> str:
             number = match.group(1)  # the only group: a "seat N" of the fallback
@@ -134,18 +107,56 @@ class Names:
                 return self.of(seat) if seat < len(self.people) else match.group(0)
             return replacements.get(match.group(0), match.group(0))
 
-        # Most lines of a board name nobody: a line is searched only when it holds one of
-        # the pattern's words (or "seat"/"Seat"), which costs far less than the search.
-        needles = (*replacements, "eat ")
+        if not needles.search(text):
+            return text
         return "\n".join(
             pattern.sub(named, line)
-            if any(n in line for n in needles) and not _COMMAND_LINE.match(line)
+            if needles.search(line) and not _COMMAND_LINE.match(line)
             else line
             for line in text.split("\n")
         )
 
     def lines(self, lines: Iterable[str]) -> list[str]:
         return [self.text(line) for line in lines]
+
+
+@dataclass(frozen=True)
+class _Patterns:
+    """What ``Names.text`` searches for, and what each form found becomes."""
+
+    pattern: re.Pattern[str]
+    replacements: dict[str, str]
+    #: the pattern's words as plain text: a far cheaper scan than the pattern's, which
+    #: picks out the few lines that name anybody
+    needles: re.Pattern[str]
+
+
+@functools.lru_cache(maxsize=512)
+def _patterns_of(names: Names) -> _Patterns:
+    """Built once for a game's names (every mail of every move names its players again)."""
+    replacements: dict[str, str] = {}
+    for label, owner in names.allies:
+        owner_label = names.label(owner)
+        if owner_label:
+            replacements[f"{label} ({owner_label}'s ally)"] = names.ally(label, owner)
+        replacements[label] = names.ally(label, owner)
+    for seat, own in enumerate(names.labels):
+        if own:
+            replacements[f"{own} (you)"] = f"{names.people[seat]} ({own}, you)"
+            replacements[own] = names.of(seat)
+    # A text already naming people (a message of the service, "waiting for Ann (Red)")
+    # stays as it is: each named form maps to itself, and being longer it wins.
+    for named in list(replacements.values()):
+        replacements[named] = named
+    # Longest first, so that "Yellow (Red's ally)" wins over "Yellow" and "Red". The word
+    # boundaries are checked once around the words (the regex backtracks into the next word
+    # when one fails them): a boundary check before each word cost a check for every word
+    # at every place in the text.
+    keys = [re.escape(k) for k in sorted(replacements, key=len, reverse=True)]
+    words = rf"(?<![\w])(?:{'|'.join(keys)})(?![\w])|" if keys else ""
+    pattern = re.compile(rf"{words}\b{_SEAT_NUMBER}\b")
+    needles = re.compile("|".join([*keys, "eat "]))
+    return _Patterns(pattern, replacements, needles)
 
 
 def names_for(rules: Any, state: Any, people: Sequence[str]) -> Names:

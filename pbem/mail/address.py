@@ -19,6 +19,7 @@ routes a reply. Rotating the seat's key revokes both.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import re
@@ -102,8 +103,14 @@ def _payload(token: ReplyToken) -> bytes:
 
 def _seat_key(secret: bytes, token: ReplyToken, purpose: bytes) -> bytes:
     """The per-seat key: a new key version gives an unrelated key (rotation revokes)."""
-    _, game = _game_bytes(token.game_id)
-    label = purpose + b"\0" + game + _varint(token.seat) + _varint(token.key_version)
+    return _seat_key_of(secret, token.game_id, token.seat, token.key_version, purpose)
+
+
+# Kept: every move's mails sign for the same few seats again (a pure function of its inputs).
+@functools.lru_cache(maxsize=4096)
+def _seat_key_of(secret: bytes, game_id: str, seat: int, key_version: int, purpose: bytes) -> bytes:
+    _, game = _game_bytes(game_id)
+    label = purpose + b"\0" + game + _varint(seat) + _varint(key_version)
     return hmac.new(secret, label, hashlib.sha256).digest()
 
 
@@ -114,6 +121,7 @@ def _as_bytes(secret: bytes | str) -> bytes:
     return key
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function: a seat's page link repeats in its mails
 def make_token(
     secret: bytes | str,
     game_id: str,

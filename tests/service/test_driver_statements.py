@@ -8,7 +8,19 @@ from collections.abc import Iterator
 from datetime import datetime
 
 import pytest
-from sqlalchemy import Boolean, Column, DateTime, Integer, MetaData, String, Table, insert, text
+from sqlalchemy import (
+    Boolean,
+    Column,
+    DateTime,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    bindparam,
+    insert,
+    select,
+    text,
+)
 from sqlalchemy.exc import IntegrityError
 
 from pbem.db import Database, DriverStatement
@@ -86,6 +98,16 @@ def test_a_parameter_named_twice_is_given_twice(db: Database) -> None:
     with db.write() as session:
         _INSERT.run(session, [_row(1), _row(2, "Bob")])
         assert _BOTH_NAMED.run(session, {"name": "Bob"}).fetchall() == [(2,), (102,)]
+
+
+def test_a_value_bound_in_the_statement_is_given(db: Database) -> None:
+    # ``name == "Bob"`` binds its value in the statement; the caller gives only the id.
+    query = DriverStatement(
+        select(_MARKS.c.id).where(_MARKS.c.name == "Bob", _MARKS.c.id > bindparam("least"))
+    )
+    with db.write() as session:
+        _INSERT.run(session, [_row(1, "Bob"), _row(2, "Bob"), _row(3)])
+        assert query.run(session, {"least": 1}).fetchall() == [(2,)]
 
 
 def test_a_driver_error_is_raised_as_sqlalchemys_and_changes_nothing(db: Database) -> None:

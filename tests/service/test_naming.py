@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import engine
-from pbem.naming import _COMMAND_LINE, Names, names_for
+from pbem.naming import _COMMAND_LINE, Names, _patterns_of, names_for
 from pbem.views import board_for_people
 
 
@@ -52,13 +52,19 @@ _FRAGMENTS += ["Redder", "x", "\n", "You can type ", "'s ally", "(", ")", ",", "
 
 
 @given(st.lists(st.sampled_from(_FRAGMENTS), max_size=30).map("".join))
-def test_a_line_searched_only_when_it_holds_a_word_reads_as_every_line_searched(
+def test_a_line_searched_only_when_it_holds_a_word_reads_as_every_line_searched_word_by_word(
     text: str,
 ) -> None:
     rules = engine.REGISTRY["lancaster"]
     state = rules.initial_state(rules.validate_config({"players": 2}), 5)
     names = names_for(rules, state, ["Ann", "Bob"])
-    pattern, replacements = names._compiled()
+    replacements = _patterns_of(names).replacements
+    # The pattern as first written, each word with its own boundary checks: the one in use
+    # checks them once around all the words, and searches only lines holding a word.
+    words = [
+        rf"(?<![\w]){re.escape(k)}(?![\w])" for k in sorted(replacements, key=len, reverse=True)
+    ]
+    pattern = re.compile("|".join([*words, r"\b[Ss]eat (\d+)\b"]))
 
     def named(match: re.Match[str]) -> str:
         number = match.group(1)
