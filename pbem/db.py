@@ -44,8 +44,6 @@ _PIPELINE = "pbem_pipeline"
 #: Execution options of a statement whose answer nobody reads (see ``pipelined_write``).
 _NO_WAIT = "pbem_no_wait"
 NO_WAIT = {_NO_WAIT: True}
-_BEGIN = text("BEGIN").execution_options(**NO_WAIT)
-_COMMIT = text("COMMIT")
 
 
 def normalise_url(url: str) -> str:
@@ -146,11 +144,11 @@ class Database:
                 info[_PIPELINE] = pipeline
                 try:
                     session.begin()
-                    session.connection().execute(_BEGIN)
+                    _BEGIN.run(session, {})
                     yield session
                     session.flush()  # what the session holds goes before the COMMIT
                     # Waits: with what is queued, and raises any error it met.
-                    session.connection().execute(_COMMIT)
+                    _COMMIT.run(session, {})
                     session.commit()  # the session's own bookkeeping: the server is done
                 except BaseException as error:
                     _roll_back_or_drop(session, connection, error)
@@ -360,6 +358,11 @@ def _wrapped(connection: Connection, sql: str, params: Any, error: Exception) ->
     return DBAPIError.instance(
         sql, params, error, dialect.loaded_dbapi.Error, connection_invalidated=gone, dialect=dialect
     )
+
+
+# The pipelined write's own BEGIN and COMMIT (see ``pipelined_write``).
+_BEGIN = DriverStatement(text("BEGIN"), wait=False)
+_COMMIT = DriverStatement(text("COMMIT"))
 
 
 @contextmanager
