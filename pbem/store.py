@@ -87,10 +87,10 @@ def append(
             record.__dict__["payload"] = event
         stored.append(record)
         prev = digest
-    # One INSERT statement for the rows, not ORM objects: the log is written and never
-    # changed, so nothing in the session needs to track them. NO_WAIT: in a pipelined write
-    # (the unit of work's, under the game's lock) it goes with the next statement read; a
-    # version taken is then raised there, as the IntegrityError that VersionTaken wraps.
+    # An INSERT run on the driver for the rows, not ORM objects: the log is written and never
+    # changed, so nothing in the session needs to track them. ``wait=False``: in a pipelined
+    # write (the unit of work's, under the game's lock) it goes with the next statement read;
+    # a version taken is then raised there, as the IntegrityError that VersionTaken wraps.
     try:
         session.flush()  # what the session holds goes first (e.g. a game's first rows)
         _INSERT_EVENTS.run(session, rows)
@@ -146,5 +146,5 @@ def save_snapshot(
     )
 
 
-# Built once (this runs for every append): NO_WAIT, see ``append``.
+# Built once (this runs for every append): ``wait=False``, see ``append``.
 _INSERT_EVENTS = DriverStatement(insert(Event), wait=False)

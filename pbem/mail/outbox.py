@@ -95,7 +95,7 @@ class OutboxListener:
 
 
 #: Built once (every move runs it). ``inline``: no RETURNING of the generated ids, which
-#: nobody reads, so that the pipelined write need not wait for it (NO_WAIT).
+#: nobody reads, so that the pipelined write need not wait for it (``wait=False``).
 _INSERT_MAILS = DriverStatement(insert(OutboxMail).inline(), wait=False)
 
 
