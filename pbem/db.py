@@ -285,8 +285,9 @@ class DriverStatement:
 
     SQLAlchemy's execution of a statement (an execution context, the result's metadata,
     events) costs about 55 µs here, as much as PostgreSQL's answer to a small one. What it
-    would still do is done here: its conversions of parameter values are applied, a driver
-    error is raised as SQLAlchemy's (``IntegrityError`` …), and in a pipelined write a
+    would still do is done here: its conversions of parameter values are applied, an error
+    goes through its own handling (raised as ``IntegrityError`` …, a lost connection
+    invalidating the pool), and in a pipelined write a
     statement waits for its answer unless it was made with ``wait=False`` (see ``NO_WAIT``:
     an INSERT or UPDATE whose answer nobody reads). Statements whose columns have Python-side
     defaults, or with expanding ("IN") parameters, are refused when first compiled: the
@@ -306,9 +307,11 @@ class DriverStatement:
         if not rows:
             raise ValueError("no rows of parameters to run the statement with")
         compiled = self._compile(dialect, tuple(rows[0]))
-        values = [_driver_params(compiled, row) for row in rows]
-        cursor = connection.connection.cursor()
+        values: list[Any] = []
+        cursor = None
         try:
+            values = [_driver_params(compiled, row) for row in rows]
+            cursor = connection.connection.cursor()
             if len(values) == 1:
                 cursor.execute(compiled.sql, values[0])
             else:
@@ -316,8 +319,12 @@ class DriverStatement:
             pipeline = connection.info.get(_PIPELINE)
             if pipeline is not None and self.wait:
                 pipeline.sync()
-        except dialect.loaded_dbapi.Error as error:
-            raise _wrapped(connection, compiled.sql, values, error) from error
+        except BaseException as error:
+            # SQLAlchemy's own handling of an error in an execution: the driver's error raised
+            # as SQLAlchemy's (IntegrityError, …; a missing parameter as StatementError), and
+            # a lost connection invalidating the whole pool (its other connections went with
+            # the server), as an interrupt invalidates the connection.
+            connection._handle_dbapi_exception(error, compiled.sql, values, cursor, None)
         return cursor
 
     def _compile(self, dialect: Dialect, keys: tuple[str, ...]) -> _Compiled:
@@ -345,19 +352,6 @@ def _driver_params(compiled: _Compiled, row: Mapping[str, Any]) -> Any:
     if compiled.positions is not None:
         return tuple(row[name] for name in compiled.positions)
     return row
-
-
-def _wrapped(connection: Connection, sql: str, params: Any, error: Exception) -> BaseException:
-    """The driver's error as SQLAlchemy raises it; a connection that is gone is invalidated,
-    as SQLAlchemy does, so that the pool does not hand it out again."""
-    dialect = connection.dialect
-    driver = connection.connection.driver_connection
-    gone = dialect.is_disconnect(error, driver, None)  # type: ignore[arg-type]
-    if gone:
-        connection.invalidate(error)
-    return DBAPIError.instance(
-        sql, params, error, dialect.loaded_dbapi.Error, connection_invalidated=gone, dialect=dialect
-    )
 
 
 # The pipelined write's own BEGIN and COMMIT (see ``pipelined_write``).

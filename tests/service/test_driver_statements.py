@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import datetime
 
+import psycopg
 import pytest
 from sqlalchemy import (
     Boolean,
@@ -21,7 +22,8 @@ from sqlalchemy import (
     select,
     text,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError, OperationalError, StatementError
 
 from pbem.db import Database, DriverStatement
 from tests.service.helpers import count_pipeline_waits
@@ -119,6 +121,11 @@ def test_a_driver_error_is_raised_as_sqlalchemys_and_changes_nothing(db: Databas
     assert [r[0] for r in _stored(db)] == [1]
 
 
+def test_a_missing_parameter_is_said_as_sqlalchemy_says_it(db: Database) -> None:
+    with pytest.raises(StatementError), db.write() as session:
+        _BOTH_NAMED.run(session, {"nom": "Bob"})
+
+
 def test_a_statement_sqlalchemy_would_add_to_is_refused(db: Database) -> None:
     # SQLAlchemy fills in a Python-side default itself; the driver would not.
     statement = DriverStatement(insert(_WITH_DEFAULT))
@@ -172,3 +179,35 @@ def test_an_error_sent_ahead_in_a_pipelined_write_is_raised_and_undoes_it(
     with db.pipelined_write() as session:
         _INSERT_UNREAD.run(session, _row(5))
     assert [r[0] for r in _stored(db)] == [1, 5]
+
+
+@pytest.mark.postgres
+def test_a_lost_connection_drops_the_pool_so_that_one_write_fails_not_one_per_connection(
+    postgres_url: str,
+) -> None:
+    # As when the server restarts: every pooled connection went with it, and the pool is
+    # renewed at the first failure (SQLAlchemy's own handling of a disconnect).
+    db = Database(postgres_url, pool_size=3)
+    backend = DriverStatement(text("SELECT pg_backend_pid()"))
+    try:
+        with db.write() as one, db.write() as two, db.write() as three:
+            pids = [backend.run(s, {}).fetchone()[0] for s in (one, two, three)]
+        with psycopg.connect(_libpq(postgres_url), autocommit=True) as admin:
+            for pid in pids:
+                admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        outcomes = []
+        for _ in range(4):
+            try:
+                with db.write() as session:
+                    backend.run(session, {}).fetchone()
+                outcomes.append("ok")
+            except OperationalError as error:
+                assert error.connection_invalidated
+                outcomes.append("lost")
+        assert outcomes == ["lost", "ok", "ok", "ok"]
+    finally:
+        db.dispose()
+
+
+def _libpq(url: str) -> str:
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
