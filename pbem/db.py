@@ -11,12 +11,11 @@ busy handler would sleep in growing steps (up to 100 ms), which with several gun
 workers costs most of the throughput.
 
 On PostgreSQL every statement that waits for its answer is a round trip to the server. The
-unit of work's transaction (``pipelined_write``) runs in psycopg's pipeline mode: statements
-run with ``NO_WAIT`` go to the server with the next one whose answer is read.
-
-The statements every move and every reply runs go to the driver's cursor directly
-(``DriverStatement``): SQLAlchemy's execution of a statement costs about as much again as
-PostgreSQL's answer to it.
+unit of work's transaction (``pipelined_write``) runs in psycopg's pipeline mode: a
+``DriverStatement`` made with ``wait=False`` goes to the server with the next statement whose
+answer is read. The statements every move and every reply runs are such driver statements,
+run on the driver's cursor directly: SQLAlchemy's execution of a statement costs about as
+much again as PostgreSQL's answer to it.
 """
 
 from __future__ import annotations
@@ -41,9 +40,6 @@ from sqlmodel import Session
 
 _WRITE = "pbem_write"
 _PIPELINE = "pbem_pipeline"
-#: Execution options of a statement whose answer nobody reads (see ``pipelined_write``).
-_NO_WAIT = "pbem_no_wait"
-NO_WAIT = {_NO_WAIT: True}
 
 
 def normalise_url(url: str) -> str:
@@ -84,7 +80,7 @@ class Database:
             self._install_sqlite_hooks(busy_timeout_ms)
         else:
             _ping_idle_connections(self.engine)
-            _wait_unless_no_wait(self.engine)
+            _wait_for_every_answer(self.engine)
 
     def _install_sqlite_hooks(self, busy_timeout_ms: int) -> None:
         @event.listens_for(self.engine, "connect")
@@ -114,11 +110,11 @@ class Database:
 
     @contextmanager
     def pipelined_write(self) -> Iterator[Session]:
-        """``write``, with PostgreSQL's pipeline mode: a statement run with the execution
-        option ``NO_WAIT`` (one whose answer nobody reads: an INSERT or UPDATE without
-        RETURNING or a rowcount check) is sent without waiting for the server, and goes with
-        the next statement whose answer is read, or with the COMMIT. Every other statement
-        waits for its answer as in ``write``. An error in a statement sent ahead is raised
+        """``write``, with PostgreSQL's pipeline mode: a ``DriverStatement`` made with
+        ``wait=False`` (one whose answer nobody reads: an INSERT or UPDATE without RETURNING
+        or a rowcount check) is sent without waiting for the server, and goes with the next
+        statement whose answer is read, or with the COMMIT. Every other statement (SQLAlchemy's
+        included) waits for its answer as in ``write``. An error in a statement sent ahead is raised
         by the next one that waits (or by the commit), and the transaction rolls back as
         always. On SQLite, ``write``."""
         if not self.is_postgres:
@@ -251,20 +247,17 @@ def _roll_back_or_drop(session: Session, connection: Connection, error: BaseExce
         connection.invalidate()
 
 
-def _wait_unless_no_wait(engine: Engine) -> None:
-    """In a pipelined write, wait for the answer of every statement not run with
-    ``NO_WAIT`` (and of those queued before it) before SQLAlchemy reads it."""
+def _wait_for_every_answer(engine: Engine) -> None:
+    """In a pipelined write, wait for the answer of every statement SQLAlchemy runs (and of
+    those queued before it) before SQLAlchemy reads it: it reads every answer (a row count,
+    a generated key). Only a ``DriverStatement`` may go without waiting."""
 
     @event.listens_for(engine, "after_cursor_execute")
     def _sync(
-        conn: Any, _cursor: Any, _statement: Any, _params: Any, context: Any, _many: Any
+        conn: Any, _cursor: Any, _statement: Any, _params: Any, _context: Any, _many: Any
     ) -> None:
         pipeline = conn.info.get(_PIPELINE)
-        if pipeline is None:
-            return
-        # A RETURNING clause is read, even one SQLAlchemy added itself (a generated key).
-        returning = getattr(context.compiled, "effective_returning", None)
-        if returning or not context.execution_options.get(_NO_WAIT):
+        if pipeline is not None:
             pipeline.sync()
 
 
@@ -287,11 +280,11 @@ class DriverStatement:
     events) costs about 55 µs here, as much as PostgreSQL's answer to a small one. What it
     would still do is done here: its conversions of parameter values are applied, an error
     goes through its own handling (raised as ``IntegrityError`` …, a lost connection
-    invalidating the pool), and in a pipelined write a
-    statement waits for its answer unless it was made with ``wait=False`` (see ``NO_WAIT``:
-    an INSERT or UPDATE whose answer nobody reads). Statements whose columns have Python-side
-    defaults, or with expanding ("IN") parameters, are refused when first compiled: the
-    driver would not know what SQLAlchemy adds to them."""
+    invalidating the pool), and in a pipelined write a statement waits for its answer
+    unless it was made with ``wait=False`` (an INSERT or UPDATE whose answer nobody reads).
+    Statements whose columns have Python-side defaults, or with expanding ("IN")
+    parameters, are refused when first compiled: the driver would not know what SQLAlchemy
+    adds to them."""
 
     def __init__(self, statement: ClauseElement, *, wait: bool = True) -> None:
         self.statement = statement

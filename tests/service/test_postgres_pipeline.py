@@ -1,8 +1,8 @@
 """PostgreSQL: a pipelined write (``Database.pipelined_write``, the unit of work's
-transaction) sends a statement run with ``NO_WAIT`` without waiting for its answer; the
-next statement whose answer is read waits for both. An error in a statement sent ahead is
-raised all the same (by the next statement that waits, or by the commit), and the whole
-transaction rolls back; the pooled connection leaves pipeline mode either way."""
+transaction) sends a driver statement made with ``wait=False`` without waiting for its
+answer; the next statement whose answer is read waits for both. An error in a statement
+sent ahead is raised all the same (by the next statement that waits, or by the commit), and
+the whole transaction rolls back; the pooled connection leaves pipeline mode either way."""
 
 from __future__ import annotations
 
@@ -14,13 +14,13 @@ from psycopg import pq
 from sqlalchemy import Column, Integer, MetaData, Table, insert, text
 from sqlalchemy.exc import IntegrityError
 
-from pbem.db import NO_WAIT, Database
+from pbem.db import Database, DriverStatement
 from tests.service.helpers import count_pipeline_waits
 
 pytestmark = pytest.mark.postgres
 
 _INSERT_WAITING = text("INSERT INTO pipelined (id) VALUES (:id)")
-_INSERT = _INSERT_WAITING.execution_options(**NO_WAIT)
+_INSERT = DriverStatement(_INSERT_WAITING, wait=False)
 _COUNT = text("SELECT count(*) FROM pipelined")
 
 
@@ -44,7 +44,7 @@ def waits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def _store_one(db: Database) -> None:
     """Row 1, committed: inserting it again fails on the server."""
     with db.write() as session:
-        session.connection().execute(_INSERT, {"id": 1})
+        _INSERT.run(session, {"id": 1})
 
 
 def _ids(db: Database) -> list[int]:
@@ -74,12 +74,12 @@ def test_statements_whose_answer_is_unread_go_with_the_next_one_read(
 ) -> None:
     with database.pipelined_write() as session:
         for n in (1, 2, 3):
-            session.connection().execute(_INSERT, {"id": n})
-        assert waits == [], "a NO_WAIT statement waited for its answer"
+            _INSERT.run(session, {"id": n})
+        assert waits == [], "a statement made with wait=False waited for its answer"
         # The read waits once, for the three inserts and itself, and sees them.
         assert session.connection().execute(_COUNT).scalar_one() == 3
         assert waits == [1]
-        session.connection().execute(_INSERT, {"id": 4})
+        _INSERT.run(session, {"id": 4})
     assert _ids(database) == [1, 2, 3, 4]
     assert _pooled(database)[1:] == _CLEAN
 
@@ -92,14 +92,14 @@ def test_an_error_sent_ahead_is_raised_by_the_next_read_and_undoes_everything(
         pytest.raises(IntegrityError, match="pipelined_pkey"),
         database.pipelined_write() as session,
     ):
-        session.connection().execute(_INSERT, {"id": 2})
-        session.connection().execute(_INSERT, {"id": 1})  # taken: fails on the server
+        _INSERT.run(session, {"id": 2})
+        _INSERT.run(session, {"id": 1})  # taken: fails on the server
         session.connection().execute(_COUNT).scalar_one()
         pytest.fail("the read after a failed statement went on")
     assert _ids(database) == [1]
     assert _pooled(database)[1:] == _CLEAN
     with database.pipelined_write() as session:
-        session.connection().execute(_INSERT, {"id": 5})
+        _INSERT.run(session, {"id": 5})
     assert _ids(database) == [1, 5]
 
 
@@ -111,8 +111,8 @@ def test_an_error_in_the_last_statement_sent_ahead_is_raised_by_the_commit(
         pytest.raises(IntegrityError, match="pipelined_pkey"),
         database.pipelined_write() as session,
     ):
-        session.connection().execute(_INSERT, {"id": 2})
-        session.connection().execute(_INSERT, {"id": 1})
+        _INSERT.run(session, {"id": 2})
+        _INSERT.run(session, {"id": 1})
     assert _ids(database) == [1]
     assert _pooled(database)[1:] == _CLEAN
 
@@ -123,7 +123,7 @@ def test_an_exception_in_the_block_rolls_back_what_was_sent_ahead(database: Data
         pytest.raises(RuntimeError, match="changed my mind"),
         database.pipelined_write() as session,
     ):
-        session.connection().execute(_INSERT, {"id": 7})
+        _INSERT.run(session, {"id": 7})
         raise RuntimeError("changed my mind")
     assert _ids(database) == []
     # Rolled back, and the connection given back to the pool (not dropped): no error of the
@@ -147,10 +147,10 @@ def test_a_savepoint_that_fails_is_rolled_back_to_and_the_write_goes_on(
     # INSERT fails inside a savepoint, and its transaction carries on without it.
     _store_one(database)
     with database.pipelined_write() as session:
-        session.connection().execute(_INSERT, {"id": 2})
+        _INSERT.run(session, {"id": 2})
         with pytest.raises(IntegrityError, match="pipelined_pkey"), session.begin_nested():
             session.connection().execute(_INSERT_WAITING, {"id": 1})
-        session.connection().execute(_INSERT, {"id": 3})
+        _INSERT.run(session, {"id": 3})
         assert session.connection().execute(_COUNT).scalar_one() == 3
     assert _ids(database) == [1, 2, 3]
 
@@ -161,7 +161,7 @@ def test_nothing_is_seen_by_others_before_the_commit(database: Database, postgre
     other = Database(postgres_url, pool_size=1)
     try:
         with database.pipelined_write() as session:
-            session.connection().execute(_INSERT, {"id": 1})
+            _INSERT.run(session, {"id": 1})
             assert session.connection().execute(_COUNT).scalar_one() == 1
             assert _ids(other) == []
         assert _ids(other) == [1]
@@ -181,16 +181,16 @@ def test_a_failure_with_statements_queued_behind_it_drops_the_connection(
         pytest.raises(IntegrityError, match="pipelined_pkey"),
         database.pipelined_write() as session,
     ):
-        session.connection().execute(_INSERT, {"id": 1})  # taken: fails on the server
+        _INSERT.run(session, {"id": 1})  # taken: fails on the server
         for n in (2, 3, 4, 5):
-            session.connection().execute(_INSERT, {"id": n})
+            _INSERT.run(session, {"id": n})
         session.connection().execute(_COUNT).scalar_one()
     assert _ids(database) == [1]
     after = _pooled(database)
     assert after[0] != before, "the connection that failed went back to the pool"
     assert after[1:] == _CLEAN
     with database.pipelined_write() as session:
-        session.connection().execute(_INSERT, {"id": 6})
+        _INSERT.run(session, {"id": 6})
     assert _ids(database) == [1, 6]
 
 
@@ -198,19 +198,24 @@ def test_a_write_that_reads_nothing_still_commits(database: Database) -> None:
     # Nothing waits before the end: the COMMIT must still be sent (psycopg's own commit
     # would go by a transaction status it has not heard of since the BEGIN).
     with database.pipelined_write() as session:
-        session.connection().execute(_INSERT, {"id": 1})
-        session.connection().execute(_INSERT, {"id": 2})
+        _INSERT.run(session, {"id": 1})
+        _INSERT.run(session, {"id": 2})
     assert _ids(database) == [1, 2]
     assert _pooled(database)[1:] == _CLEAN
 
 
-def test_a_returning_clause_is_waited_for_even_when_asked_not_to(database: Database) -> None:
-    # SQLAlchemy adds RETURNING itself for a generated key of a one-row INSERT: its answer is
-    # read at once, so the statement waits whatever its options say.
+def test_an_answer_read_is_there_even_from_a_statement_sent_without_waiting(
+    database: Database,
+) -> None:
+    # SQLAlchemy adds RETURNING itself for a generated key of a one-row INSERT, and reads it
+    # at once: its statements always wait. A driver statement sent without waiting gives its
+    # answer when it is fetched.
     table = Table("keyed", MetaData(), Column("id", Integer, primary_key=True))
     with database.write() as session:
         session.connection().execute(text("DROP TABLE IF EXISTS keyed"))
         session.connection().execute(text("CREATE TABLE keyed (id serial PRIMARY KEY)"))
+    returning = DriverStatement(text("INSERT INTO keyed DEFAULT VALUES RETURNING id"), wait=False)
     with database.pipelined_write() as session:
-        result = session.connection().execute(insert(table).execution_options(**NO_WAIT), {})
+        result = session.connection().execute(insert(table), {})
         assert result.inserted_primary_key == (1,)
+        assert returning.run(session, {}).fetchone() == (2,)
