@@ -9,9 +9,13 @@ only the administrator may, and the log then says which hidden information those
 already revealed, since it stays known to every player. A seat that disagrees leaves the
 dispute to the administrator.
 
-Decisions where the issue was silent: one dispute open per game at a time (as with undo
-requests); a finished game takes no new dispute (its seed is public, nothing can be
-retracted); the text of a dispute is read by every seat (the mails and the form say so).
+Decisions where the issue was silent: a finished game takes no new dispute (its seed is
+public, nothing can be retracted); the text of a dispute is read by every seat (the mails
+and the form say so).
+
+A dispute must not stall the game (docs/deadlines.md): the opener's own clock keeps
+running, and the others' stop for at most one decision's time (``pbem.deadlines.schedule``);
+who may open one when is ``pbem.dispute_limits``.
 
 ``Disputes`` is composed into the game service (``GameService.disputes``); the mail door,
 the API, the pages and the CLI call it.
@@ -29,6 +33,7 @@ from sqlmodel import Session, col, select
 
 from pbem import events as ev
 from pbem import undo as undo_rules
+from pbem.dispute_limits import check_may_open
 from pbem.errors import AgainstTheRules, BadRequest, Conflict, GameNotFound
 from pbem.events import StoredEvent
 from pbem.models import Dispute
@@ -143,11 +148,23 @@ def row_json(
     return out
 
 
-def open_dispute(session: Session, game_id: str) -> Dispute | None:
-    """The game's open dispute, if any (through the ``(game_id, status)`` index)."""
-    return session.exec(
-        select(Dispute).where(Dispute.game_id == game_id, Dispute.status == "open")
-    ).first()
+def open_disputes(session: Session, game_id: str) -> list[Dispute]:
+    """The game's open disputes, oldest first (through the ``(game_id, status)`` index)."""
+    return list(
+        session.exec(
+            select(Dispute)
+            .where(Dispute.game_id == game_id, Dispute.status == "open")
+            .order_by(col(Dispute.dispute))
+        ).all()
+    )
+
+
+def answerable(rows: Sequence[Dispute], seat: int | None) -> list[Dispute]:
+    """The open disputes ``seat`` may still answer: another seat's, not answered by it yet
+    (``seat`` None: every open one)."""
+    if seat is None:
+        return list(rows)
+    return [r for r in rows if r.seat != seat and str(seat) not in json.loads(r.answers)]
 
 
 class Disputes:
@@ -179,11 +196,19 @@ class Disputes:
             out.append(item)
         return out
 
-    def open_one(self, game_id: str) -> int | None:
-        """The open dispute of the game (its number), if any."""
+    def open_one(self, game_id: str, seat: int | None = None) -> int | None:
+        """The open dispute (its number) that ``seat`` may answer, if there is exactly one
+        (``seat`` None: the game's only open dispute). Conflict naming them when several
+        are: an answer must say which."""
         with self.service.db.read() as session:
-            row = open_dispute(session, game_id)
-        return None if row is None else row.dispute
+            rows = answerable(open_disputes(session, game_id), seat)
+        if len(rows) > 1:
+            numbers = ", ".join(str(r.dispute) for r in rows)
+            raise Conflict(
+                f"Disputes {numbers} are open: say which you answer, as "
+                f"'agree {rows[0].dispute}' or 'disagree {rows[0].dispute}'."
+            )
+        return rows[0].dispute if rows else None
 
     # -- commands -------------------------------------------------------------------------
 
@@ -208,13 +233,11 @@ class Disputes:
         with self.service.transactions.on(game_id) as txn:
             # The service's own checks: refused in the words of every other command.
             self.service._check_can_act(txn, seat)
-            versions = _disputed(txn.read(), txn.version, first, last)
-            current = open_dispute(txn.session, game_id)
-            if current is not None:
-                raise Conflict(
-                    f"Dispute {current.dispute} is still open: it must be resolved before "
-                    "another is opened."
-                )
+            events = txn.read()
+            versions = _disputed(events, txn.version, first, last)
+            check_may_open(
+                txn, events, open_disputes(txn.session, game_id), seat, self.service.clock.now()
+            )
             opened = ev.DisputeOpened(
                 seat=seat,
                 versions=tuple(versions),
@@ -448,7 +471,7 @@ def apply_mail_line(
             raise BadRequest(f"'{word} 45' names the dispute by its number (not {what[:20]!r}).")
         dispute = int(number)
     else:
-        found = disputes.open_one(game_id)
+        found = disputes.open_one(game_id, seat)
         if found is None:
             raise Conflict("There is no dispute waiting for an answer.")
         dispute = found
@@ -471,7 +494,7 @@ def dispute_headline(new: Sequence[StoredEvent]) -> str | None:
 def dispute_notice(
     row: Dispute | None, viewer: int, names: Names, *, consent_possible: bool = True
 ) -> str:
-    """What every mail says while a dispute is open (``row``: the game's ``open_dispute``,
+    """What every mail says while a dispute is open (``row``: one of ``open_disputes``,
     read once for all the mails of an append): what it is about, and how to answer.
     ``consent_possible``: False when upholding it would cross a draw or a reveal
     (``administrator_only``): then no seat is asked to agree."""

@@ -1,10 +1,13 @@
 """Each seat's deadline, as a pure fold of the game's events (docs/deadlines.md).
 
 ``GameClock`` is the fold's state: the time control, the game's pauses (``GamePaused`` …
-``GameResumed``, and every open dispute: "while a dispute is open, clocks stop"), and per
-seat the decision it owes (since when, with what budget), its bank, its extensions, its
-vacations and its standing order. ``step`` folds the events of one append (one transaction:
-they share their ``recorded_at``) given the seats that owe a decision after them.
+``GameResumed``), the disputes' stops, and per seat the decision it owes (since when, with
+what budget), its bank, its extensions, its vacations and its standing order. A dispute
+stops every clock but its opener's, from its opening until it is resolved or one
+decision's time has passed (``TimeControl.decision_time``), whichever comes first: a seat
+cannot stall its own deadline by disputing, nor the others' for longer than that. ``step``
+folds the events of one append (one transaction: they share their ``recorded_at``) given the
+seats that owe a decision after them.
 
 From it, ``due_at`` is the moment the seat's budget of *counted* time runs out: time in a
 pause, a vacation or (with ``weekend_pause``) a weekend in the game's time zone does not
@@ -66,11 +69,15 @@ class SeatClock:
 class GameClock:
     time_control: TimeControl
     seats: dict[int, SeatClock]
-    #: stretches when no clock runs: pauses and open disputes (end None: still open)
+    #: stretches when no clock runs: the administrator's pauses (end None: still open)
     paused: list[Interval] = field(default_factory=list)
-    #: why the open pause is open: "pause" and/or "dispute N"
+    #: why the open pause is open: "pause" (a clock folded before disputes had their own
+    #: stops may still hold "dispute N")
     pause_reasons: list[str] = field(default_factory=list)
     finished: bool = False
+    #: each dispute's stop, by the dispute's number: the opener's seat (whose clock runs
+    #: on), and the stretch the other clocks stop; its end is known from the opening
+    disputes: dict[int, tuple[int, Interval]] = field(default_factory=dict)
 
     # -- the fold --------------------------------------------------------------------------
 
@@ -163,9 +170,14 @@ class GameClock:
         elif isinstance(p, ev.GameResumed):
             self._resume(at, "pause")
         elif isinstance(p, ev.DisputeOpened):
-            self._pause(at, f"dispute {e.version}")
+            limit = timedelta(seconds=self.time_control.decision_time)
+            self.disputes[e.version] = (p.seat, (at, at + limit))
         elif isinstance(p, ev.DisputeResolved):
             self._resume(at, f"dispute {p.dispute}")
+            if p.dispute in self.disputes:
+                opener, (start, end) = self.disputes[p.dispute]
+                if end is not None and at < end:
+                    self.disputes[p.dispute] = (opener, (start, max(start, at)))
         elif isinstance(p, ev.GameCreated):
             for invited in p.invited:
                 if invited in self.seats:
@@ -230,7 +242,8 @@ class GameClock:
 
     def blocked(self, seat: SeatClock) -> list[Interval]:
         """The stretches when the seat's clock does not run, weekends aside, merged."""
-        return _merge([*self.paused, *seat.away])
+        disputed = [stop for opener, stop in self.disputes.values() if opener != seat.seat]
+        return _merge([*self.paused, *disputed, *seat.away])
 
     def counted(self, seat: SeatClock, start: datetime, end: datetime) -> int:
         """Seconds between ``start`` and ``end`` that count against the seat."""
@@ -328,6 +341,10 @@ class GameClock:
             "paused": [_interval_json(i) for i in self.paused],
             "pause_reasons": list(self.pause_reasons),
             "finished": self.finished,
+            "disputes": [
+                [number, opener, _interval_json(stop)]
+                for number, (opener, stop) in sorted(self.disputes.items())
+            ],
             "seats": [
                 {
                     "seat": s.seat,
@@ -374,6 +391,7 @@ class GameClock:
             [_interval(i) for i in data["paused"]],
             list(data["pause_reasons"]),
             data["finished"],
+            {n: (opener, _interval(stop)) for n, opener, stop in data.get("disputes", [])},
         )
 
 

@@ -71,6 +71,12 @@ class TimeControl:
     def enabled(self) -> bool:
         return self.kind != "none"
 
+    @property
+    def decision_time(self) -> int:
+        """One decision's time, the measure of what a dispute may cost the others: the time
+        per move, a clock's starting bank, or a day in a game without a time limit."""
+        return self.per_decision or self.initial or DAY
+
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["reminders"] = list(self.reminders)

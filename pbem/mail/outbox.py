@@ -41,7 +41,7 @@ from pbem.clock import Clock, SystemClock
 from pbem.clock_events import CLOCK_EVENTS
 from pbem.db import DriverStatement
 from pbem.deadlines.time_control import TimeControl
-from pbem.disputes import administrator_only, dispute_headline, dispute_notice, open_dispute
+from pbem.disputes import administrator_only, dispute_headline, dispute_notice, open_disputes
 from pbem.events import StoredEvent
 from pbem.mail import compose as c
 from pbem.mail.clock_news import clock_news, deadline_line, vacation_ends
@@ -154,16 +154,17 @@ def plan_mails(
     pending = _pending_undo(ctx, undo_request, finished is not None)
     dispute_news = dispute_headline(new)
     # Once for every seat's mail, and only when one is open.
-    dispute = open_dispute(ctx.session, ctx.game_id) if facts.dispute_open else None
+    disputes = open_disputes(ctx.session, ctx.game_id) if facts.dispute_open else []
     clock = None
     if types & _CLOCK_TYPES:
         clock = clock_news(new, names, vacation_ends(ctx.session, ctx.game_id))
     # Retractions come after what they retract: the log from the disputed moves on says
-    # whether consent could uphold it.
-    first = min(json.loads(dispute.versions)) if dispute is not None else 0
-    consent_possible = dispute is None or not administrator_only(
-        store.read(ctx.session, ctx.game_id, after=first - 1), first
-    )
+    # whether consent could uphold each.
+    consent_possible: dict[int, bool] = {}
+    if disputes:
+        firsts = {d.dispute: min(json.loads(d.versions)) for d in disputes}
+        log = store.read(ctx.session, ctx.game_id, after=min(firsts.values()) - 1)
+        consent_possible = {n: not administrator_only(log, v) for n, v in firsts.items()}
     keys = facts.key_versions
     rules_link = c.rules_link(settings, rules)
     waiting = invitations.waiting_among(ctx.session, facts.pending_invitations, ctx.seats)
@@ -201,7 +202,12 @@ def plan_mails(
                 seat.seat,
                 pending,
                 names,
-                dispute_notice(dispute, seat.seat, names, consent_possible=consent_possible),
+                "\n".join(
+                    dispute_notice(
+                        d, seat.seat, names, consent_possible=consent_possible[d.dispute]
+                    )
+                    for d in disputes
+                ),
                 "" if clock is None else clock.notices(history, seat.seat, names),
             ),
         }

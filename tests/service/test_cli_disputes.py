@@ -54,7 +54,7 @@ def test_a_dispute_from_the_command_line_to_its_resolution(run) -> None:  # type
     assert no_reason.exit_code == 1 and "Say why" in no_reason.output
     undecided = run("admin", "resolve", gid, "5", "--token", admin)
     assert undecided.exit_code == 2 and "--uphold or --dismiss" in undecided.output
-    assert run("dispute", gid, "0", "3", "again").exit_code == 1  # one open at a time
+    assert run("dispute", gid, "1", "3", "again").exit_code == 1  # one open per seat
     upheld = run("admin", "resolve", gid, "5", "--uphold", "--token", admin)
     assert upheld.exit_code == 0, upheld.output
     assert upheld.output.splitlines() == [

@@ -185,7 +185,9 @@ def test_an_open_dispute_stops_the_clock(service: GameService) -> None:
     second = _owing(service, gid)
     start = wait(service, hours=1)
     opened = service.disputes.open(gid, first, version, None, "not what I sent", channel="api")
-    assert rows(service, gid)[second].status == "paused"
+    # Stopped for one decision's time at most: the due time while it is open says so.
+    row = rows(service, gid)[second]
+    assert (row.status, row.due_at) == ("running", at(start + timedelta(hours=-1 + 48 + 48)))
     wait(service, hours=3)
     service.disputes.resolve(
         gid, created.admin_token, opened.dispute, uphold=False, reason="it was"

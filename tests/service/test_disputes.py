@@ -56,8 +56,8 @@ def test_a_dispute_is_opened_then_dismissed_with_a_reason(service: GameService) 
         "open",
     )
     assert service.disputes.open_one(gid) == 5
-    with pytest.raises(Conflict, match="Dispute 5 is still open"):
-        service.disputes.open(gid, 0, 4, None, "and this", channel="api")
+    with pytest.raises(Conflict, match="Your dispute 5 is still open"):
+        service.disputes.open(gid, 1, 4, None, "and this", channel="api")
     with pytest.raises(Forbidden, match="admin token"):
         service.disputes.resolve(gid, game.seats[0].token, 5, uphold=False, reason="no")
     with pytest.raises(BadRequest, match="Say why"):
