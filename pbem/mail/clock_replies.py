@@ -65,6 +65,21 @@ def is_clock_line(line: str) -> bool:
     return _LINE.match(" ".join(line.split())) is not None
 
 
+#: the setting each kind of line changes, by the name of its first group in ``_LINE``
+_COMMANDS = {"default": "default", "away": "vacation", "back": "vacation", "ask": "ask",
+             "answer": "answer", "zone": "zone", "digest": "digest"}  # fmt: skip
+
+
+def command_of(line: str) -> str | None:
+    """What the clock line sets (``default``, ``vacation`` for ``away`` and ``back``,
+    ``ask`` for ``extend``, ``pause`` and ``resume`` …), None for another line: a line that
+    repeats the latest of the same command changes nothing more."""
+    match = _LINE.match(" ".join(line.split()))
+    if match is None:
+        return None
+    return next(command for name, command in _COMMANDS.items() if match.group(name))
+
+
 def apply_line(
     service: GameService,
     clock: Clock,

@@ -44,6 +44,7 @@ from pbem.mail.inbound_outcome import Outcome, Recorder, Result, record_outcome
 from pbem.mail.models import CONFIRMED, DONE, HELD, PROCESSING, STORED, InboundMail, OutboxMail
 from pbem.mail.reading import Incoming, Kind, read_message
 from pbem.mail.relay import default_owner
+from pbem.mail.reply_answers import Answers, once_each
 from pbem.mail.routing import NotRouted, Route, route_reply
 from pbem.service import GameService
 from pbem.settings import Settings
@@ -352,9 +353,11 @@ class Inbound:
     def _apply(self, incoming: Incoming, key: str, route: Route) -> Outcome:
         svc, game, seat = self.service, route.game_id, route.seat
         done: list[str] = []
+        # What the reply asks to be told: mailed once, whatever it asks (reply_answers).
+        answers = Answers()
         mails: list[OutboxMail] = []
         expected = route.seen
-        groups = command_groups(incoming.commands)
+        groups = once_each(command_groups(incoming.commands))
         # An invited seat's reply accepts only when it says so or holds a command for the
         # game; a decline, or anything else, changes nothing (pbem.mail.invitation_replies).
         invited_now = route.invitation_waiting  # read with the route
@@ -376,6 +379,7 @@ class Inbound:
                         expected = svc.load(game).version
                     # The reply's last commands: its outcome is written in their transaction.
                     last = index == len(groups) - 1
+                    mails[:] = self._answer(route, answers) if last else []
                     recorder = (
                         Recorder(self.settings, self.clock, key, incoming, route, done, mails)
                         if last
@@ -399,8 +403,9 @@ class Inbound:
                     expected = result.version
                     if result.error is not None:
                         line, after = failed_and_after(result.error, lines, groups[index + 1 :])
+                        answered = self._answer(route, answers)
                         return self._stopped(
-                            route, incoming, done, line, after, result.error, mails
+                            route, incoming, done, line, after, result.error, answered
                         )
                     recorded = recorder.outcome if recorder is not None else None
                     if recorded is not None and not result.replayed:
@@ -428,15 +433,15 @@ class Inbound:
                     ).version
                     done.append(word)
                 elif word == "clock":  # default …, away until …, back, extend, pause …
-                    expected = self._clock(route, lines[0], key, mails, done) or expected
+                    expected = self._clock(route, lines[0], key, answers, done) or expected
                 elif word in MAIL_WORDS:  # dispute 41: …, agree 45, disagree 45
                     expected, did = apply_mail_line(svc.disputes, game, seat, lines[0], key)
                     done.append(did)
                 elif word == "resign":
                     expected = svc.resign(game, seat, channel="email", channel_ref=key).version
                     done.append("resign")
-                else:  # help, show: a mail of their own, not an error
-                    mails.append(self._info_mail(route, word))
+                else:  # help, show: answered, not an error
+                    answers.ask(word)
                     done.append(word)
             except ServiceError as error:
                 # Refused before any line was read (a stale version, too many lines): the
@@ -448,9 +453,10 @@ class Inbound:
                 ):
                     done.append("invitation accepted")
                 line, after = failed_and_after(error, lines, groups[index + 1 :])
-                return self._stopped(route, incoming, done, line, after, error, mails)
+                answered = self._answer(route, answers)
+                return self._stopped(route, incoming, done, line, after, error, answered)
         # The outcome word is printed before the detail ("applied: E5"): not repeated here.
-        return Outcome("applied", "; ".join(done), route, mails=mails)
+        return Outcome("applied", "; ".join(done), route, mails=self._answer(route, answers))
 
     def _invitation_not_accepted(
         self, route: Route, incoming: Incoming, said: invitation_replies.Answer
@@ -568,35 +574,25 @@ class Inbound:
         )
 
     def _clock(
-        self, route: Route, line: str, key: str, mails: list[OutboxMail], done: list[str]
+        self, route: Route, line: str, key: str, answers: Answers, done: list[str]
     ) -> int | None:
-        """A clock line (``pbem.mail.clock_replies``), answered with a mail of its own."""
+        """A clock line (``pbem.mail.clock_replies``); what it did is in the reply's answer."""
         did = clock_replies.apply_line(
             self.service, self.clock, route.game_id, route.seat, route.email or "", line, key
         )
         done.append(did.did)
+        answers.add_clock(did.answer)
+        return did.version
+
+    def _answer(self, route: Route, answers: Answers) -> list[OutboxMail]:
+        """The reply's one informational mail, if it asked for any."""
+        if not answers:
+            return []
         loaded = self.service.load(route.game_id)
         email, now = route.email or "", self.clock.now()
         with self.db.read() as session:
-            answer = clock_replies.answer_mail(
-                session, self.settings, loaded, route.seat, route.name, email, did.answer, now
-            )
-        mails.append(answer)
-        return did.version
-
-    def _info_mail(self, route: Route, word: str) -> OutboxMail:
-        loaded = self.service.load(route.game_id)
-        with self.db.read() as session:
-            return replies.info_mail(
-                session,
-                self.settings,
-                loaded,
-                route.seat,
-                route.name,
-                route.email or "",
-                word,
-                self.clock.now(),
-            )
+            mail = answers.mail(session, self.settings, loaded, route.seat, route.name, email, now)
+        return [] if mail is None else [mail]
 
     # -- recording the outcome -----------------------------------------------------------
 

@@ -80,6 +80,11 @@ def error_text(
     )
 
 
+def commands_text(loaded: Loaded, seat: int) -> str:
+    """The commands a reply may hold, as ``help`` lists them."""
+    return c.render("commands", can_type=c.can_type(loaded.rules, loaded.state, seat))
+
+
 def info_mail(
     session: Session,
     settings: Settings,
@@ -101,7 +106,7 @@ def info_mail(
         "can_type": c.can_type(rules, loaded.state, seat),
     }
     if word == "help":
-        text = c.render("help", **common)
+        text = c.render("help", **common, commands=commands_text(loaded, seat))
     else:
         text = c.render(
             "notice",

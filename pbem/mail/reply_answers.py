@@ -1,0 +1,123 @@
+"""A reply's informational answers, mailed as one (docs/mail.md): ``help``, ``show`` and
+what each clock line did. A reply of forty such lines brings one mail, not thirty, so that
+nobody can use the service to multiply mails; and a clock line that repeats the one before
+it of the same command is applied once (forty ``default D4`` lines append one event).
+
+The answer goes to the seat's own address, as every answer to a reply does; a reply that
+asks for one kind of answer gets the very mail it always got (``help``, ``show``,
+``clock``), and one that asks for several gets them in one mail of kind ``answers``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlmodel import Session
+
+from pbem.mail import clock_replies, replies
+from pbem.mail import compose as c
+from pbem.mail.commands import Group
+from pbem.mail.models import OutboxMail
+from pbem.repository import Loaded
+from pbem.settings import Settings
+
+
+def once_each(groups: list[Group]) -> list[Group]:
+    """The reply's groups without the lines that would only repeat: a ``help`` or ``show``
+    after the first, and a clock line identical to the latest line of the same command
+    before it (``default E5``, ``default none``, ``default E5`` keeps all three: the last
+    one changes the order again). Moves, undo, answers and disputes keep every line: two
+    ``undo`` lines take back two moves."""
+    kept: list[Group] = []
+    asked: set[str] = set()
+    latest: dict[str, str] = {}
+    for word, lines in groups:
+        if word in ("help", "show"):
+            if word in asked:
+                continue
+            asked.add(word)
+        elif word == "clock":
+            line = " ".join(lines[0].split())
+            command = clock_replies.command_of(line)
+            if command is not None and latest.get(command) == line:
+                continue
+            if command is not None:
+                latest[command] = line
+        kept.append((word, lines))
+    return kept
+
+
+@dataclass
+class Answers:
+    """What a reply asked to be told, gathered while its lines are applied."""
+
+    #: what each clock line did, in order (an identical answer once, where it came last:
+    #: the mail then ends with what holds)
+    clock: list[str] = field(default_factory=list)
+    help: bool = False
+    show: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.clock) or self.help or self.show
+
+    def ask(self, word: str) -> None:
+        """``help`` or ``show``."""
+        if word == "help":
+            self.help = True
+        else:
+            self.show = True
+
+    def add_clock(self, text: str) -> None:
+        if text in self.clock:
+            self.clock.remove(text)
+        self.clock.append(text)
+
+    def mail(
+        self,
+        session: Session,
+        settings: Settings,
+        loaded: Loaded,
+        seat: int,
+        name: str,
+        email: str,
+        now: datetime,
+    ) -> OutboxMail | None:
+        """The one mail that answers them (the position as ``loaded`` has it), or None."""
+        if not self:
+            return None
+        if not self.clock and self.help != self.show:
+            word = "help" if self.help else "show"
+            return replies.info_mail(session, settings, loaded, seat, name, email, word, now)
+        if not (self.help or self.show):
+            text = "\n\n".join(self.clock)
+            return clock_replies.answer_mail(
+                session, settings, loaded, seat, name, email, text, now
+            )
+        rules = loaded.rules
+        can_type = c.can_type(rules, loaded.state, seat)
+        parts = [c.MARKER, f"{rules.name.title()}, game {loaded.game_id}: your answers."]
+        parts.extend(self.clock)
+        if self.show:
+            board = c.board_text(rules, loaded.state, seat, loaded.names, finished=loaded.finished)
+            parts.append(f"The position:\n\n{board.rstrip()}")
+            parts.append(f"You can type, for example: {can_type}")
+        if self.help:
+            parts.append(replies.commands_text(loaded, seat).rstrip())
+            parts.append(f"Rules and how to write each move: {c.rules_link(settings, rules)}")
+        link = c.seat_link(session, settings, loaded.game_id, seat)
+        parts.append(f"Game page: {link}\n{c.receipt(loaded.version, loaded.head_hash)}")
+        return c.outbox_mail(
+            settings,
+            kind="answers",
+            game_id=loaded.game_id,
+            seat=seat,
+            to_name=name,
+            to_address=email,
+            subject=c.subject_for(rules, loaded.game_id),
+            text="\n\n".join(parts) + "\n",
+            now=now,
+            version=loaded.version,
+            head_hash=loaded.head_hash,
+            reply_to=c.seat_reply_address(session, settings, loaded.game_id, seat, loaded.version),
+        )
