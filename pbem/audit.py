@@ -20,20 +20,20 @@ from typing import TYPE_CHECKING, Any
 from sqlmodel import col, select
 
 from pbem import events as ev
+from pbem.deadlines.history import NO_TIME_CONTROL, game_deadlines, step_deadlines
 from pbem.disputes import resolution_reasons, row_json
 from pbem.errors import BadRequest, GameNotFound
 from pbem.mail.compose import own_domains
 from pbem.mail.models import InboundMail, OutboxMail
 from pbem.mail.reading import read_message
-from pbem.models import Dispute
+from pbem.models import Dispute, GameClockState
 from pbem.naming import Names
+from pbem.read_models import appends
 from pbem.views import board_for_people, visible_events
 
 if TYPE_CHECKING:
     from pbem.service import GameService
 
-#: Deadlines do not exist yet: every step says so, in these words.
-NO_TIME_CONTROL = "no time control"
 #: The longest raw message shown whole (a larger one is cut, saying so).
 MAX_RAW = 100_000
 
@@ -63,22 +63,29 @@ def audit(
         rows = session.exec(
             select(Dispute).where(Dispute.game_id == game_id).order_by(col(Dispute.dispute))
         ).all()
+        clock = session.get(GameClockState, game_id)
+        state = None if clock is None else clock.state
+        # Each step's deadline as the clock stood then: the log folded append by append.
+        deadlines = step_deadlines(appends(session, loaded.rules, events), range(seats))
+    now = service.clock.now()
     out: dict[str, Any] = {
         "game_id": game_id,
         "version": loaded.version,
         "head_hash": loaded.head_hash,
         "seen_by": "administrator" if admin else ("public" if viewer is None else viewer),
-        "deadline": NO_TIME_CONTROL,
+        "deadline": game_deadlines(state, service.clocks.deadlines(game_id), names, now),
     }
     if version is not None:
-        out["steps"] = [_step(service, game_id, events, visible, version, viewer, admin, names)]
+        out["steps"] = [
+            _step(service, game_id, events, visible, version, viewer, admin, names, deadlines)
+        ]
         return out
     disputes = []
     reasons = resolution_reasons(events)
     for row in rows:
         item = row_json(row, names, reasons)
         item["steps"] = [
-            _step(service, game_id, events, visible, v, viewer, admin, names)
+            _step(service, game_id, events, visible, v, viewer, admin, names, deadlines)
             for v in json.loads(row.versions)
         ]
         disputes.append(item)
@@ -95,7 +102,9 @@ def _step(
     viewer: int | None,
     admin: bool,
     names: Names,
+    deadlines: dict[int, str],
 ) -> dict[str, Any]:
+    """The evidence of one step; ``deadlines``: ``step_deadlines`` of the game's log."""
     stored = next((e for e in events if e.version == version), None)
     if stored is None or not isinstance(p := stored.payload, ev.ActionApplied):
         raise GameNotFound(
@@ -117,7 +126,7 @@ def _step(
         # the log's own record of the step, as this viewer may see it
         "record": visible[version],
         "retracted_by": retracted_by,
-        "deadline": NO_TIME_CONTROL,
+        "deadline": deadlines.get(version, NO_TIME_CONTROL),
     }
     if not (admin or viewer == p.seat):
         step["evidence"] = "public record only: the evidence of a move is its player's own"
