@@ -508,7 +508,10 @@ def dispute_notice(
     line = f"Dispute {row.dispute}: {names.of(row.seat)} disputes {about}: “{row.text}”."
     answers = {int(k): v for k, v in json.loads(row.answers).items()}
     if viewer == row.seat:
-        line += " The other players and the game's administrator have been told."
+        line += (
+            " The other players and the game's administrator have been told. Your own clock "
+            "keeps running meanwhile."
+        )
     elif viewer in answers:
         line += " You answered; the others or the administrator decide."
     elif not consent_possible:

@@ -1,7 +1,6 @@
 """The ``disputes`` read model: each dispute, where it stands (open, dismissed, upheld) and
-the other seats' answers so far. Whatever must know that a game has an open dispute (a
-deadline that should not run out meanwhile) asks this table, through its ``(game_id,
-status)`` index."""
+the other seats' answers so far. Whatever must know a game's open disputes (the mails'
+notices, who may open another) asks this table, through its ``(game_id, status)`` index."""
 
 from __future__ import annotations
 
