@@ -66,9 +66,11 @@ def test_other_digits_are_unreadable_not_a_crash(game: str) -> None:
     def unreadable_or_read(where: int, template: str, number: str) -> None:
         state, seat = positions[where]
         try:
-            rules.parse_action(state, seat, template.format(number))
-        except EngineError:
-            pass
+            action = rules.parse_action(state, seat, template.format(number))
+        except EngineError as e:
+            assert str(e)  # the player is told why
+        else:  # read as the game reads it: a legal move of this position
+            assert action in rules.legal_actions(state, seat)
 
     unreadable_or_read()
 

@@ -48,7 +48,9 @@ def test_each_sample_is_refused_with_what_to_write(text: str) -> None:
 def test_the_bounds_are_said() -> None:
     assert read_int(" 42 ", what="the version") == 42
     assert read_int("007", what="the version") == 7
-    with pytest.raises(NumberError, match="^The version must be a whole number from 1 to 9, not 0"):
+    with pytest.raises(
+        NumberError, match=r"^The version must be a whole number from 1 to 9, not 0"
+    ):
         read_int("0", what="the version", minimum=1, maximum=9)
     with pytest.raises(NumberError, match=f"from 0 to {LARGEST}, not {LARGEST + 1}"):
         read_int(LARGEST + 1, what="the seat")
