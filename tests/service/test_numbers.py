@@ -18,8 +18,12 @@ from pbem.bootstrap import build_service
 from pbem.db import Database
 from pbem.deadlines.time_control import TimeControlError, parse_duration, parse_time_control
 from pbem.errors import BadRequest
+from pbem.export import export_game
 from pbem.numbers import LARGEST, NumberError, read_int
+from pbem.service import GameService
+from pbem.verify import verify_bundle
 from tests.service.helpers import REGISTRY, make_settings
+from tests.service.test_bundles import _hoard, _rechained
 from tests.typed_numbers import NOT_DURATIONS, NOT_NUMBERS, SAMPLES
 from web.cli import main
 
@@ -173,3 +177,21 @@ def _refused_cleanly(args: tuple[str, ...], result: Result) -> None:
     assert result.exit_code in (1, 2), shown  # ClickException or usage error
     assert "Traceback" not in result.output, shown
     assert result.output.startswith(("Error:", "Usage:")), shown
+
+
+# -- the offline verifier -------------------------------------------------------------------
+
+
+def test_a_bundle_with_other_digits_fails_verification_without_a_crash(
+    service: GameService,
+) -> None:
+    """A bundle is anyone's file: "seat ²" and a revealed seed "²" (rechained, as a forger
+    would) passed ``str.isdigit()`` and crashed ``int()`` in ``pbem verify-export``."""
+    bundle = export_game(service.db, _hoard(service))
+    seen_by = verify_bundle({**bundle, "seen_by": "seat ²"}, REGISTRY)
+    assert [str(p) for p in seen_by.problems] == [
+        "seen_by: 'seat ²' is neither 'everything' nor 'seat N'"
+    ]
+    forged = _rechained(bundle, len(bundle["events"]), {"seed": "²"})
+    seed = verify_bundle({**forged, "seed": "²"}, REGISTRY)
+    assert not seed.ok and "is not a decimal number" in str(seed.problems), seed.problems
