@@ -21,6 +21,7 @@ from pbem.errors import BadRequest
 from pbem.export import export_game
 from pbem.numbers import LARGEST, NumberError, read_int
 from pbem.service import GameService
+from pbem.settings import DEFAULT_CONFIG, SettingsError, load_settings
 from pbem.verify import verify_bundle
 from tests.service.helpers import REGISTRY, make_settings
 from tests.service.test_bundles import _hoard, _rechained
@@ -195,3 +196,13 @@ def test_a_bundle_with_other_digits_fails_verification_without_a_crash(
     forged = _rechained(bundle, len(bundle["events"]), {"seed": "²"})
     seed = verify_bundle({**forged, "seed": "²"}, REGISTRY)
     assert not seed.ok and "is not a decimal number" in str(seed.problems), seed.problems
+
+
+@pytest.mark.parametrize("typed", ["٣", "１２", "1_000", "9" * 5000])
+def test_a_setting_typed_with_other_digits_is_refused(typed: str, tmp_path: Path) -> None:
+    """An operator's number too: ``int()`` read "٣" as 3 and "1_000" as 1000."""
+    env = {"PBEM_SNAPSHOT_EVERY": typed, "PBEM_VAR_DIR": str(tmp_path)}
+    with pytest.raises(SettingsError, match="PBEM_SNAPSHOT_EVERY must be a whole number"):
+        load_settings(DEFAULT_CONFIG, env=env)
+    read = load_settings(DEFAULT_CONFIG, env={**env, "PBEM_SNAPSHOT_EVERY": " 12 "})
+    assert read.snapshot_every == 12
