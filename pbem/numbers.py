@@ -20,9 +20,10 @@ from pbem.errors import BadRequest
 #: The largest number the database's integer columns hold (PostgreSQL ``integer``): the
 #: default upper bound, so that no typed number reaches a query it would make fail.
 LARGEST = 2**31 - 1
-#: More digits than any number the service reads; checked before conversion, so that a
-#: number of thousands of digits costs nothing (and never meets ``int``'s own limit).
-MAX_DIGITS = 20
+#: More digits than any number the service reads (the API's JSON reader takes integers of
+#: up to 30); checked before conversion, so that a number of thousands of digits costs
+#: nothing (and never meets ``int``'s own limit).
+MAX_DIGITS = 40
 _DIGITS = frozenset("0123456789")
 _SPACES = " \t\r\n"
 

@@ -42,15 +42,16 @@ class WholeNumber(fields.Integer):
 
 
 class WholeNumberConverter(BaseConverter):
-    """``<int:name>`` in a route: ASCII digits, at most ``LARGEST``; anything else matches no
-    route."""
+    """``<int:name>`` in a route: ASCII digits (at most ``MAX_DIGITS``); anything else
+    matches no route. No upper bound: a number beyond any stored one is looked up as any
+    missing one is, and answered with the service's own "no such undo request"."""
 
     regex = r"[0-9]+"
     weight = 50
 
     def to_python(self, value: str) -> int:
         try:
-            return read_int(value, what="the number in the address")
+            return read_int(value, what="the number in the address", maximum=None)
         except NumberError:
             raise NoRoute() from None
 
