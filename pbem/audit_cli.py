@@ -9,14 +9,14 @@ from typing import Any
 
 import click
 
-from pbem.cli_support import service_errors
+from pbem.cli_support import SEAT, VERSION, WholeNumber, service_errors
 
 
 @click.command("audit")
 @click.argument("game_id")
-@click.option("--version", "version", type=int, default=None, help="The evidence of this step.")
+@click.option("--version", "version", type=VERSION, default=None, help="The evidence of this step.")
 @click.option(
-    "--seat", type=int, default=None, help="As this seat may see it (default: everything)."
+    "--seat", type=SEAT, default=None, help="As this seat may see it (default: everything)."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the API's JSON document.")
 @click.pass_obj
@@ -37,7 +37,7 @@ def audit_command(
 
 @click.command("dispute")
 @click.argument("game_id")
-@click.argument("seat", type=int)
+@click.argument("seat", type=SEAT)
 @click.argument("versions")
 @click.argument("text")
 @click.pass_obj
@@ -53,7 +53,7 @@ def dispute_command(obj: Any, game_id: str, seat: int, versions: str, text: str)
 
 @click.command("resolve")
 @click.argument("game_id")
-@click.argument("dispute", type=int)
+@click.argument("dispute", type=WholeNumber("the dispute's number"))
 @click.option("--uphold", "decision", flag_value="uphold", help="Retract the disputed moves.")
 @click.option("--dismiss", "decision", flag_value="dismiss", help="Keep them (give --reason).")
 @click.option("--reason", default="", help="Why: every player reads it.")

@@ -15,7 +15,7 @@ import click
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
-from pbem.cli_support import service_errors, time_control_option
+from pbem.cli_support import SEAT, VERSION, WholeNumber, service_errors, time_control_option
 from pbem.clock import format_time
 from pbem.deadlines.time_control import PRESETS, parse_time_control
 from pbem.service import GameService
@@ -233,8 +233,8 @@ def games(obj: Context) -> None:
 
 @main.command()
 @click.argument("game_id")
-@click.option("--seat", type=int, default=None, help="Show the game as this seat sees it.")
-@click.option("--at", "at", type=int, default=None, help="Show it as of this version.")
+@click.option("--seat", type=SEAT, default=None, help="Show the game as this seat sees it.")
+@click.option("--at", "at", type=VERSION, default=None, help="Show it as of this version.")
 @click.option("--json", "as_json", is_flag=True, help="Print the API's JSON document.")
 @pass_context
 def show(obj: Context, game_id: str, seat: int | None, at: int | None, as_json: bool) -> None:
@@ -260,11 +260,11 @@ def show(obj: Context, game_id: str, seat: int | None, at: int | None, as_json: 
 
 @main.command()
 @click.argument("game_id")
-@click.argument("seat", type=int)
+@click.argument("seat", type=SEAT)
 @click.argument("text")
 @click.option(
     "--expected-version",
-    type=int,
+    type=WholeNumber("the expected version"),
     default=None,
     help="The version the move was decided on (default: the current one).",
 )
@@ -290,7 +290,7 @@ def act(obj: Context, game_id: str, seat: int, text: str, expected_version: int 
 
 @main.command()
 @click.argument("game_id")
-@click.option("--seat", type=int, default=None, help="The log as this seat may see it.")
+@click.option("--seat", type=SEAT, default=None, help="The log as this seat may see it.")
 @click.option("--full", is_flag=True, help="Everything, secrets included (operators only).")
 @pass_context
 def log(obj: Context, game_id: str, seat: int | None, full: bool) -> None:
@@ -311,7 +311,7 @@ def log(obj: Context, game_id: str, seat: int | None, full: bool) -> None:
 
 @main.command("rotate-token")
 @click.argument("game_id")
-@click.argument("seat", type=int)
+@click.argument("seat", type=SEAT)
 @pass_context
 def rotate_token(obj: Context, game_id: str, seat: int) -> None:
     """Replace SEAT's bearer token (e.g. a leaked seat link) and mail the seat its new link.
@@ -454,7 +454,7 @@ _ADMIN_TOKEN = click.option(
 
 @admin.command("resign")
 @click.argument("game_id")
-@click.argument("seat", type=int)
+@click.argument("seat", type=SEAT)
 @_ADMIN_TOKEN
 @pass_context
 def admin_resign(obj: Context, game_id: str, seat: int, token: str) -> None:
@@ -494,7 +494,7 @@ def admin_log(obj: Context, game_id: str, token: str) -> None:
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None)
 @click.option(
     "--seat",
-    type=int,
+    type=SEAT,
     default=None,
     help="Only what this seat may see: others' unrevealed secret actions as commitments.",
 )
@@ -531,7 +531,7 @@ def verify_export(bundle: str) -> None:
 
 @main.command("verify-receipt")
 @click.argument("game_id")
-@click.argument("version", type=int)
+@click.argument("version", type=VERSION)
 @click.argument("head_hash")
 @click.option(
     "--salt",

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from pbem.cli_support import service_errors, time_control_option
+from pbem.cli_support import SEAT, service_errors, time_control_option
 from pbem.clock import parse_time
 from pbem.clock_commands import ClockResult, duration
 from pbem.deadlines.time_control import format_duration
@@ -66,7 +66,7 @@ def deadlines_command(obj: Any, game_id: str | None) -> None:
 
 @click.command("extend")
 @click.argument("game_id")
-@click.argument("seat", type=int)
+@click.argument("seat", type=SEAT)
 @click.argument("by")
 @_TOKEN
 @click.pass_obj

@@ -42,7 +42,11 @@ from pbem.unit_of_work import Transactions, UnitOfWork
 MAX_ORDER = 500
 #: How a date is written in ``away until …``.
 DATE_FORMAT = "2026-12-24 or 2026-12-24 18:00 (UTC)"
-_UNTIL = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[ T](\d{1,2}:\d{2})(?::\d{2})?)?\s*(?:utc|z)?", re.I)
+# ASCII: ``\d`` alone would also read "٢٠٢٦-١٢-٢٤" (strptime too).
+_UNTIL = re.compile(
+    r"([0-9]{4}-[0-9]{2}-[0-9]{2})(?:[ T]([0-9]{1,2}:[0-9]{2})(?::[0-9]{2})?)?\s*(?:utc|z)?",
+    re.I | re.ASCII,
+)
 
 
 @dataclass(frozen=True)

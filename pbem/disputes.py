@@ -38,6 +38,7 @@ from pbem.errors import AgainstTheRules, BadRequest, Conflict, GameNotFound
 from pbem.events import StoredEvent
 from pbem.models import Dispute
 from pbem.naming import Names, names_for
+from pbem.numbers import NumberError, read_int
 from pbem.repository import game_or_404
 from pbem.unit_of_work import UnitOfWork
 
@@ -52,7 +53,9 @@ MAX_RANGE = 200
 ADMIN_CHANNEL = "cli"
 
 #: ``41`` or ``41-43`` (also ``41..43``, ``v41``)
-_RANGE = re.compile(r"^v?(\d{1,9})(?:\s*(?:-|–|\.\.)\s*v?(\d{1,9}))?$", re.IGNORECASE)
+_RANGE = re.compile(
+    r"^v?([0-9]{1,9})(?:\s*(?:-|–|\.\.)\s*v?([0-9]{1,9}))?$", re.IGNORECASE | re.ASCII
+)
 #: A mail line: ``dispute 41: I wrote knight 2, not knight 1``, ``agree 45``, ``disagree``.
 _MAIL_LINE = re.compile(
     r"^(?P<word>dispute|agree|disagree)\b\s*(?P<what>[^:]*?)\s*(?::\s*(?P<text>.*))?$",
@@ -91,8 +94,8 @@ def parse_versions(text: str) -> tuple[int, int]:
             f"Name the version you dispute as a number, or a range such as 41-43 (not "
             f"{text.strip()[:40]!r})."
         )
-    first = int(match.group(1))
-    last = int(match.group(2) or first)
+    first = read_int(match.group(1), what="the first version")
+    last = read_int(match.group(2), what="the last version") if match.group(2) else first
     if last < first:
         # Read backwards it may name other moves than meant: the writer says which.
         raise BadRequest(
@@ -467,9 +470,12 @@ def apply_mail_line(
         return result.version, f"dispute {result.dispute} opened"
     if what:
         number = re.sub(r"^dispute\s*", "", what, flags=re.IGNORECASE)
-        if not number.isdigit() or len(number) > 9:
-            raise BadRequest(f"'{word} 45' names the dispute by its number (not {what[:20]!r}).")
-        dispute = int(number)
+        try:
+            dispute = read_int(number, what="the dispute's number")
+        except NumberError:
+            raise BadRequest(
+                f"'{word} 45' names the dispute by its number (not {what[:20]!r})."
+            ) from None
     else:
         found = disputes.open_one(game_id, seat)
         if found is None:

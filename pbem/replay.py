@@ -298,7 +298,7 @@ def _check_fold(
     finished = next((e for e in events if e.type == ev.GAME_FINISHED), None)
     revealed = finished.payload if finished else None
     seed_text = revealed.seed if isinstance(revealed, ev.GameFinished) else kept_seed
-    if seed_text is None or not seed_text.isdigit():
+    if seed_text is None or not (seed_text.isascii() and seed_text.isdigit()):
         report.add(finished.version if finished else 1, "the seed is not available")
         return
     seed = int(seed_text)

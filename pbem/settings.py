@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.mail.headers import clean_address
+from pbem.numbers import NumberError, read_int
 from pbem.resources import default_config
 
 #: ``config/default.toml``, shipped with the package (a file in a checkout and in a wheel).
@@ -270,8 +271,8 @@ def _coerce(hint: Any, value: Any, where: str) -> Any:
             return value
         if isinstance(value, str):
             try:
-                return int(value.strip())
-            except ValueError:
+                return read_int(value, what=where, minimum=None, maximum=None)
+            except NumberError:
                 pass
         raise SettingsError(f"{where} must be a whole number, not {value!r}")
     if hint is float:

@@ -280,11 +280,15 @@ def _check_fields(
         if bundle[name] != value:
             report.add(name, f"the bundle says {bundle[name]!r}, its events say {value!r}")
     seen_by = bundle["seen_by"]
-    if seen_by != "everything" and not (
-        isinstance(seen_by, str)
-        and seen_by.startswith("seat ")
-        and seen_by[5:].isdigit()
-        and str(int(seen_by[5:])) == seen_by[5:]
+    if (
+        seen_by != "everything"
+        and not (
+            isinstance(seen_by, str)
+            and seen_by.startswith("seat ")
+            and seen_by[5:].isascii()  # isdigit() alone lets "²" through to int(), which refuses it
+            and seen_by[5:].isdigit()
+            and str(int(seen_by[5:])) == seen_by[5:]
+        )
     ):
         report.add("seen_by", f"{seen_by!r} is neither 'everything' nor 'seat N'")
 
@@ -302,7 +306,7 @@ def _replay(
     if bundle["seed"] != revealed:
         report.add("seed", f"the bundle's seed is not the one revealed at {where}")
         return
-    if not isinstance(revealed, str) or not revealed.isdigit():
+    if not isinstance(revealed, str) or not (revealed.isascii() and revealed.isdigit()):
         report.add(where, "the revealed seed is not a decimal number")
         return
     if chain.seed_commitment(int(revealed)) != created["seed_commitment"]:

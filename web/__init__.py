@@ -14,6 +14,7 @@ from pbem.settings import Settings, load_settings
 from web.devmail import refuse_beyond_loopback
 from web.errors import PbemApi, register_error_handlers
 from web.json_input import StrictRequest
+from web.numbers import WholeNumberConverter
 
 
 def create_app(
@@ -33,6 +34,8 @@ def create_app(
     if settings.dev_pages:
         refuse_beyond_loopback(host)  # before anything is built: a refusal at start
     app = Flask(__name__)
+    # Before any route is added: every <int:…> of a path is read as the API reads numbers.
+    app.url_map.converters["int"] = WholeNumberConverter
     app.config.update(
         SECRET_KEY=settings.secret_key,
         MAX_CONTENT_LENGTH=settings.max_content_length,

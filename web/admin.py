@@ -11,6 +11,7 @@ from flask import Blueprint, current_app, jsonify, request
 
 from pbem.audit import audit
 from pbem.errors import BadRequest, Forbidden
+from pbem.numbers import read_int
 from pbem.service import GameService, SubmitResult
 from web.api import bearer_token
 
@@ -33,6 +34,7 @@ def resign_seat(game_id: str) -> Any:
     seat = body.get("seat") if isinstance(body, dict) else None
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise BadRequest('Send the seat to resign as JSON: {"seat": 1}.')
+    seat = read_int(seat, what="the seat")  # within what the database holds
     return _result(_service().admin_resign(game_id, bearer_token(), seat))
 
 

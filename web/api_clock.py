@@ -20,13 +20,14 @@ from pbem.clock_commands import MAX_ORDER, duration, parse_until
 from pbem.clock_events import REQUESTS
 from pbem.errors import BadRequest, Forbidden
 from web.api import BEARER, _errors, bearer_token, blp, required_seat, service
+from web.numbers import WholeNumber
 from web.schemas import Strict
 
 CHANNEL = "api"
 
 
 class ExtendIn(Strict):
-    seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    seat = WholeNumber(required=True, strict=True)
     by = fields.String(
         required=True,
         validate=validate.Length(min=1, max=40),

@@ -17,6 +17,7 @@ from marshmallow import RAISE, Schema, fields, validate
 from pbem.audit import audit
 from pbem.disputes import MAX_TEXT, parse_versions
 from web.api import BEARER, _errors, bearer_token, blp, optional_seat, required_seat, service
+from web.numbers import WholeNumber
 from web.schemas import Strict
 
 CHANNEL = "api"
@@ -42,7 +43,7 @@ class AnswerIn(Strict):
 
 
 class AuditQuery(Strict):
-    version = fields.Integer(load_default=None, validate=validate.Range(min=1, max=2**31 - 1))
+    version = WholeNumber(load_default=None, minimum=1)
 
 
 class DisputeOut(Schema):

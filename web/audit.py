@@ -20,6 +20,7 @@ from pbem import events as ev
 from pbem.audit import audit as evidence_report
 from pbem.errors import BadRequest, ServiceError
 from pbem.naming import Names
+from pbem.numbers import NumberError, read_int
 from pbem.pages_data import verify_game
 from pbem.receipts import ReceiptCheck, check_receipt
 from web import page_common as pc
@@ -103,9 +104,12 @@ def receipt_page(game_id: str) -> Any:
     status = 200
     if asked["version"] or asked["hash"]:
         try:
-            version = int(asked["version"]) if asked["version"].isdigit() else None
-            if version is None:
-                raise BadRequest("The version is a whole number, as at the foot of your mail.")
+            try:
+                version = read_int(asked["version"], what="the version", minimum=1)
+            except NumberError:
+                raise BadRequest(
+                    "The version is a whole number, as at the foot of your mail."
+                ) from None
             result = check_receipt(svc.db, game_id, version, asked["hash"], asked["salt"] or None)
         except ServiceError as e:
             if e.status == 404:

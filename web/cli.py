@@ -12,6 +12,7 @@ import copy
 import click
 
 from pbem import cli as service_cli
+from pbem.cli_support import WholeNumber
 from pbem.scheduler import serve_hook
 from web import create_app
 from web.devmail import DevPagesRefused
@@ -19,7 +20,7 @@ from web.devmail import DevPagesRefused
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=5000, show_default=True, type=int)
+@click.option("--port", default=5000, show_default=True, type=WholeNumber("the port", 1, 65535))
 @click.option(
     "--dev",
     is_flag=True,

@@ -13,6 +13,7 @@ from typing import Any
 from flask import Blueprint, render_template, request, url_for
 
 from pbem.errors import ServiceError
+from pbem.numbers import NumberError, read_int
 from pbem.pages_data import log_as_of
 from pbem.views import describe
 from web import page_common as pc
@@ -29,8 +30,8 @@ def history_page(game_id: str) -> Any:
         head = svc.load(game_id)
         at_text = request.args.get("at", "")
         try:
-            at = int(at_text) if at_text else head.version
-        except ValueError:
+            at = read_int(at_text, what="the version", minimum=1) if at_text else head.version
+        except NumberError:
             return pc.refused(
                 f"'{at_text[:40]}' is not a version: give a number from 1 to {head.version}.", 400
             )

@@ -16,6 +16,7 @@ from flask.blueprints import BlueprintSetupState
 
 from pbem.errors import ServiceError
 from pbem.naming import Names
+from pbem.numbers import NumberError, read_int
 from pbem.pages_data import clock_of, game_status
 from pbem.views import describe
 from web.audit import audit
@@ -195,8 +196,8 @@ def play(game_id: str) -> Any:
             f"king {request.form.get('king_excalibur', '')} {request.form.get('king_knight', '')}"
         )
     try:
-        expected = int(request.form.get("expected_version", ""))
-    except ValueError:
+        expected = read_int(request.form.get("expected_version", ""), what="the version")
+    except NumberError:
         return render_game(
             game_id,
             seat,

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema, fields, validate
 
+from web.numbers import WholeNumber
+
 MAX_TEXT = 4000
 
 
@@ -75,10 +77,9 @@ class ActionIn(Strict):
             "example": "E5",
         },
     )
-    expected_version = fields.Integer(
+    expected_version = WholeNumber(
         required=True,
         strict=True,
-        validate=validate.Range(min=0),
         metadata={"description": "the version of the game you decided on"},
     )
     idempotency_key = fields.String(
@@ -90,13 +91,13 @@ class ActionIn(Strict):
 
 
 class UndoIn(Strict):
-    to_version = fields.Integer(
+    to_version = WholeNumber(
         load_default=None,
         allow_none=True,
         strict=True,
         metadata={"description": "go back to this version (default: before your last action)"},
     )
-    expected_version = fields.Integer(load_default=None, allow_none=True, strict=True)
+    expected_version = WholeNumber(load_default=None, allow_none=True, strict=True)
 
 
 class DecisionIn(Strict):
@@ -104,17 +105,17 @@ class DecisionIn(Strict):
 
 
 class AfterQuery(Strict):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = WholeNumber(load_default=0)
 
 
 class AtQuery(Strict):
-    at = fields.Integer(required=True, validate=validate.Range(min=1))
+    at = WholeNumber(required=True, minimum=1)
 
 
 class ReceiptQuery(Strict):
-    version = fields.Integer(
+    version = WholeNumber(
         required=True,
-        validate=validate.Range(min=1),
+        minimum=1,
         metadata={"description": "the version printed at the foot of your mail"},
     )
     hash = fields.String(

@@ -10,6 +10,7 @@ from typing import Any
 from flask import Blueprint, redirect, request, url_for
 
 from pbem.errors import ServiceError
+from pbem.numbers import NumberError, read_int
 from web.page_common import seat_or_refusal, service
 
 undo_pages = Blueprint("undo", __name__)
@@ -29,8 +30,8 @@ def take_back(game_id: str) -> Any:
         return refusal
     try:
         # The version the page showed: taking back what the player did not see is refused.
-        expected = int(request.form.get("expected_version", ""))
-    except ValueError:
+        expected = read_int(request.form.get("expected_version", ""), what="the version")
+    except NumberError:
         return render_game(
             game_id, seat, undo_error="The form was not complete; reload the page.", status=400
         )

@@ -73,7 +73,8 @@ def words(text: str) -> list[str]:
 
 
 def number(word: str) -> int | None:
-    return int(word) if word.isdigit() and len(word) <= 3 else None
+    # isdecimal, not isdigit: "²" is a digit that int() refuses; every decimal digit it reads
+    return int(word) if word.isdecimal() and len(word) <= 3 else None
 
 
 def _said(value: Any) -> str:

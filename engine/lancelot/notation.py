@@ -125,7 +125,9 @@ class Situation:
 
 
 def _row_number(token: str) -> int | None:
-    if token.isdigit() and len(token) <= 2:
+    # isdecimal, not isdigit: digits such as "᧚" or "𐩀" (left as they are by NFKC) are
+    # refused by int(); every decimal digit it reads
+    if token.isdecimal() and len(token) <= 2:
         return int(token)
     return NUMBER_WORDS.get(token)
 
@@ -148,7 +150,7 @@ def _spelled_square(raw: list[str], i: int) -> tuple[str, int] | None:
         if word in ROW_WORDS and row is not None and third in COLUMN_WORDS and len(fourth) == 1:
             return (f"{fourth}{row}", 4) if fourth.isalpha() else None  # "row 5 column E"
     if len(word) == 1 and word.isalpha() and word.isascii():
-        if nxt.isdigit() and len(nxt) <= 2:  # "e 5"
+        if nxt.isdecimal() and len(nxt) <= 2:  # "e 5"
             return word + str(int(nxt)), 2
         # "E five"; not after "a" or "i", which are the article and the pronoun.
         if word not in ("a", "i") and nxt in NUMBER_WORDS:

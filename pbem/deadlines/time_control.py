@@ -26,6 +26,8 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from pbem.numbers import NumberError, read_int
+
 Kind = Literal["none", "fixed", "clock"]
 OnDeadline = Literal["move", "wait"]
 
@@ -144,8 +146,12 @@ PRESETS: dict[str, TimeControl] = {
 }
 
 _UNITS = {"d": DAY, "h": HOUR, "m": MINUTE, "s": 1}
-_PART = re.compile(r"(\d+)\s*(d|h|m|s)", re.IGNORECASE)
-_DURATION = re.compile(r"^\s*(?:\d+\s*[dhms]\s*)+$", re.IGNORECASE)
+# ASCII only: without it ``\d`` reads "٣" and IGNORECASE lets the long s "ſ" pass for "s".
+_PART = re.compile(r"([0-9]+)\s*([dhms])", re.IGNORECASE | re.ASCII)
+_DURATION = re.compile(r"^\s*(?:[0-9]+\s*[dhms]\s*)+$", re.IGNORECASE | re.ASCII)
+_SECONDS = re.compile(r"^\s*[0-9]+\s*$", re.ASCII)
+_SHARE = re.compile(r"^(?:[0-9]{1,3}(?:\.[0-9]{0,6})?|\.[0-9]{1,6})(?:\s*%)?$", re.ASCII)
+_WRITE_IT = "write it like 48h, 1d 12h, 30m or 90s"
 
 
 def parse_duration(text: str, what: str = "duration") -> int:
@@ -154,17 +160,33 @@ def parse_duration(text: str, what: str = "duration") -> int:
         raise TimeControlError(f"{what}: expected a duration such as 48h, got {text!r}")
     if isinstance(text, int):
         seconds = text
-    elif isinstance(text, str) and text.strip().isdigit():
-        seconds = int(text.strip())
-    elif isinstance(text, str) and _DURATION.match(text):
-        seconds = sum(int(n) * _UNITS[u.lower()] for n, u in _PART.findall(text))
-    else:
+    elif isinstance(text, str) and _foreign_digits(text):
         raise TimeControlError(
-            f"{what}: {text!r} is not a duration; write it like 48h, 1d 12h, 30m or 90s"
+            f"{what}: {text[:40]!r} is not a duration: write its numbers with the digits "
+            f"0 to 9 only, like 48h, 1d 12h, 30m or 90s"
         )
+    elif isinstance(text, str) and _SECONDS.match(text):
+        seconds = _number(text, text, what)
+    elif isinstance(text, str) and _DURATION.match(text):
+        seconds = sum(_number(n, text, what) * _UNITS[u.lower()] for n, u in _PART.findall(text))
+    else:
+        raise TimeControlError(f"{what}: {text!r} is not a duration; {_WRITE_IT}")
     if seconds < 0 or seconds > LONGEST:
         raise TimeControlError(f"{what}: {text!r} must be between 0 and 365 days")
     return seconds
+
+
+def _foreign_digits(text: str) -> bool:
+    """Whether ``text`` has digits other than 0 to 9 ("²", "٣", "１"): a duration written
+    with them is refused with a message that says so."""
+    return any(c.isdigit() and not c.isascii() for c in text)
+
+
+def _number(digits: str, text: str, what: str) -> int:
+    try:
+        return read_int(digits, what=what, maximum=None)
+    except NumberError:  # only digits get here: too many of them
+        raise TimeControlError(f"{what}: {text[:40]!r} must be between 0 and 365 days") from None
 
 
 def format_duration(seconds: int) -> str:
@@ -207,8 +229,9 @@ def parse_time_control(value: Any) -> TimeControl:
         name = value.strip().lower()
         if name in PRESETS:
             return PRESETS[name]
-        if _DURATION.match(value) or value.strip().isdigit():
-            # a duration, maybe too long or zero: its own message says what to change
+        if _DURATION.match(value) or _SECONDS.match(value) or _foreign_digits(value):
+            # a duration, maybe too long, zero or with other digits than 0 to 9: its own
+            # message says what to change
             return _checked(
                 TimeControl(kind="fixed", per_decision=parse_duration(value, "time control"))
             )
@@ -280,12 +303,10 @@ def _fraction(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise TimeControlError("remind_at_fraction: a share such as 0.8 or 80%, or null")
     text = str(value).strip()
-    try:
-        number = float(text.rstrip("%")) / (100 if text.endswith("%") else 1)
-    except ValueError:
-        raise TimeControlError(
-            f"remind_at_fraction: {value!r} is not a share such as 0.8"
-        ) from None
+    if isinstance(value, str) and not _SHARE.match(text):
+        # float() would also read "٠.٨", "1_0", "nan" and "1e9": a share is written plainly
+        raise TimeControlError(f"remind_at_fraction: {value[:40]!r} is not a share such as 0.8")
+    number = float(text.rstrip("%")) / (100 if text.endswith("%") else 1)
     if number > 1:
         # 80 reads as 80%; 1.5 is more likely a slip than 1.5%, so it is not guessed at
         if not number.is_integer():

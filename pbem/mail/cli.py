@@ -10,6 +10,7 @@ import click
 from sqlalchemy import func
 from sqlmodel import col, select
 
+from pbem.cli_support import SEAT, WholeNumber
 from pbem.errors import ServiceError
 from pbem.mail.compose import rotate_key
 from pbem.mail.inbound import Inbound, TooLarge
@@ -67,7 +68,7 @@ def dead(obj: Any) -> None:
 
 
 @mail_group.command("retry")
-@click.argument("ids", nargs=-1, type=int)
+@click.argument("ids", nargs=-1, type=WholeNumber("a mail's id"))
 @click.pass_obj
 def retry(obj: Any, ids: tuple[int, ...]) -> None:
     """Put dead mails back in the queue (all of them, or the given ids)."""
@@ -99,7 +100,7 @@ def recover(obj: Any) -> None:
 
 @mail_group.command("rotate-key")
 @click.argument("game_id")
-@click.argument("seat", type=int)
+@click.argument("seat", type=SEAT)
 @click.pass_obj
 def rotate(obj: Any, game_id: str, seat: int) -> None:
     """Revoke every reply address and page link handed out to a seat (e.g. a leaked mail)."""
@@ -114,7 +115,7 @@ def rotate(obj: Any, game_id: str, seat: int) -> None:
 
 
 @mail_group.command("inbound")
-@click.option("--limit", default=20, show_default=True)
+@click.option("--limit", default=20, show_default=True, type=WholeNumber("the limit", 1))
 @click.pass_obj
 def inbound_list(obj: Any, limit: int) -> None:
     """The latest inbound messages and their outcomes."""
