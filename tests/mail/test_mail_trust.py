@@ -7,12 +7,14 @@ On SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
 import pytest
 from sqlmodel import select
 
+from pbem.mail.compose import rotate_key
 from pbem.mail.inbound import Inbound
 from pbem.mail.models import AddressFailure, OutboxMail
 from tests.mail.helpers import MailWorld, reply_to, with_mail
@@ -139,3 +141,31 @@ def test_mail_we_cannot_route_is_not_answered_to_an_address_only_invited(
     assert _inbound(world).receive(stray, "webhook").outcome == "refused"
     sent = _sent_after(world, before)
     assert [(m.kind, m.recipient) for m in sent] == [("error", "alice@example.com")]
+
+
+def test_a_reply_routed_by_a_mail_sent_before_the_key_was_rotated_is_refused(
+    world: MailWorld,
+) -> None:
+    game = world.new_game()
+    old = [m for m in world.outbox(game.id) if m.seat == 0][-1]
+    world.clock.advance(timedelta(minutes=5))
+    with world.db.write() as session:
+        rotate_key(session, game.id, 0, world.clock.now())
+    # Without the reply address's token, the reply is routed by the mail it answers: that
+    # mail went out before the rotation, so its Message-ID is no better than its address.
+    result = _inbound(world).receive(reply_to(old, "E5", keep_token=False), "webhook")
+    assert result.outcome == "refused", result.detail
+    assert "before this seat's links" in result.detail
+    assert world.service.load(game.id).version == game.version
+    # A mail written since routes as before: Alice's next turn.
+    world.clock.advance(timedelta(minutes=5))
+    svc = world.service
+    for seat, move in ((0, "E5"), (1, "F6")):
+        played = svc.submit(
+            game.id, seat, move, expected_version=svc.load(game.id).version, channel="api"
+        )
+        assert played.error is None, played.error
+    turn = [m for m in world.outbox(game.id) if m.seat == 0][-1]
+    assert turn.kind == "turn" and turn.created_at > old.created_at
+    shown = _inbound(world).receive(reply_to(turn, "show", keep_token=False), "webhook")
+    assert shown.outcome == "applied", shown.detail

@@ -235,6 +235,8 @@ def test_rotating_an_invited_seat_revokes_its_invitation_link_and_reply_address(
     assert client.get(old_link.group(1)).status_code == 403
     assert client.post(path, data={"link": token}).status_code == 403
     assert _mail_in(world, reply_to(old, "accept")).startswith("refused")
+    # Nor does a reply without its token, routed by the old invitation it answers.
+    assert _mail_in(world, reply_to(old, "accept", keep_token=False)).startswith("refused")
     assert world.app.extensions["pbem"].invitation_waiting(gid, 0)
 
     # The invitation came again, with a new link and reply address, and nothing else did.
