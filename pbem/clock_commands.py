@@ -1,7 +1,9 @@
 """The commands on a game's clock (docs/deadlines.md): the administrator extends a seat's
 deadline, pauses and resumes the game and changes its time control; a seat sets a standing
-order for its next deadline; a player (an address, across all its games) goes away and
-comes back. The requests a seat makes for the others' consent are ``pbem.clock_consent``.
+order for its next deadline; a player goes away and comes back: across all the games of its
+address when it asks by mail from that address, in the one game of its seat when it asks
+with a seat token. The requests a seat makes for the others' consent are
+``pbem.clock_consent``.
 
 Each command is one unit of work on the game, appends the clock events of
 ``pbem.clock_events`` (the deadlines projection folds them in the same transaction), and
@@ -305,6 +307,9 @@ class ClockCommands:
             ) from None
 
     # -- a player, across every game of its address ---------------------------------------
+    # Only a request that proved it holds the address (a mail from it) may act across its
+    # games: a seat token proves one seat of one game, and whoever creates a game naming an
+    # address is handed its token (``away_in_game`` / ``back_in_game``).
 
     def active_seats(self, email: str) -> list[tuple[str, int]]:
         """(game, seat) of every seat of this address in a game not over, not resigned."""
@@ -334,40 +339,63 @@ class ClockCommands:
             raise Conflict(f"No game recorded your vacation ({why}).")
         return results
 
+    def away_in_game(
+        self, game_id: str, seat: int, until: datetime, *, channel: str
+    ) -> VacationResult:
+        """``seat`` is away until ``until`` in this one game (within its allowance): what a
+        seat token may ask, since it proves the seat, not the address. Conflict when the
+        vacation cannot be recorded here."""
+        result = self._away_once(game_id, seat, until, channel, None)
+        if result.version is None:
+            raise Conflict(f"Your vacation was not recorded: {result.note}.")
+        return result
+
+    def back_in_game(self, game_id: str, seat: int, *, channel: str) -> VacationResult:
+        """``seat``'s vacation in this one game ends now (see ``away_in_game``)."""
+        result = self._back_in(game_id, seat, channel, None)
+        if result.version is None:
+            raise Conflict("You are not away in this game.")
+        return result
+
     def _away_in(
         self, game_id: str, seat: int, until: datetime, channel: str, channel_ref: str | None
     ) -> VacationResult:
         try:
-            with self.transactions.on(game_id) as txn:
-                check_can_act(txn, seat)
-                clock = timed_clock(txn)
-                tc = clock.time_control
-                left = max(0, tc.vacation - clock.seats[seat].vacation_used)
-                if left <= 0:
-                    return VacationResult(
-                        game_id, seat, None, None, 0, "no vacation allowance left in this game"
-                    )
-                event = ce.VacationStarted(
-                    seat=seat, until=format_time(until), channel=channel, channel_ref=channel_ref
-                )
-                stored = txn.append([event], txn.state)
-                after = game_clock(txn)
-                assert after is not None
-                mine = after.seats[seat]
-                end = mine.away[-1][1] if mine.away else None
-                left = max(0, tc.vacation - mine.vacation_used)
-                capped = end is not None and end < until
-                note = "away; the allowance ends your vacation early" if capped else "away"
-                return VacationResult(
-                    game_id,
-                    seat,
-                    stored[-1].version,
-                    None if end is None else format_time(end),
-                    left,
-                    note,
-                )
+            return self._away_once(game_id, seat, until, channel, channel_ref)
         except ServiceError as error:
             return VacationResult(game_id, seat, None, None, None, error.message)
+
+    def _away_once(
+        self, game_id: str, seat: int, until: datetime, channel: str, channel_ref: str | None
+    ) -> VacationResult:
+        with self.transactions.on(game_id) as txn:
+            check_can_act(txn, seat)
+            clock = timed_clock(txn)
+            tc = clock.time_control
+            left = max(0, tc.vacation - clock.seats[seat].vacation_used)
+            if left <= 0:
+                return VacationResult(
+                    game_id, seat, None, None, 0, "no vacation allowance left in this game"
+                )
+            event = ce.VacationStarted(
+                seat=seat, until=format_time(until), channel=channel, channel_ref=channel_ref
+            )
+            stored = txn.append([event], txn.state)
+            after = game_clock(txn)
+            assert after is not None
+            mine = after.seats[seat]
+            end = mine.away[-1][1] if mine.away else None
+            left = max(0, tc.vacation - mine.vacation_used)
+            capped = end is not None and end < until
+            note = "away; the allowance ends your vacation early" if capped else "away"
+            return VacationResult(
+                game_id,
+                seat,
+                stored[-1].version,
+                None if end is None else format_time(end),
+                left,
+                note,
+            )
 
     def back(
         self, email: str, *, channel: str, channel_ref: str | None = None

@@ -80,9 +80,10 @@ class GameQueries:
         return None if row is None else SeatInfo(row.seat, row.name, row.email, row.resigned)
 
     def plays_somewhere(self, email: str) -> bool:
-        """Whether ``email`` is a seat's address in some game."""
+        """Whether ``email`` is the address of a seat, in some game, that is not waiting on
+        an invitation (an address only invited gets nothing but its invitations)."""
         with self.db.read() as session:
-            return session.exec(select(Seat.seat).where(Seat.email == email)).first() is not None
+            return invitations.has_played(session, email)
 
     def invitation_waiting(self, game_id: str, seat: int) -> bool:
         with self.db.read() as session:

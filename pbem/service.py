@@ -191,7 +191,8 @@ class GameService:
         return self.queries.seat_info(game_id, seat)
 
     def plays_somewhere(self, email: str) -> bool:
-        """Whether ``email`` is a seat's address in some game."""
+        """Whether ``email`` is the address of a seat, in some game, that is not waiting on
+        an invitation."""
         return self.queries.plays_somewhere(email)
 
     def open_undo_request(self, game_id: str) -> int | None:

@@ -5,8 +5,8 @@
 With the game's admin token (``/admin/…``): each seat's deadline, extending a seat's
 deadline, pausing and resuming the game, changing its time control from the next decision
 on. With a seat token: a standing order for the seat's next deadline, going away and coming
-back (in every game of the seat's address), and asking the others' consent to extend the
-deadline, pause or resume, or answering such a request.
+back (in this game only: a seat token does not prove the address), and asking the others'
+consent to extend the deadline, pause or resume, or answering such a request.
 """
 
 from __future__ import annotations
@@ -182,12 +182,9 @@ class StandingOrder(MethodView):
         return _with_deadlines(result)
 
 
-def _address(game_id: str) -> str:
-    seat = required_seat(game_id)
-    info = service().seat_info(game_id, seat)
-    if info is None or not info.email:
-        raise BadRequest("Your seat has no e-mail address: a vacation is kept per address.")
-    return info.email
+# A seat token proves one seat of one game, not its address (whoever creates a game naming
+# an address is handed that seat's token): going away and coming back here act in this game
+# only, and the answer names no other game. Across every game of the address: by mail.
 
 
 @blp.route("/games/<game_id>/away")
@@ -197,13 +194,13 @@ class Away(MethodView):
     @blp.doc(security=BEARER)
     @_errors(400, 401, 403, 404, 409)
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
-        """Go away until a day: your clocks stop in every game of your address, within each
-        game's vacation allowance."""
-        email = _address(game_id)
+        """Go away until a day: your clock stops in this game, within its vacation allowance
+        (in every game of your address: reply 'away until …' to a mail of the game)."""
+        seat = required_seat(game_id)
         svc = service()
         until = parse_until(body["until"], svc.clock.now())
-        results = svc.clocks.away(email, until, channel=CHANNEL)
-        return {"games": [r.to_json() for r in results]}
+        result = svc.clocks.away_in_game(game_id, seat, until, channel=CHANNEL)
+        return {"games": [result.to_json()]}
 
 
 @blp.route("/games/<game_id>/back")
@@ -212,9 +209,11 @@ class Back(MethodView):
     @blp.doc(security=BEARER)
     @_errors(401, 403, 404, 409)
     def post(self, game_id: str) -> dict[str, Any]:
-        """Back early: your vacations end now, in every game of your address."""
-        results = service().clocks.back(_address(game_id), channel=CHANNEL)
-        return {"games": [r.to_json() for r in results]}
+        """Back early: your vacation in this game ends now (in every game of your address:
+        reply 'back' to a mail of the game)."""
+        seat = required_seat(game_id)
+        result = service().clocks.back_in_game(game_id, seat, channel=CHANNEL)
+        return {"games": [result.to_json()]}
 
 
 @blp.route("/games/<game_id>/clock-requests")

@@ -9,12 +9,12 @@
    ``channel_ref``), then records the message's one outcome — together with its error reply,
    if any, in one transaction.
 
-Never answered: auto-replies, bounces (which mark the address failing), mailing lists, our
-own mail, and mail we cannot tie to a seat of any game (no backscatter to strangers). Error
-replies are limited to one per sender, kind and day; for errors about a game, the kind
-includes the game's version (decision: a player who mistypes twice in a day still hears
-about the second mistake once the game has moved on, while a loop, which cannot move the
-game, is stopped after one reply).
+Never answered: auto-replies, bounces (which mark the address failing when they cite a mail
+we sent), mailing lists, our own mail, and mail we cannot tie to a seat of any game (no
+backscatter to strangers). Error replies are limited to one per sender, kind and day; for
+errors about a game, the kind includes the game's version (decision: a player who mistypes
+twice in a day still hears about the second mistake once the game has moved on, while a
+loop, which cannot move the game, is stopped after one reply).
 """
 
 from __future__ import annotations
@@ -269,9 +269,15 @@ class Inbound:
         if route is None:
             return problem
         if not sender_confirmed and incoming.sender != (route.email or "").lower():
+            if route.invitation_waiting:
+                # Nothing but the invitation goes to an address before its player accepts:
+                # neither an error (it would show the position) nor a link to confirm.
+                return Outcome("refused", f"from {incoming.sender}: not the invited address", route)
             return self._wrong_sender(incoming, key, route)
         if recovered and self._already_applied(route.game_id, key):
             return Outcome("applied", "applied before an interruption; not applied again", route)
+        if not incoming.commands and route.invitation_waiting:
+            return self._invitation_not_accepted(route, incoming, "unclear")
         if not incoming.commands:
             return self._error(
                 route, incoming, "empty", "We found no command in your mail.", [], None
@@ -288,21 +294,14 @@ class Inbound:
                     select(OutboxMail).where(col(OutboxMail.message_id).in_(bounce.original_ids))
                 )
             )
-            mailed = {r.recipient.lower() for r in ours}
-
-            def ever_mailed(address: str) -> bool:
-                query = select(OutboxMail.id).where(OutboxMail.recipient == address)
-                return address in mailed or session.exec(query).first() is not None
-
-            # The report's failed recipients when it names them (a report without them: the
-            # recipients of the mails it is about); only addresses we mailed are marked, so
-            # a forged report cannot mark arbitrary addresses.
-            if bounce.recipients:
-                named = [a for a in bounce.recipients if ever_mailed(a)]
-            else:
-                named = sorted(mailed)
-        detail = "marked failing: " + (", ".join(named) or "nobody we know")
-        return Outcome("bounce", detail, failing=named)
+        # Anyone can write "From: MAILER-DAEMON": a report is believed only when it cites a
+        # mail we sent (its Message-ID is random, and only that mail's recipient saw it),
+        # and it marks only the addresses those mails went to.
+        if not ours:
+            return Outcome("ignored", "a delivery report citing none of our mails: not believed")
+        mailed = sorted({r.recipient.lower() for r in ours})
+        named = [a for a in bounce.recipients if a in mailed] or mailed
+        return Outcome("bounce", "marked failing: " + ", ".join(named), failing=named)
 
     def _route(self, incoming: Incoming) -> Routed:
         with self.db.read() as session:

@@ -33,7 +33,9 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert
+from sqlmodel import Session
 
+from engine.core import Rules
 from pbem import events as ev
 from pbem import invitations, store
 from pbem.cache import EventTails
@@ -49,7 +51,7 @@ from pbem.mail.models import OutboxMail
 from pbem.models import Game
 from pbem.naming import Names
 from pbem.preferences import address_key
-from pbem.repository import SeatInfo
+from pbem.repository import Loaded, SeatInfo
 from pbem.settings import Settings
 from pbem.unit_of_work import AppendContext
 from pbem.views import result_text
@@ -347,17 +349,65 @@ def _invitation_text(
     names: Names,
     key: int,
 ) -> str:
+    return invitation_text(
+        ctx.session, settings, ctx.rules, ctx.game_id, seat.seat, names, ctx.seats, key,
+        str(common["receipt"]),
+    )  # fmt: skip
+
+
+def invitation_text(
+    session: Session,
+    settings: Settings,
+    rules: Rules,
+    game_id: str,
+    seat: int,
+    names: Names,
+    seats: Sequence[SeatInfo],
+    key: int,
+    receipt: str,
+) -> str:
+    """The invitation of ``seat``: who plays, and how to accept (its link signed with the
+    seat's key version ``key``)."""
     return c.render(
         "invitation",
-        marker=common["marker"],
-        title=common["title"],
-        name=common["name"],
-        game=ctx.rules.name.title(),
+        marker=c.MARKER,
+        title=f"{rules.name.title()}, game {game_id}",
+        name=names.of(seat),
+        game=rules.name.title(),
         service=settings.base_url.rstrip("/"),
-        players=names.many(s.seat for s in ctx.seats),
-        accept_link=c.invitation_link(ctx.session, settings, ctx.game_id, seat.seat, key),
-        rules_link=common["rules_link"],
-        receipt=common["receipt"],
+        players=names.many(s.seat for s in seats),
+        accept_link=c.invitation_link(session, settings, game_id, seat, key),
+        rules_link=c.rules_link(settings, rules),
+        receipt=receipt,
+    )
+
+
+def invitation_again(
+    session: Session, settings: Settings, loaded: Loaded, seat: int, now: datetime
+) -> OutboxMail:
+    """The invitation once more, with the seat's links as they are now: after ``pbem
+    rotate-token`` revoked the earlier ones (an address that has not accepted gets nothing
+    but its invitation, so this is how its player gets the new link)."""
+    info = loaded.seats[seat]
+    assert info.email, f"seat {seat} of game {loaded.game_id} has no address to invite"
+    key = c.key_version(session, loaded.game_id, seat)
+    text = invitation_text(
+        session, settings, loaded.rules, loaded.game_id, seat, loaded.names, loaded.seats, key,
+        c.receipt(loaded.version, loaded.head_hash),
+    )  # fmt: skip
+    return c.outbox_mail(
+        settings,
+        kind="invitation",
+        game_id=loaded.game_id,
+        seat=seat,
+        to_name=info.name,
+        to_address=info.email,
+        subject=c.subject_for(loaded.rules, loaded.game_id),
+        text=text,
+        now=now,
+        version=loaded.version,
+        head_hash=loaded.head_hash,
+        reply_to=c.seat_reply_address(session, settings, loaded.game_id, seat, loaded.version, key),
     )
 
 

@@ -2,7 +2,8 @@
 
 The reply address carries a signed token for (game, seat), checked against the seat's
 current reply-key version (``pbem mail rotate-key`` revokes old addresses); a client that
-dropped the ``+token`` is routed by the mail it answers (In-Reply-To, References). A mail
+dropped the ``+token`` is routed by the mail it answers (In-Reply-To, References), unless
+that mail went out before the seat's key was last rotated. A mail
 that cannot be tied to a seat is answered only when its sender plays somewhere, so the
 service never becomes a source of backscatter to strangers.
 """
@@ -16,7 +17,7 @@ from sqlmodel import Session, select
 from pbem.mail import compose as c
 from pbem.mail import replies
 from pbem.mail.address import BadToken, find_token, peek, verify
-from pbem.mail.models import OutboxMail
+from pbem.mail.models import OutboxMail, SeatReplyKey
 from pbem.mail.reading import Incoming
 from pbem.service import GameService
 from pbem.settings import Settings
@@ -75,7 +76,19 @@ def route_reply(
                 "We could not tell which game this mail is for: please reply to the latest "
                 "mail of your game (keeping its reply address).",
             )
-        game_id, seat_no, seen = found
+        game_id, seat_no, seen, sent_at = found
+        # The mail answered went out before the seat's links were replaced (``pbem
+        # rotate-token``, ``pbem mail rotate-key``): its Message-ID may have leaked with them.
+        rotated = session.get(SeatReplyKey, (game_id, seat_no))
+        if rotated is not None and rotated.rotated_at > sent_at:
+            return _unrouted(
+                service,
+                incoming,
+                "bad_address",
+                "The mail you answered was sent before this seat's links and reply addresses "
+                "were replaced, so replies to it are refused: reply to the latest mail of your "
+                "game.",
+            )
         routed = c.seat_with_key(session, game_id, seat_no, incoming.sender)
     seat = routed.seat
     if seat is None:
@@ -86,13 +99,14 @@ def route_reply(
     )  # fmt: skip
 
 
-def _by_thread(session: Session, incoming: Incoming) -> tuple[str, int, int] | None:
-    """Fallback for clients that drop the +token: the mail the reply answers."""
+def _by_thread(session: Session, incoming: Incoming) -> tuple[str, int, int, str] | None:
+    """Fallback for clients that drop the +token: the mail the reply answers (its game,
+    seat, version and when it was written)."""
     ids = [*reversed(incoming.in_reply_to), *reversed(incoming.references)]
     for message_id in ids:
         row = session.exec(select(OutboxMail).where(OutboxMail.message_id == message_id)).first()
         if row is not None and row.game_id is not None and row.seat is not None:
-            return row.game_id, row.seat, row.version or 0
+            return row.game_id, row.seat, row.version or 0, row.created_at
     return None
 
 

@@ -16,6 +16,7 @@ from click.testing import CliRunner, Result
 from flask.testing import FlaskClient
 
 from pbem.settings import load_settings
+from tests.mail.helpers import reply_to
 from web import create_app
 from web.cli import main
 
@@ -191,3 +192,62 @@ def test_rotating_a_token_also_refuses_the_page_links_and_reply_addresses_mailed
     assert bob_links
     for link in bob_links:
         assert world.client().get(link).status_code == 303
+
+
+def _raw_mails(world: World, kind: str) -> list[bytes]:
+    found = []
+    for path in sorted((world.var / "mail").glob("*.eml")):
+        raw = path.read_bytes()
+        if message_from_bytes(raw, policy=policy.default)["X-Pbem-Mail"] == kind:
+            found.append(raw)
+    return found
+
+
+def _mail_in(world: World, raw: bytes) -> str:
+    result = world.runner.invoke(main, ["mail-in"], input=raw, env=world.env)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_rotating_an_invited_seat_revokes_its_invitation_link_and_reply_address(
+    world: World,
+) -> None:
+    created = world.run(
+        "new-game", "lancelot", "--player", "Ivy <ivy.rotate@example.org>", "--player", "Bo"
+    )
+    assert created.exit_code == 0, created.output
+    gid = created.output.split()[1]
+    assert world.run("mail", "relay").exit_code == 0
+    [old] = _raw_mails(world, "invitation")
+    first = message_from_bytes(old, policy=policy.default)
+    assert isinstance(first, EmailMessage)
+    old_link = re.search(r"open this link: \S+?(/invitation/\S+)", _body(first))
+    assert old_link is not None
+    client = world.client()
+    assert client.get(old_link.group(1)).status_code == 200
+
+    rotated = world.run("rotate-token", gid, "0")
+    assert rotated.exit_code == 0, rotated.output
+    assert "invitation was mailed again to ivy.rotate@example.org" in rotated.output
+
+    # The old invitation's link and reply address no longer accept for the seat.
+    path, _, token = old_link.group(1).partition("?link=")
+    assert client.get(old_link.group(1)).status_code == 403
+    assert client.post(path, data={"link": token}).status_code == 403
+    assert _mail_in(world, reply_to(old, "accept")).startswith("refused")
+    # Nor does a reply without its token, routed by the old invitation it answers.
+    assert _mail_in(world, reply_to(old, "accept", keep_token=False)).startswith("refused")
+    assert world.app.extensions["pbem"].invitation_waiting(gid, 0)
+
+    # The invitation came again, with a new link and reply address, and nothing else did.
+    assert world.run("mail", "relay").exit_code == 0
+    assert world.token_mails() == []
+    new = [raw for raw in _raw_mails(world, "invitation") if raw != old]
+    assert len(new) == 1
+    again = message_from_bytes(new[0], policy=policy.default)
+    assert isinstance(again, EmailMessage)
+    new_link = re.search(r"open this link: \S+?(/invitation/\S+)", _body(again))
+    assert new_link is not None and new_link.group(1) != old_link.group(1)
+    assert again["Reply-To"] != first["Reply-To"]
+    assert client.get(new_link.group(1)).status_code == 200
+    assert _mail_in(world, reply_to(new[0], "accept")).startswith("applied")
