@@ -56,9 +56,9 @@ def link_in_name(name: str) -> str | None:
         return "//"
     if found := _SCHEME.search(folded):
         return found.group()
-    for token in _TOKEN.findall(folded):
-        if _host_like(token):
-            return token
+    for token in _TOKEN.finditer(folded):
+        if _host_like(token.group()):
+            return token.group()
     return None
 
 

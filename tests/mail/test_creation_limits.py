@@ -66,7 +66,7 @@ def test_a_player_who_has_played_counts_against_the_requester_every_time(
         )
         assert [m.recipient for m in limited.outbox(game.id)] == [pat]  # mailed at once
     before = _state(limited)
-    with pytest.raises(TooManyRequests, match="your games have mailed 5 .* limit is 5"):
+    with pytest.raises(TooManyRequests, match=r"your games have mailed 5 .* limit is 5"):
         limited.service.create_game(
             "lancelot", {}, [{"name": "Pat", "email": pat}, {"name": "N"}], requester=spammer
         )
