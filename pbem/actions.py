@@ -11,6 +11,7 @@ from engine.core import Rules, action_to_json
 from pbem import events as ev
 from pbem.errors import BadRequest
 from pbem.mail.headers import check_display_name, clean_address
+from pbem.player_names import check_player_name
 
 MAX_NAME = 200
 
@@ -33,6 +34,7 @@ def check_players(players: Sequence[Mapping[str, Any]], rules: Rules) -> list[di
             )
         try:
             check_display_name(name)
+            check_player_name(name)
         except ValueError as e:
             raise BadRequest(f"Player {i + 1}'s name {e}.") from None
         if email is not None:

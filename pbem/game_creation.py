@@ -1,6 +1,6 @@
 """Creating a game: its seats and tokens, its seed, the invitations of addresses that never
-played (with their rate limits), and idempotency (a retry with the same key and request gets
-the same game, even when two arrive at the same moment)."""
+played, the limits on creations (``pbem.creation_limits``), and idempotency (a retry with the
+same key and request gets the same game, even when two arrive at the same moment)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from engine.core import ConfigError
-from pbem import credentials, game_requests, invitations, store
+from pbem import creation_limits, credentials, game_requests, invitations, store
 from pbem import events as ev
 from pbem.actions import check_players
 from pbem.clock import Clock
@@ -22,6 +22,10 @@ from pbem.repository import Repository
 from pbem.results import Created, CreatedSeat
 from pbem.settings import Settings
 from pbem.unit_of_work import Transactions
+
+
+class _CreatedMeanwhile(Exception):
+    """Leaves a creation's transaction when the same request was created meanwhile."""
 
 
 class GameCreation:
@@ -122,13 +126,19 @@ class GameCreation:
             game_id = secrets.token_hex(5)
             try:
                 with self.transactions.creating(game_id, rules, None) as work:
-                    invited = invitations.to_invite(work.session, [s["email"] for s in seats])
-                    invitations.check_limits(
-                        work.session,
-                        self.settings,
-                        self.clock.now(),
-                        asker,
-                        [seats[i]["email"] for i in invited],
+                    emails = [s["email"] for s in seats]
+                    creation_limits.serialise(work.session, asker, [e for e in emails if e])
+                    if (
+                        hashed_key is not None
+                        and game_requests.find(work.session, hashed_key, hashed_request, asker)
+                        is not None
+                    ):
+                        # The same request, retried, was created while this one waited for
+                        # the limits' lock: its answer, not a second count against them.
+                        raise _CreatedMeanwhile
+                    invited = invitations.to_invite(work.session, emails)
+                    creation_limits.check(
+                        work.session, self.settings, self.clock.now(), asker, emails, invited
                     )
                     new_events: list[ev.Payload] = [
                         ev.GameCreated(
@@ -162,8 +172,11 @@ class GameCreation:
                         hashed_request,
                         stored[-1],
                     )
+                    creation_limits.record(
+                        work.session, game_id, asker, emails, invited, stored[-1].recorded_at
+                    )
                 break
-            except (IntegrityError, store.VersionTaken):
+            except (IntegrityError, store.VersionTaken, _CreatedMeanwhile):
                 # Perhaps the same request, retried at the same moment, won: its answer.
                 if (replayed := earlier()) is not None:
                     return replayed

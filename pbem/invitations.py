@@ -4,8 +4,8 @@ sent to it until its player accepts (docs/mail.md, "Invitations").
 - At creation, the seats whose address has never played are *invited* (GameCreated's
   ``invited``). An address has played when one of its seats, in any game, is not waiting on
   an invitation: it was not invited (its address had played before), or it accepted.
-- Invitations are limited per requester (a client address or an organiser key) and per
-  recipient address, in any 24 hours (``[invitations]`` settings); a creation over a limit
+- Creations are limited per requester (a client address or an organiser key) and per
+  recipient address, in any 24 hours (``pbem.creation_limits``); a creation over a limit
   is refused (429) and changes nothing.
 - An operator may require an organiser key to create games (``organiser_keys``).
 - The player accepts by the link in the invitation or by replying to it: an
@@ -18,24 +18,20 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterable, Sequence
-from datetime import datetime, timedelta
+from collections.abc import Sequence
 
 from sqlalchemy import and_, func, or_
 from sqlmodel import Session, col, select
 
 from pbem import events as ev
-from pbem.clock import format_time
-from pbem.errors import Forbidden, TooManyRequests
-from pbem.models import GameRequest, Invitation, Seat
+from pbem.errors import Forbidden
+from pbem.models import Invitation, Seat
 from pbem.repository import SeatInfo
 from pbem.settings import Settings
 from pbem.unit_of_work import Transactions
 
 #: The requester of games created on the command line (by the operator).
 CLI = "cli"
-#: The window of the rate limits.
-DAY = timedelta(days=1)
 
 
 # -- who may create games ----------------------------------------------------------------------
@@ -94,45 +90,6 @@ def to_invite(session: Session, emails: Sequence[str | None]) -> tuple[int, ...]
         if not known[address]:
             invited.append(seat)
     return tuple(invited)
-
-
-def check_limits(
-    session: Session, settings: Settings, now: datetime, requester: str, addresses: Iterable[str]
-) -> None:
-    """TooManyRequests when inviting ``addresses`` would pass a limit of the last 24 hours."""
-    limits = settings.invitations
-    since = format_time(now - DAY)
-    wanted = [a.lower() for a in addresses]
-    if not wanted or requester == CLI:
-        # The operator's own commands: the limits keep strangers from using the service
-        # to mail people; the operator runs the mail server.
-        return
-    if limits.per_requester_per_day > 0:
-        sent = session.exec(
-            select(func.coalesce(func.sum(GameRequest.invitations), 0)).where(
-                GameRequest.requester == requester, col(GameRequest.created_at) > since
-            )
-        ).one()
-        if int(sent) + len(wanted) > limits.per_requester_per_day:
-            raise TooManyRequests(
-                f"This game would invite {len(wanted)} new player(s), but you have invited "
-                f"{int(sent)} in the last 24 hours and the limit is "
-                f"{limits.per_requester_per_day}: try again later (players who have played "
-                "here before are not invitations and do not count)."
-            )
-    if limits.per_address_per_day > 0:
-        for address in sorted(set(wanted)):
-            count = session.exec(
-                select(func.count())
-                .select_from(Invitation)
-                .where(Invitation.address == address, col(Invitation.invited_at) > since)
-            ).one()
-            if int(count) + wanted.count(address) > limits.per_address_per_day:
-                raise TooManyRequests(
-                    f"{address} has been invited to {int(count)} game(s) in the last 24 hours, "
-                    f"the most it may be ({limits.per_address_per_day}) until its player "
-                    "accepts one: try again tomorrow, or ask them to accept an invitation first."
-                )
 
 
 # -- whose mails wait --------------------------------------------------------------------------

@@ -6,7 +6,8 @@ rebuilt from the events alone by ``pbem db rebuild-projections``. ``game_secrets
 ``seat_tokens`` hold what the log cannot: the seed until it is revealed at the end, and the
 hashes of the admin and seat tokens; they are written when the game is created, and a seat's
 token is replaced by ``pbem rotate-token`` (the old hash kept in ``revoked_seat_tokens``).
-``game_requests`` records who asked for each game and its idempotency key. ``snapshots`` is
+``game_requests`` records who asked for each game and its idempotency key, and
+``creation_addresses`` whom each creation mailed (the limits on creations). ``snapshots`` is
 a cache, sealed with the service's secret key: it can be deleted at any time.
 Every JSON column holds canonical JSON text (see ``pbem.events.canonical_json``).
 
@@ -222,6 +223,29 @@ class GameRequest(SQLModel, table=True):
     #: the game's version and head hash right after its creation (the first answer's)
     version: int
     head_hash: str = Field(max_length=64)
+    created_at: str = Field(max_length=32)
+
+
+class CreationAddress(SQLModel, table=True):
+    """One addressed seat of a created game, for the limits on creations
+    (``pbem.creation_limits``): the requester whose budget the mail to it spent, and the
+    address as limits compare it (lower case, without ``+tag``). Not a read model: the log
+    does not hold who asked."""
+
+    __tablename__ = "creation_addresses"
+    __table_args__ = (
+        Index("ix_creation_addresses_address", "address_key", "created_at"),
+        Index("ix_creation_addresses_requester", "requester", "created_at"),
+    )
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seat: int = Field(primary_key=True)
+    #: as in ``game_requests``: ``ip:<address>``, ``organiser:<key id>`` or ``cli``
+    requester: str = Field(max_length=100)
+    #: the seat's address normalised for the limits (``pbem.creation_limits.limit_key``)
+    address_key: str = Field(max_length=320)
+    #: whether the seat was invited (its address had never played)
+    invited: bool
     created_at: str = Field(max_length=32)
 
 

@@ -97,11 +97,14 @@ class InvitationSettings:
     """The ``[invitations]`` section: mail to an address that never played is an invitation
     (docs/mail.md, "Invitations")."""
 
-    #: Invitations one requester (a client address, or an organiser key) may send in 24 hours;
-    #: 0: no limit.
+    #: Mails one requester's creations (a client address's, or an organiser key's) may send
+    #: in 24 hours: every seat with an address counts, invited or not; 0: no limit.
     per_requester_per_day: int = 30
     #: Invitations one address may get in 24 hours, from everyone together; 0: no limit.
     per_address_per_day: int = 3
+    #: Games one address may be named in, in 24 hours, from everyone together (whether it has
+    #: played or not); 0: no limit.
+    games_per_address_per_day: int = 10
     #: Keys that organisers must give to create a game; empty: anyone may create games.
     organiser_keys: tuple[str, ...] = ()
 
@@ -211,6 +214,12 @@ def _check_values(settings: Settings) -> None:
             "secret_key is too short: it signs reply addresses and page links, so it needs "
             "16 bytes at least (leave it empty to have one generated in var_dir/secret_key)"
         )
+    limits = settings.invitations
+    for name in ("per_requester_per_day", "per_address_per_day", "games_per_address_per_day"):
+        if getattr(limits, name) < 0:
+            raise SettingsError(
+                f"invitations.{name} must be 0 (no limit) or more, not {getattr(limits, name)}"
+            )
     if mail.from_mismatch not in ("refuse", "hold"):
         raise SettingsError(
             f"mail.from_mismatch must be 'refuse' or 'hold', not {mail.from_mismatch!r}"

@@ -17,6 +17,7 @@ from pbem.deadlines.time_control import PRESETS, TimeControlError, parse_time_co
 from pbem.errors import Conflict, Forbidden, ServiceError
 from pbem.mail.headers import check_display_name, clean_address
 from pbem.pages_data import config_error
+from pbem.player_names import check_player_name
 from web import page_common as pc
 
 newgame = Blueprint("newgame", __name__)
@@ -75,6 +76,7 @@ def _check(values: dict[str, Any]) -> dict[str, str]:
         else:
             try:
                 check_display_name(p["name"])
+                check_player_name(p["name"])
             except ValueError as e:
                 errors[f"name{i}"] = f"This name {e}."
         if p["email"]:
