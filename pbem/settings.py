@@ -143,6 +143,9 @@ class Settings:
     database_pool_size: int = 5
     #: Log level of the service (DEBUG, INFO, WARNING, ERROR).
     log_level: str = "INFO"
+    #: Days a browser keeps the seats it opened after its last visit (the session cookie's
+    #: lifetime, checked on the server too: an older cookie opens nothing).
+    session_days: int = 14
     #: Mail: notifications through the outbox, replies by mail (``[mail]`` section).
     mail: MailSettings = dataclasses.field(default_factory=MailSettings)
     #: Invitations: their rate limits and the organiser keys (``[invitations]`` section).
@@ -209,6 +212,11 @@ def _check_values(settings: Settings) -> None:
         raise SettingsError(
             "secret_key is too short: it signs reply addresses and page links, so it needs "
             "16 bytes at least (leave it empty to have one generated in var_dir/secret_key)"
+        )
+    if not 1 <= settings.session_days <= 366:
+        raise SettingsError(
+            f"session_days must be from 1 to 366 (days a browser keeps its seats), not "
+            f"{settings.session_days}"
         )
     if mail.from_mismatch not in ("refuse", "hold"):
         raise SettingsError(

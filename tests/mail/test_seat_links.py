@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 from pbem.mail.address import find_token
 from pbem.mail.compose import rotate_key
 from pbem.mail.models import OutboxMail
+from tests.form_client import FormClient
 from tests.mail.helpers import MailWorld
 from web import create_app
 
@@ -39,7 +40,7 @@ def _latest(world: MailWorld, game_id: str, seat: int) -> OutboxMail:
     return [m for m in world.outbox(game_id) if m.seat == seat][-1]
 
 
-class _HttpsClient(FlaskClient):
+class _HttpsClient(FormClient):
     """The base URL is https, so the page's session cookie is Secure: browse over https."""
 
     def open(self, *args: Any, **kwargs: Any) -> Any:
