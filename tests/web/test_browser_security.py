@@ -37,8 +37,9 @@ def _service(app: Flask) -> GameService:
     return svc
 
 
-def _game(app: Flask) -> Any:
-    return _service(app).create_game("lancelot", {}, [{"name": "Ann"}, {"name": "Bob"}])
+def _game(app: Flask, *, private: bool = False) -> Any:
+    players = [{"name": "Ann"}, {"name": "Bob"}]
+    return _service(app).create_game("lancelot", {}, players, private=private)
 
 
 def _browser(app: Flask) -> FlaskClient:
@@ -136,6 +137,12 @@ def test_the_api_and_the_webhook_need_no_csrf_token(app: Flask) -> None:
         headers={"Authorization": f"Bearer {created.seats[0].token}", "Origin": EVIL},
     )
     assert moved.status_code in (200, 201), moved.json
+    # The API reads no cookie: a browser holding a seat acts through it only with the token.
+    seat = _holding(app, created.id, created.seats[1].token)
+    cookie_only = seat.post(
+        f"/api/v1/games/{created.id}/actions", json={"action": "H7", "expected_version": 3}
+    )
+    assert cookie_only.status_code in (401, 403) and _version(app, created.id) == 3
     # The webhook answers for itself (closed here: no secret configured), never as a form.
     hook = client.post("/inbound/email", data=b"x", headers={"Origin": EVIL})
     assert hook.status_code == 404 and hook.json["code"] == "not_configured"  # type: ignore[index]
@@ -197,8 +204,11 @@ def test_the_configured_base_url_is_this_sites_origin_behind_a_proxy(app: Flask)
 # -- The seat-link exchange -------------------------------------------------------------------
 
 
-def test_a_link_to_another_seat_asks_before_replacing_the_seat_held(app: Flask) -> None:
-    created = _game(app)
+@pytest.mark.parametrize("private", [False, True])
+def test_a_link_to_another_seat_asks_before_replacing_the_seat_held(
+    app: Flask, private: bool
+) -> None:
+    created = _game(app, private=private)
     gid = created.id
     ann = _holding(app, gid, created.seats[0].token)
     # Another site makes the browser open Bob's link: the seat is not swapped.
@@ -394,3 +404,21 @@ def test_leaving_the_browser_forgets_every_seat_and_admin_token(app: Flask) -> N
 def test_the_suites_form_client_is_the_default_test_client(app: Flask) -> None:
     # The other suites' page posts carry the page's token through it (tests/form_client.py).
     assert isinstance(app.test_client(), FormClient)
+
+
+def test_the_session_lifetime_is_a_setting_and_a_wrong_one_stops_the_service(
+    app: Flask, tmp_path: Path
+) -> None:
+    from pbem.settings import SettingsError, load_settings
+
+    created = _game(app)
+    settings = _service(app).settings.with_changes(session_days=2)
+    client = _browser(create_app(settings, _service(app)))
+    opened = client.get(f"/games/{created.id}?token={created.seats[0].token}")
+    expires = parsedate_to_datetime(re.search(r"Expires=([^;]+)", opened.headers["Set-Cookie"])[1])  # type: ignore[index]
+    assert timedelta(days=2) - timedelta(minutes=5) < expires - datetime.now(UTC)
+    assert expires - datetime.now(UTC) <= timedelta(days=2)
+    for wrong in ("0", "400"):
+        env = {"PBEM_VAR_DIR": str(tmp_path), "PBEM_SESSION_DAYS": wrong}
+        with pytest.raises(SettingsError, match="session_days must be from 1 to 366"):
+            load_settings(env=env)
