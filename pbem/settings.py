@@ -147,6 +147,9 @@ class Settings:
     database_pool_size: int = 5
     #: Log level of the service (DEBUG, INFO, WARNING, ERROR).
     log_level: str = "INFO"
+    #: Days a browser keeps the seats it opened after its last visit (the session cookie's
+    #: lifetime, checked on the server too: an older cookie opens nothing).
+    session_days: int = 14
     #: Mail: notifications through the outbox, replies by mail (``[mail]`` section).
     mail: MailSettings = dataclasses.field(default_factory=MailSettings)
     #: Invitations: their rate limits and the organiser keys (``[invitations]`` section).
@@ -220,6 +223,11 @@ def _check_values(settings: Settings) -> None:
             raise SettingsError(
                 f"invitations.{name} must be 0 (no limit) or more, not {getattr(limits, name)}"
             )
+    if not 1 <= settings.session_days <= 366:
+        raise SettingsError(
+            f"session_days must be from 1 to 366 (days a browser keeps its seats), not "
+            f"{settings.session_days}"
+        )
     if mail.from_mismatch not in ("refuse", "hold"):
         raise SettingsError(
             f"mail.from_mismatch must be 'refuse' or 'hold', not {mail.from_mismatch!r}"

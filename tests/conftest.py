@@ -19,10 +19,15 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from flask import Flask
 from sqlalchemy.engine import make_url
 
 from pbem.db import Database
 from pbem.migrate import upgrade
+from tests.form_client import FormClient
+
+# Every app's test client posts its forms with the page's CSRF token (tests/form_client.py).
+Flask.test_client_class = FormClient
 
 DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
 

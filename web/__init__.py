@@ -11,10 +11,12 @@ from flask import Flask
 from pbem.bootstrap import build_service
 from pbem.service import GameService
 from pbem.settings import Settings, load_settings
+from web.browser_security import BrowserSecurity
 from web.devmail import refuse_beyond_loopback
 from web.errors import PbemApi, register_error_handlers
 from web.json_input import StrictRequest
 from web.numbers import WholeNumberConverter
+from web.session_cookie import use_encrypted_sessions
 
 
 def create_app(
@@ -50,13 +52,18 @@ def create_app(
     app.request_class = StrictRequest
     app.extensions["pbem"] = service or build_service(settings)
     app.extensions["pbem_settings"] = settings
+    use_encrypted_sessions(
+        app, days=settings.session_days, secure=settings.base_url.startswith("https://")
+    )
+    security = BrowserSecurity()
+    security.init_app(app, base_url=settings.base_url)
 
     import web.api_clock
     import web.api_disputes  # noqa: F401  (its routes join the API's blueprint)
     from web.admin import admin
     from web.api import blp
     from web.devmail import devmail
-    from web.inbound import inbound
+    from web.inbound import inbound, receive_email
     from web.invitation import invitation
     from web.pages import pages
     from web.rules import rules_pages
@@ -73,5 +80,8 @@ def create_app(
     app.register_blueprint(rules_pages)  # /rules/<game>: the documents mails link to
     if settings.dev_pages:
         app.register_blueprint(devmail)  # /dev/mail (mail, development only)
+    # Programs call these, with a bearer token or the webhook's secret and no cookie: another
+    # site's form can send neither, so they need no CSRF token.
+    security.exempt(blp, admin, receive_email)
     register_error_handlers(app)
     return app

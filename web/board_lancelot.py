@@ -39,9 +39,11 @@ class Square:
     name: str
     x: float  # SVG units (centre)
     y: float
-    left: float  # percent of the board, for the button laid over it
-    top: float
-    size: float
+    # The button laid over the square sits in a CSS grid of the board's cells, coordinates
+    # included (pbem.css: .squares), 1-based as CSS counts: placed by class, since the pages'
+    # Content-Security-Policy allows no inline style.
+    column: int
+    row: int
 
 
 @dataclass
@@ -63,6 +65,7 @@ class LancelotBoard:
     excalibur: Square | None
     last: str | None
     fills: list[str]  # each seat's knight colour
+    fill_classes: list[str]  # the same colours as the stylesheet's classes, for the swatches
     #: (square, the action it plays, what a screen reader says)
     playable: list[tuple[Square, str, str]] = field(default_factory=list)
     #: actions that are not one square (pass)
@@ -70,6 +73,11 @@ class LancelotBoard:
     #: the force of the King: thousands of pairs, so the page asks for the two squares
     king_excalibur: list[str] = field(default_factory=list)
     king_knight: list[str] = field(default_factory=list)
+
+    @property
+    def cells_across(self) -> int:
+        """The grid's cells across: the area's squares and a border of coordinates."""
+        return len(self.columns) + 2
 
 
 def board(view: Mapping[str, Any], legal: Sequence[str], names: Sequence[str]) -> LancelotBoard:
@@ -82,14 +90,7 @@ def board(view: Mapping[str, Any], legal: Sequence[str], names: Sequence[str]) -
     for r, row in enumerate(rows):
         for c, column in enumerate(columns):
             name = f"{column}{row}"
-            squares[name] = Square(
-                name,
-                (c + 1.5) * CELL,
-                (r + 1.5) * CELL,
-                (c + 1) / (n + 2) * 100,
-                (r + 1) / (n + 2) * 100,
-                100 / (n + 2),
-            )
+            squares[name] = Square(name, (c + 1.5) * CELL, (r + 1.5) * CELL, c + 2, r + 2)
     colours = seat_colours(view)
     symbols = _symbols(view)
     knights = []
@@ -118,6 +119,7 @@ def board(view: Mapping[str, Any], legal: Sequence[str], names: Sequence[str]) -
         excalibur,
         last["text"] if last else None,
         [FILL.get(c, "#555") for c in colours],
+        [f"knight-{c.lower()}" if c in FILL else "knight-other" for c in colours],
     )
     king_excalibur: set[str] = set()
     king_knight: set[str] = set()

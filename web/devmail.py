@@ -107,6 +107,7 @@ Subject: {{ subject }}</pre>
 <pre>{{ body }}</pre>
 {% if reply_to %}
 <form method="post" action="{{ url_for('devmail.reply', name=name) }}">
+<input type="hidden" name="csrf_token" value="{{ csrf_token() }}">
 <p><label>Reply (one command per line):<br>
 <textarea name="text" rows="4" cols="60" autofocus></textarea></label></p>
 <p><button>Send reply</button></p>

@@ -125,7 +125,9 @@ CONFIRM = """<!doctype html>
 <body>
 {% if done %}<p>{{ done }}</p>{% else %}
 <p>Apply the mail sent for your seat from another address?</p>
-<form method="post"><button>Yes, apply it</button></form>
+<form method="post">
+<input type="hidden" name="csrf_token" value="{{ csrf_token() }}">
+<button>Yes, apply it</button></form>
 {% endif %}
 </body></html>"""
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
-from flask.blueprints import BlueprintSetupState
 
 from pbem.errors import ServiceError
 from pbem.naming import Names
@@ -53,18 +52,6 @@ RECENT = 12
 ADMIN_KEY = "admin"
 
 
-@pages.record_once
-def _cookie_settings(state: BlueprintSetupState) -> None:
-    # The session cookie carries a seat's credential: never readable by scripts, never sent
-    # with another site's form posts, and only over HTTPS where the service is served so.
-    app = state.app
-    settings = app.extensions.get("pbem_settings")
-    app.config["SESSION_COOKIE_HTTPONLY"] = True
-    app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
-    if settings is not None and settings.base_url.startswith("https://"):
-        app.config["SESSION_COOKIE_SECURE"] = True
-
-
 @pages.before_request
 def _private_games() -> Any:
     """A private game exists only for its seats and its admin: every page of it (the game,
@@ -92,11 +79,13 @@ def _private_games() -> Any:
     admin = session.get(ADMIN_KEY, {}).get(game_id)
     if svc.can_see(game_id, seat=session_seat(game_id), token=admin):
         return None
+    exchanging = on_game_page or request.endpoint == "pages.take_seat"
     for kind in ("link", "token"):
-        # A seat's credential on the game page: the page exchanges it for the cookie.
-        if on_game_page and request.args.get(kind):
+        # A seat's credential on the game page (or in the form that confirms taking the
+        # seat): the page exchanges it for the cookie.
+        if exchanging and request.values.get(kind):
             try:
-                seat_from_credential(game_id, {kind: request.args[kind]})
+                seat_from_credential(game_id, {kind: request.values[kind]})
             except ServiceError:
                 continue
             return None
@@ -127,9 +116,14 @@ def game_page(game_id: str) -> Any:
         if presented:
             # Exchange the credential for the session cookie, then show the clean URL.
             try:
-                seat_from_credential(game_id, {kind: presented})
+                offered = seat_from_credential(game_id, {kind: presented})
             except ServiceError as e:
                 return refused(e.message, e.status)
+            held = session_seat(game_id)
+            if held is not None and held != offered:
+                # Another site can make a browser open any link: it must not swap the seat
+                # this browser holds for one of its choosing without the person saying so.
+                return switch_seat_page(game_id, held, offered, kind, presented)
             remember(game_id, {kind: presented})
             return redirect(url_for("pages.game_page", game_id=game_id), 303)
     seat = None if request.args.get("view") == "public" else session_seat(game_id)
@@ -226,11 +220,50 @@ def play(game_id: str) -> Any:
     return redirect(url_for("pages.game_page", game_id=game_id), 303)
 
 
+def switch_seat_page(game_id: str, held: int, offered: int, kind: str, credential: str) -> Any:
+    """The question asked before a link replaces the seat this browser holds in a game: the
+    answer is this site's own form (a CSRF token, same origin only)."""
+    names = service().load(game_id).names
+    page = render_template(
+        "switch_seat.html",
+        game_id=game_id,
+        held=names.of(held),
+        offered=names.of(offered),
+        kind=kind,
+        credential=credential,
+    )
+    # The page holds a seat's credential: no cache keeps it, no Referer carries it.
+    return page, 200, {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+
+
+@pages.post("/games/<game_id>/seat")
+def take_seat(game_id: str) -> Any:
+    """Take the seat of a link in place of the one held, once the person has confirmed it."""
+    for kind in ("link", "token"):
+        presented = request.form.get(kind)
+        if presented:
+            try:
+                seat_from_credential(game_id, {kind: presented})
+            except ServiceError as e:
+                return refused(e.message, e.status)
+            remember(game_id, {kind: presented})
+            return redirect(url_for("pages.game_page", game_id=game_id), 303)
+    return refused("The form named no seat: open the seat's link again.", 400)
+
+
 @pages.post("/games/<game_id>/leave")
 def leave(game_id: str) -> Any:
     """Forget this browser's seat in the game (the link from the mails opens it again)."""
     forget(game_id)
     return redirect(url_for("pages.game_page", game_id=game_id), 303)
+
+
+@pages.post("/leave")
+def leave_browser() -> Any:
+    """Forget every seat and admin token this browser holds (signing out of the service on a
+    shared computer); the links from the mails open them again."""
+    session.clear()
+    return redirect(url_for("pages.index"), 303)
 
 
 @pages.get("/games/<game_id>/status.json")

@@ -11,6 +11,7 @@ be enough; the deadlines are short so that the whole runs in about half a minute
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
 import os
 import re
@@ -165,15 +166,22 @@ class Service:
         return answer
 
     def post_form(self, path: str, form: dict[str, str]) -> int:
-        data = "&".join(f"{k}={urllib.parse.quote(v)}" for k, v in form.items()).encode()
-        req = urllib.request.Request(self.base + path, data, method="POST")
-        req.add_header("Content-Type", "application/x-www-form-urlencoded")
+        """Post a form as a browser does: the page showing it (``path`` with the form's
+        values as its query, as a link opens it) is read first for its cookie and token."""
 
         class NoRedirect(urllib.request.HTTPRedirectHandler):
             def redirect_request(self, *args: Any, **kwargs: Any) -> None:
                 return None
 
-        opener = urllib.request.build_opener(NoRedirect)
+        cookies = urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        opener = urllib.request.build_opener(NoRedirect, cookies)
+        shown = f"{self.base}{path}?{urllib.parse.urlencode(form)}"
+        with opener.open(shown, timeout=10) as page:
+            token = re.search(r'name="csrf_token" value="([^"]+)"', page.read().decode())
+        assert token, f"no form with a CSRF token at {shown}"
+        data = urllib.parse.urlencode({**form, "csrf_token": token[1]}).encode()
+        req = urllib.request.Request(self.base + path, data, method="POST")
+        req.add_header("Content-Type", "application/x-www-form-urlencoded")
         try:
             with opener.open(req, timeout=10) as response:
                 return int(response.status)

@@ -15,7 +15,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from flask.testing import FlaskClient
 
 from pbem.bootstrap import build_service
 from pbem.db import Database
@@ -23,6 +22,7 @@ from pbem.mail.relay import Relay
 from pbem.mail.smtp import transport_for
 from pbem.migrate import upgrade
 from pbem.service import GameService
+from tests.form_client import FormClient
 from tests.mail.helpers import mail_settings
 from tests.mail.servers import SmtpTestServer
 from web import create_app
@@ -30,7 +30,7 @@ from web import create_app
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org"), ("Cat", "cat@example.org")]
 
 
-class _HttpsClient(FlaskClient):
+class _HttpsClient(FormClient):
     """The base URL is https, so the page's session cookie is Secure: browse over https."""
 
     def open(self, *args: Any, **kwargs: Any) -> Any:
