@@ -130,7 +130,8 @@ def _page(values: dict[str, Any], errors: dict[str, str], *, fresh: bool = False
 
 @newgame.route("/new", methods=["GET", "POST"])
 def new_game() -> Any:
-    if request.method == "GET":
+    # Flask answers HEAD with this view too: anything but a POST is shown the blank form.
+    if request.method != "POST":
         blank = {
             "game": "lancaster",
             "players": [{"name": "", "email": ""}] * ROWS,

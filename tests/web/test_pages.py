@@ -113,6 +113,11 @@ def test_taking_back_is_for_seats_and_a_bad_answer_changes_nothing(app: Flask) -
     assert svc.load(created.id).version == 6
 
 
+def test_a_head_request_for_the_new_game_page_is_answered_like_a_get(app: Flask) -> None:
+    # Link checkers and some browsers ask with HEAD: it was read as a posted empty form (400).
+    assert app.test_client().head("/new").status_code == 200
+
+
 def test_new_game_errors_are_shown_by_their_fields_and_nothing_is_created(app: Flask) -> None:
     client = app.test_client()
     before = len(_service(app).list_games())
