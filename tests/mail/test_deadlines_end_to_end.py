@@ -398,8 +398,11 @@ def test_reminder_deadline_move_and_an_smtp_outage_with_real_processes(
         20,
         service.logs,
     )
+    # Ann's reminder of her next decision shows the same version, and may come with these
+    # when the machine is slow (its 3 s start at Bob's deadline move): it is counted below.
     for mail in after_outage:
-        assert re.search(rf"{bob}\b[^\n]*{LATE}", mail.text), mail.text
+        if mail.kind != "reminder":
+            assert re.search(rf"{bob}\b[^\n]*{LATE}", mail.text), mail.text
 
     # Let the relay deliver what was written up to Bob's deadline move (Ann's next reminder
     # may have been written just now, with her next decision), then stop the service and
