@@ -27,7 +27,9 @@ CONFIG_KEYS = ("players", "data", "expansions")
 AVAILABLE_MODULES: tuple[str, ...] = MODULES
 
 
-def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
+def validate_config(config: Mapping[str, Any], base: Data) -> dict[str, Any]:
+    """``config`` checked and normalised; its data overrides apply to ``base``, the dataset of
+    the rules version the game is created with."""
     if not isinstance(config, Mapping):
         raise ConfigError('The config must be a mapping such as {"players": 3}.')
     unknown = sorted(str(k) for k in config if k not in CONFIG_KEYS)
@@ -40,7 +42,7 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(players, bool) or players not in PLAYER_COUNTS:
         raise ConfigError(f'Lancaster is for 2 to 5 players; "players" was {players!r}.')
     expansions = _expansions(config.get("expansions", {}))
-    _, data = apply_overrides(config.get("data", {}))
+    _, data = apply_overrides(config.get("data", {}), base)
     return {"players": players, "data": data, "expansions": expansions}
 
 
@@ -83,10 +85,10 @@ def law_pool(data: Data, expansions: Mapping[str, bool]) -> list[Law]:
     return base + [law for law in data.laws if king and law.module == LAWS_OF_THE_KING]
 
 
-def initial_state(config: Mapping[str, Any], seed: int) -> State:
-    config = validate_config(config)
+def initial_state(config: Mapping[str, Any], seed: int, base: Data) -> State:
+    config = validate_config(config, base)
     expansions = config["expansions"]
-    data, _ = apply_overrides(config["data"])
+    data, _ = apply_overrides(config["data"], base)
     n = int(config["players"])
     r = rng.seed_state(seed)
 

@@ -356,9 +356,11 @@ def _lists_deep(item: Any) -> Any:
     return item
 
 
-def load(d: Mapping[str, Any]) -> State:
+def load(d: Mapping[str, Any], base: Data) -> State:
+    """The state ``dump`` gave, under the rules whose dataset is ``base`` (a dump holds the
+    config's overrides, not the dataset they apply to)."""
     config = _lists_deep(d["config"])
-    data, _ = apply_overrides(config.get("data", {}))
+    data, _ = apply_overrides(config.get("data", {}), base)
     colours = tuple(
         Colour(
             court=tuple(c["court"]),
