@@ -4,9 +4,9 @@ the Henry V expansion (At the King's Court, The King's Resentment, Laws of the K
 ``RELEASES`` holds every released version of its rules (``rules.py``); ``LANCASTER`` is the
 latest, which new games get."""
 
-from engine.lancaster.rules import LANCASTER, LANCASTER_1_0, LancasterRules
+from engine.lancaster.rules import LANCASTER, LANCASTER_1_0, LANCASTER_2_0, LancasterRules
 
 #: every release of Lancaster's rules, oldest first (games keep the one they were created with)
-RELEASES: tuple[LancasterRules, ...] = (LANCASTER_1_0,)
+RELEASES: tuple[LancasterRules, ...] = (LANCASTER_1_0, LANCASTER_2_0)
 
-__all__ = ["LANCASTER", "LANCASTER_1_0", "RELEASES", "LancasterRules"]
+__all__ = ["LANCASTER", "LANCASTER_1_0", "LANCASTER_2_0", "RELEASES", "LancasterRules"]

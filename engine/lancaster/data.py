@@ -1,11 +1,16 @@
 """Lancaster component data: every printed number the engine needs, with its provenance.
 
-Source: the shared ``rules/lancaster-data.md``. Each value is tagged ``seed`` (stated in a rule
-text we hold), ``public`` (published summaries and reference cards) or ``provisional`` (chosen by
-the project where no source was available; owners of the game can correct it). A game's config
-may override values under ``"data"`` (``overrides.apply_overrides`` validates them; the override
-then lives in the config, so a replay stays exact). ``provenance.py`` holds each value's
-provenance and lists what is provisional for the game page.
+Source: the shared ``rules/lancaster-data.md``. Each value is tagged ``rulebook`` (the
+publisher's rulebook), ``example`` (deduced from a worked example of it), ``seed`` (stated in a
+rule text we hold), ``public`` (published summaries and reference cards) or ``provisional``
+(chosen by the project where no source was available; owners of the game can correct it).
+
+Each rules release has its own dataset: ``BASE`` here is rules 1.0.0's (kept as it was: games
+created with it replay exactly), ``printed.PRINTED`` is 2.0.0's, the values of the rulebook.
+
+A game's config may override values under ``"data"`` (``overrides.apply_overrides`` validates
+them; the override then lives in the config, so a replay stays exact). ``provenance.py`` holds
+each value's provenance and lists what is provisional for the game page.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+RULEBOOK = "rulebook"
 SEED = "seed"
 PUBLIC = "public"
 PROVISIONAL = "provisional"
@@ -183,7 +189,8 @@ class Data:
     conflicts: tuple[ConflictCard, ...]
     laws: tuple[Law, ...]
     nobles_per_county: tuple[tuple[int, int], ...]  # (players, tiles per county)
-    removed_conflicts: tuple[tuple[int, tuple[int, ...]], ...]  # (players, card numbers)
+    #: (players, card numbers), or France's strengths with ``removal_by_strength``
+    removed_conflicts: tuple[tuple[int, tuple[int, ...]], ...]
     removed_favors: tuple[tuple[int, tuple[int, ...]], ...]  # (players, tile numbers)
     # -- Henry V, The King's Resentment (lancaster-data.md) --
     dishonor_markers: int = 38
@@ -210,6 +217,13 @@ class Data:
     bishops_max: int = 3  # per player
     privileges: tuple[int, int, int] = (2, 3, 3)  # shields, archers, Tudor knights
     overridden: frozenset[str] = field(default_factory=frozenset)
+    #: the rules release whose dataset this is ("1.0.0": ``BASE``; "2.0.0": the printed data);
+    #: ``provenance`` reads each value's source by it
+    release: str = "1.0.0"
+    #: ``removed_conflicts`` names France's strengths, not card numbers (rulebook setup sheet,
+    #: "Strength of conflict cards"); where several cards have a strength, which one is
+    #: removed is drawn at setup
+    removal_by_strength: bool = False
 
     def county(self, letter: str) -> County:
         return self.counties[COUNTY_LETTERS.index(letter)]

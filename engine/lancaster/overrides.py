@@ -313,9 +313,15 @@ def _game_values(
 
 
 def _removals(top: Mapping[str, Any], data: Data, norm: dict[str, Any], touched: set[str]) -> Data:
-    """Conflict cards and king's favor tiles removed by player count."""
+    """Conflict cards and king's favor tiles removed by player count (conflict cards by
+    France's strength where the dataset removes them so: one card of each listed strength)."""
+    by_strength = data.removal_by_strength
     for key, what, numbers in (
-        ("removed_conflicts", "conflict card", [c.number for c in data.conflicts]),
+        (
+            "removed_conflicts",
+            "conflict card of strength" if by_strength else "conflict card",
+            [c.france if by_strength else c.number for c in data.conflicts],
+        ),
         ("removed_favors", "king's favor tile", [f.number for f in data.favors]),
     ):
         if key not in top:
@@ -331,8 +337,9 @@ def _removals(top: Mapping[str, Any], data: Data, norm: dict[str, Any], touched:
             for n in removed:
                 if n not in numbers:
                     raise _fail(path, f"there is no {what} {n}")
-                if removed.count(n) > 1:
-                    raise _fail(path, f"{what} {n} is removed twice")
+                if removed.count(n) > numbers.count(n):
+                    more = "twice" if numbers.count(n) == 1 else "more often than it is printed"
+                    raise _fail(path, f"{what} {n} is removed {more}")
             if key == "removed_conflicts" and len(numbers) - len(removed) < 2:
                 raise _fail(path, "at least 2 conflict cards must stay (two are revealed at once)")
             table[int(count)] = tuple(removed)

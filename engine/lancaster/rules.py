@@ -2,8 +2,10 @@
 each the same engine over its own dataset (``data.Data``), so that a game keeps the values
 and rules it was created with.
 
-``LANCASTER_1_0`` (1.0.0) is the game as first released: its data is ``data.BASE``.
-``LANCASTER`` is the latest release, which new games get.
+``LANCASTER_1_0`` (1.0.0) is the game as first released: its data is ``data.BASE``, partly
+stand-ins. ``LANCASTER_2_0`` (2.0.0) is Lancaster as printed: the rulebook's counties, laws
+and conflict cards (``printed.PRINTED``). ``LANCASTER`` is the latest release, which new games
+get.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from engine.lancaster import flow, notation, setup, state, text, view
 from engine.lancaster.data import BASE, Data
 from engine.lancaster.overrides import apply_overrides
 from engine.lancaster.phases.scoring import final_scoring
+from engine.lancaster.printed import PRINTED
 from engine.lancaster.provenance import provisional_values
 from engine.lancaster.state import State
 
@@ -119,5 +122,7 @@ class LancasterRules:
 
 #: rules 1.0.0, the first release: ``data.BASE`` (games created with it keep it)
 LANCASTER_1_0 = LancasterRules("1.0.0", BASE)
+#: rules 2.0.0: Lancaster as printed (the rulebook's data)
+LANCASTER_2_0 = LancasterRules("2.0.0", PRINTED)
 #: the latest release: what new games get
-LANCASTER = LANCASTER_1_0
+LANCASTER = LANCASTER_2_0

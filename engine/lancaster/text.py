@@ -153,6 +153,10 @@ def render_text(view: Mapping[str, Any]) -> str:
         for card in view["conflicts"][row]:
             if card is not None:
                 lines.append(f"  {row}: {_card(card)}")
+    removed = view["conflicts"].get("removed")
+    if removed:
+        listed = ", ".join(f"card {c['card']} (France {c['france']})" for c in removed)
+        lines.append(f"  Removed at setup: {listed}")
     faces = [f"{f['tile']}: {f['reward']}" for f in view["favors"] if f["face_up"]]
     lines.append("  King's favor tiles face up: " + ("; ".join(faces) or "none"))
     lines.append("")

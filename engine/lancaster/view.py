@@ -187,6 +187,13 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "finished": state.finished,
         "outcome": None,
     }
+    if state.data.removal_by_strength:
+        # Rules 2.0.0: the cards removed at setup (with 5 players one of the two of strength 3,
+        # drawn) are public: everyone at the table sees them go back in the box. Not in a
+        # 1.0.0 view, which stays as it was.
+        result["conflicts"]["removed"] = [
+            {"card": n, "france": state.data.card(n).france} for n in state.removed_cards
+        ]
     if resentment.active(state):
         result["resentment"] = _resentment(state)
     if court.active(state):
