@@ -224,12 +224,34 @@ class Data:
     #: "Strength of conflict cards"); where several cards have a strength, which one is
     #: removed is drawn at setup
     removal_by_strength: bool = False
+    # -- the rules rules 2.0.0 plays as printed (shared rules/README.md); 1.0.0 keeps its own --
+    #: Surrey's holder names the start player with immediate effect: this round's castles
+    #: and ransoms already go in the new order (decision 6); else from the next round
+    start_player_at_once: bool = False
+    #: an extension tile may cover a space where a knight stands: the knight goes back to
+    #: court unscored (decision 17); else such a space cannot be covered
+    extension_covers_knight: bool = False
+    #: 2 players: an ally in Surrey lets its player name the start player (decision 12)
+    ally_names_start_player: bool = False
+    #: 2 players: final scoring's (most, second) for knighthood and extensions (decision 12:
+    #: only the 8 for first place); None: ``majority_points`` as with more players
+    majority_points_two_players: tuple[int, int] | None = None
+    #: 2 players: the ally's own small castle, its spaces used without paying squires and
+    #: never extended (decision 12); (): the ally has a castle like a player's
+    ally_castle: tuple[CastleSpace, ...] = ()
+    #: At the King's Court: a Tudor knight supports a lord only beside a knight of the same
+    #: player (decision 19)
+    privilege_needs_knight: bool = False
 
     def county(self, letter: str) -> County:
         return self.counties[COUNTY_LETTERS.index(letter)]
 
     def space(self, number: int) -> CastleSpace:
         return self.castle[number - 1]
+
+    def castle_of(self, ally: bool) -> tuple[CastleSpace, ...]:
+        """The spaces of a castle: an ally's own where the release has one (decision 12)."""
+        return self.ally_castle if ally and self.ally_castle else self.castle
 
     def favor(self, number: int) -> Favor:
         return self.favors[number - 1]

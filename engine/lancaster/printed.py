@@ -78,6 +78,15 @@ FAVORS = (
     Favor(6, Reward(voting_markers=2)),
 )
 
+#: 2 players: the ally's small castle (rulebook, "Rules for a 2-player game": "The ally's
+#: castle: A new knight with strength 1 / Upgrade of a knight's level"; "No squires must be
+#: expended for new knights and upgrades"; "The allies have a small castle of their own,
+#: which cannot be extended")
+ALLY_CASTLE = (
+    CastleSpace(1, Reward(new_knight=1)),
+    CastleSpace(2, Reward(upgrade=1)),
+)
+
 # -- conflict cards (lancaster-data.md, "Conflict cards"): removed by France's strength --------
 
 CONFLICTS = tuple(
@@ -158,6 +167,13 @@ PRINTED: Data = replace(
     laws=LAWS + KING_LAWS,
     removed_conflicts=REMOVED_STRENGTHS,
     removal_by_strength=True,
+    # the rules that change as printed (shared rules/README.md, decisions 6, 12, 17, 19)
+    start_player_at_once=True,
+    extension_covers_knight=True,
+    ally_names_start_player=True,
+    ally_castle=ALLY_CASTLE,
+    majority_points_two_players=(8, 0),
+    privilege_needs_knight=True,
 )
 
 # -- provenance of every value, by the paths the config overrides use --------------------------
@@ -204,6 +220,10 @@ PROVENANCE: dict[str, str] = {
     "majority_points": RULEBOOK,
     # "The players may ransom their knights by paying 1 gold per strength level"
     "ransom_per_strength": RULEBOOK,
+    # "Only the 8 power points for the first position are awarded when evaluating the
+    # strength of the knighthood and the amount of extensions."
+    "majority_points_two_players": RULEBOOK,
+    "ally_castle": RULEBOOK,
     **{f"removed_conflicts.{n}": RULEBOOK for n in (2, 3, 4, 5)},
     **{f"removed_favors.{n}": RULEBOOK for n in (2, 3, 4, 5)},
     **{f"counties.{c.letter}.name": RULEBOOK for c in COUNTIES},

@@ -100,6 +100,8 @@ def render_text(view: Mapping[str, Any]) -> str:
             sq = f" +{_count(occ['squires'], 'squire', 'squires')}" if occ["squires"] else ""
             who = f"{occ['colour']} knight {occ['strength']}{sq}"
         start = "; the holder names the next start player" if c.get("names_start_player") else ""
+        if c.get("start_player_at_once"):
+            start = "; the holder also names the start player, at once"
         lines.append(
             f"  {c['letter']} {c['name']} (min {c['minimum']}; {c['reward']}{start}; "
             f"noblemen left {c['noblemen_left']}): {who}"

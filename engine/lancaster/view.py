@@ -85,7 +85,7 @@ def _castle(state: State, colour: int) -> list[dict[str, Any]]:
             "extension": sp.number in col.extensions,
             "knight": col.castle[sp.number - 1],
         }
-        for sp in state.data.castle
+        for sp in state.data.castle_of(state.is_ally(colour))
     ]
 
 
@@ -303,6 +303,12 @@ def _county(state: State, i: int) -> dict[str, Any]:
         "reward": c.reward.describe(),
         # decision 6: Surrey's holder names the next start player, whatever they take there
         "names_start_player": c.names_start_player,
+        # as printed, with immediate effect (a 1.0.0 view has no such key: it stays as it was)
+        **(
+            {"start_player_at_once": True}
+            if c.names_start_player and state.data.start_player_at_once
+            else {}
+        ),
         "noblemen_left": state.nobles[i],
         "occupant": None
         if occ is None

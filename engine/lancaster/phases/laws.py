@@ -23,13 +23,13 @@ from engine.core.protocol import Action
 from engine.lancaster.data import Law
 from engine.lancaster.frames import Ctx, Handler, pop, replace_head
 from engine.lancaster.pieces import (
-    add,
     board_knights,
     describe_ref,
     free_extension_spaces,
     gain,
     name,
     new_knight,
+    place_extension,
     plural,
     resources_text,
     upgrade,
@@ -494,9 +494,7 @@ def _extension(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State
     if value is None:
         ctx.say(f"{_title(law)}: {who} takes no extension tile.")
         return state
-    state = state.with_colour(seat, extensions=add(state.colours[seat].extensions, int(value)))
-    ctx.say(f"{_title(law)}: {who} places an extension tile on castle space {value}.")
-    return state
+    return place_extension(state, seat, int(value), ctx, f"{_title(law)}: ")
 
 
 def _swap(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:

@@ -273,7 +273,7 @@ def test_the_provenance_counts_of_each_release() -> None:
     # source"), and the printed data of 2.0.0.
     assert _counts(LANCASTER_1_0.base) == {"seed": 21, "public": 23, "provisional": 53}
     assert _counts(LANCASTER_2_0.base) == {
-        "rulebook": 77,
+        "rulebook": 79,
         "seed": 4,
         "example": 5,
         "public": 2,
