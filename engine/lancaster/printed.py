@@ -253,6 +253,32 @@ PROVENANCE: dict[str, str] = {
     **{f"laws.{law.key}.params": RULEBOOK for law in LAWS if law.params},
 }
 
-#: the Henry V modules' values: as 1.0.0, but the groups of Laws of the King are now the
-#: rulebook's (lancaster-data.md: "Groups, from the rulebook")
-KING_LAW_GROUPS: dict[str, str] = {f"laws.{law.key}.group": RULEBOOK for law in KING_LAWS}
+#: the Henry V modules' values, as lancaster-data.md gives them: At the King's Court and The
+#: King's Resentment "(seed 001, rulebook)", except the dishonor track's number of spaces and
+#: its penalties ("provisional"); Laws of the King's texts from seed 001, its groups "from the
+#: rulebook"
+MODULE_PROVENANCE: dict[str, dict[str, str]] = {
+    "laws_of_the_king": {
+        **{f"laws.{law.key}.group": RULEBOOK for law in KING_LAWS},
+        **{f"laws.{law.key}.params": SEED for law in KING_LAWS},
+    },
+    "kings_court": {
+        f"kings_court.{key}": RULEBOOK
+        for key in (
+            "offices",
+            "seals",
+            "bishops",
+            "bishops_max",
+            "start_voting_markers",
+            "privileges",
+        )
+    },
+    "resentment": {
+        "resentment.markers": RULEBOOK,
+        "resentment.spaces": PROVISIONAL,  # "Number of spaces: 8 (provisional)"
+        "resentment.per_space": RULEBOOK,
+        "resentment.penalties": PROVISIONAL,  # the seed's example shows a space with 6/3
+        "resentment.tower_capacity": RULEBOOK,
+        "resentment.tower_neutral": RULEBOOK,
+    },
+}

@@ -111,16 +111,7 @@ MODULE_PROVENANCE: dict[str, dict[str, str]] = {
 #: each release's tables: (the base game's, the Henry V modules')
 _BY_RELEASE: dict[str, tuple[dict[str, str], dict[str, dict[str, str]]]] = {
     "1.0.0": (_PROVENANCE, MODULE_PROVENANCE),
-    printed.VERSION: (
-        printed.PROVENANCE,
-        {
-            **MODULE_PROVENANCE,
-            "laws_of_the_king": {
-                **MODULE_PROVENANCE["laws_of_the_king"],
-                **printed.KING_LAW_GROUPS,
-            },
-        },
-    ),
+    printed.VERSION: (printed.PROVENANCE, printed.MODULE_PROVENANCE),
 }
 
 

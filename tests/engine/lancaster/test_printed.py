@@ -281,7 +281,7 @@ def test_the_provenance_counts_of_each_release() -> None:
     }
     every = frozenset({"kings_court", "resentment", "laws_of_the_king"})
     assert Counter(provenance(LANCASTER_1_0.base, every).values())["provisional"] == 62
-    assert Counter(provenance(LANCASTER_2_0.base, every).values())["provisional"] == 31
+    assert Counter(provenance(LANCASTER_2_0.base, every).values())["provisional"] == 32
 
 
 def test_every_value_of_the_printed_data_has_a_provenance() -> None:
@@ -301,3 +301,13 @@ def test_an_overridden_card_is_no_longer_provisional() -> None:
     config = {"players": 3, "data": {"conflicts": {"12": {"points": [10, 6, 3]}}}}
     listed = dict(LANCASTER.provisional_values(config))
     assert not any(path.startswith("conflicts.12.") for path in listed)
+
+
+def test_with_henry_v_only_the_dishonor_tracks_spaces_and_penalties_are_added_as_provisional() -> (
+    None
+):
+    every = {"kings_court": True, "resentment": True, "laws_of_the_king": True}
+    base = dict(LANCASTER.provisional_values({"players": 3}))
+    listed = dict(LANCASTER.provisional_values({"players": 3, "expansions": every}))
+    assert set(listed) - set(base) == {"resentment.spaces", "resentment.penalties"}
+    assert not any(path.startswith(("kings_court.", "laws.")) for path in listed)
