@@ -231,8 +231,10 @@ class Data:
     #: an extension tile may cover a space where a knight stands: the knight goes back to
     #: court unscored (decision 17); else such a space cannot be covered
     extension_covers_knight: bool = False
-    #: 2 players: an ally in Surrey lets its player name the start player (decision 12)
+    #: 2 players: an ally in Surrey lets its player name the start player, and an ally in
+    #: Dorset passes to France (decision 12); else both are lost (engine README decision 7)
     ally_names_start_player: bool = False
+    ally_passage_to_france: bool = False
     #: 2 players: final scoring's (most, second) for knighthood and extensions (decision 12:
     #: only the 8 for first place); None: ``majority_points`` as with more players
     majority_points_two_players: tuple[int, int] | None = None

@@ -272,7 +272,9 @@ def reward_details(state: State, colour: int, reward: Reward) -> list[Any]:
         options = list(free_extension_spaces(state, colour))
     elif choice == "nobleman":
         options = list(nobleman_letters(state, colour))
-    elif choice == "conflict_move" and not ally:
+    elif choice == "conflict_move" and (not ally or state.data.ally_passage_to_france):
+        # an ally's passage to France: lost under rules 1.0.0 (engine README decision 7); as
+        # printed it works (decision 12; rulebook: an ally may use "Passage to France")
         options = list(enterable_cards(state, colour))
     elif choice == "start_player" and not ally:
         options = list(range(state.players))

@@ -171,6 +171,7 @@ PRINTED: Data = replace(
     start_player_at_once=True,
     extension_covers_knight=True,
     ally_names_start_player=True,
+    ally_passage_to_france=True,
     ally_castle=ALLY_CASTLE,
     majority_points_two_players=(8, 0),
     privilege_needs_knight=True,

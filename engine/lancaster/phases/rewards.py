@@ -196,10 +196,13 @@ class CountyReward(Handler):
         occ = state.counties[i]
         assert occ is not None
         if state.is_ally(occ.colour):
+            usable = "new knights and upgrades"
+            if state.data.ally_passage_to_france:
+                usable = "new knights, upgrades and the passage to France"
             text = (
                 f"Your ally's knight holds {county.name} ({county.letter}): remove its "
                 f"nobleman from the game, or take the reward ({county.reward.describe()}; an "
-                "ally can use only new knights and upgrades)."
+                f"ally can use only {usable})."
             )
         elif county.reward == Reward():
             text = f"Your knight holds {county.name} ({county.letter}): take the nobleman."

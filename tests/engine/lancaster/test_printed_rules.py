@@ -234,3 +234,17 @@ def test_a_1_0_0_ally_uses_a_castle_of_six_spaces() -> None:
     assert len(g.view(RED)["allies"][0]["castle"]) == 6
     g.play(RED, "ally knight 2 to castle 3")
     assert g.said("Yellow (Red's ally) places knight 2 on castle space 3.")
+
+
+def test_an_ally_in_dorset_passes_to_france() -> None:
+    g = _rewards((RED, "ally knight 2 to H"), players=2)
+    assert g.head == ("county", 7) and g.to_act == {RED}
+    g.play(RED, "reward to conflict 5")
+    assert g.said("Yellow (Red's ally)'s knight 2 moves from H to conflict 5.")
+    assert [(sp.colour, sp.knights) for sp in g.card(5).spaces] == [(YELLOW, (2,))]
+
+
+def test_a_1_0_0_ally_in_dorset_cannot_pass_to_france() -> None:
+    g = _rewards((RED, "ally knight 2 to H"), players=2, latest=False)
+    assert g.head == ("county", 7)
+    assert all("conflict" not in move for move in g.legal(RED))
