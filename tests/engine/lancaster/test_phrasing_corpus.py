@@ -257,7 +257,11 @@ def _cases(part: str) -> list[tuple[str, str, str]]:
             continue
         if line.startswith("["):
             current = line.strip("[]")
+            # a damaged header would silently drop every case after it
+            assert current in ("moves", "not moves"), f"unknown corpus section {line!r}"
             continue
+        # a case outside both parts would never be checked
+        assert current is not None, f"a corpus case before any part: {line!r}"
         if current == part:
             name, text, expected = (x.strip() for x in line.split(" | "))
             cases.append((name, text, expected))
