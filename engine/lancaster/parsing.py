@@ -35,7 +35,7 @@ from engine.lancaster.reading import (
     read,
     word,
 )
-from engine.lancaster.reward_phrases import i_start, reads_as_printed, reward_named
+from engine.lancaster.reward_phrases import county_named, i_start, reads_as_printed, reward_named
 from engine.lancaster.state import COLOUR_NAMES, Frame, State
 
 SQUIRES = counted("squires", word("squire"), word("squires"))
@@ -100,6 +100,8 @@ def _parse_place(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
             # At the King's Court: a privilege with the knight
             privilege,
             keyword("_", None, "and"),
+            # from 2.0.0: the counties by their printed names ("knight 1 to York")
+            *([county_named(state)] if reads_as_printed(state) else []),
         ],
     )
     ally = bool(r.get("ally", False))

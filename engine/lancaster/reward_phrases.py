@@ -1,11 +1,12 @@
-"""Phrases for naming a county's reward and the start player as people write them (rules
-2.0.0's Surrey: "take the gold and squires, Blue starts", "both, I start"); used by
-``parsing._parse_county``."""
+"""Phrases of rules 2.0.0 (Lancaster as printed), as people write them: a county's reward
+named by what it gives and the start player ("take the gold and squires, Blue starts",
+"both, I start"), used by ``parsing._parse_county``; a county by its printed name ("knight 1
+to York"), used by ``parsing._parse_place``."""
 
 from __future__ import annotations
 
 from engine.lancaster.data import Reward
-from engine.lancaster.reading import Phrase, Reading, keyphrase, number, word
+from engine.lancaster.reading import PREPOSITIONS, Phrase, Reading, keyphrase, number, word
 from engine.lancaster.state import State
 
 
@@ -66,5 +67,22 @@ def i_start(seat: int) -> Phrase:
             r.features = trial.features
             return n
         return short_form(r, i)
+
+    return phrase
+
+
+def county_named(state: State) -> Phrase:
+    """``[to] [the] [county] [of] <printed name>``: the county's letter as ``target``."""
+    letters = {c.name.lower(): c.letter for c in state.data.counties}
+
+    def phrase(r: Reading, i: int) -> int:
+        w = r.words
+        j = i + 1 if w[i] in PREPOSITIONS else i
+        while j < len(w) and w[j] in ("the", "county", "of"):
+            j += 1  # "to the county of York"
+        if j < len(w) and w[j] in letters:
+            r.set("target", ("county", letters[w[j]]))
+            return j + 1 - i
+        return 0
 
     return phrase

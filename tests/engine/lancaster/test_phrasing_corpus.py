@@ -114,6 +114,12 @@ def surrey_printed_rich() -> Game:
     return _printed_surrey(3, "knight 1 to I", gold=3)
 
 
+def place_printed() -> Game:
+    g = Game(3, cards=(5, 6), laws=NEUTRAL, rules=LATEST)
+    g.setup(1, 1, 1)
+    return g  # rules 2.0.0: Red to place knights 1 and 2, with 2 squires
+
+
 def surrey_ally() -> Game:
     return _printed_surrey(2, "ally knight 2 to I")  # Red decides for its ally, Yellow
 
@@ -228,6 +234,7 @@ POSITIONS: dict[str, Callable[[], Game]] = {
         surrey_printed,
         surrey_printed_rich,
         surrey_ally,
+        place_printed,
         dorset,
         castle,
         castle_five,
