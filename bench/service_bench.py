@@ -50,7 +50,7 @@ def create_bench_app() -> Any:
     from web import create_app
 
     settings = load_settings()
-    registry = {**engine.REGISTRY, "hoard": HOARD}
+    registry = engine.REGISTRY.with_rules(HOARD)
     service = build_service(settings, registry=registry)
     return create_app(service=service)
 

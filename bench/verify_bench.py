@@ -37,7 +37,7 @@ def _service(folder: Path) -> Any:
     db = Database(url)
     upgrade(db)
     settings = Settings(database_url=url, secret_key="bench-only-secret", var_dir=str(folder))
-    registry = {**engine.REGISTRY, "hoard": HOARD}
+    registry = engine.REGISTRY.with_rules(HOARD)
     return build_service(settings, db=db, registry=registry, listeners=[])
 
 
@@ -62,7 +62,7 @@ def main() -> None:
     from pbem.verify import verify_bytes
     from tests.service.hidden_game import HOARD
 
-    registry = {**engine.REGISTRY, "hoard": HOARD}
+    registry = engine.REGISTRY.with_rules(HOARD)
     with tempfile.TemporaryDirectory() as tmp:
         service = _service(Path(tmp))
         started = time.perf_counter()

@@ -4,10 +4,10 @@ app, the scheduler, the tests and the benchmarks all build it here."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import engine
-from engine.core import Rules
+from engine.core.registry import Registry
 from pbem.clock import Clock, SystemClock
 from pbem.db import Database
 from pbem.deadlines.digest import Digester
@@ -42,7 +42,7 @@ def build_service(
     *,
     db: Database | None = None,
     clock: Clock | None = None,
-    registry: Mapping[str, Rules] | None = None,
+    registry: Registry | None = None,
     listeners: Sequence[Listener] | None = None,
 ) -> GameService:
     """The application service on ``settings``' database (or ``db``), with the mail outbox

@@ -249,7 +249,11 @@ def show(obj: Context, game_id: str, seat: int | None, at: int | None, as_json: 
     if as_json:
         click.echo(json.dumps(doc, indent=2, sort_keys=True))
         return
-    click.echo(f"{loaded.game} {game_id}, version {loaded.version} (head {loaded.head_hash[:16]})")
+    # The rules version a game was created with is the one it plays under (operators: README).
+    click.echo(
+        f"{loaded.game} {game_id} (rules {loaded.rules.version}), version {loaded.version} "
+        f"(head {loaded.head_hash[:16]})"
+    )
     names = loaded.names
     click.echo(board_for_people(loaded.rules, loaded.state, seat, names, finished=loaded.finished))
     if loaded.finished:

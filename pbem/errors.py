@@ -62,6 +62,14 @@ class GameNotFound(ServiceError):
     code = "not_found"
 
 
+class RulesNotInstalled(ServiceError):
+    """A stored game's rules version is not installed on this server (e.g. a database
+    restored onto an older release): the game cannot be shown or played until it is."""
+
+    status = 503
+    code = "rules_not_installed"
+
+
 class StaleVersion(ServiceError):
     """The submission was made against a version that is no longer the game's latest.
 

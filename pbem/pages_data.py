@@ -88,7 +88,7 @@ def provisional_values(service: GameService, game_id: str) -> list[tuple[str, st
     with service.db.read() as session:
         game = game_or_404(session, game_id)
         config: Mapping[str, Any] = json.loads(game.config)
-        rules = service.rules_for(game.game)
+        rules = service.repository.rules_of(game)
     listed = getattr(rules, "provisional_values", None)
     if listed is None:
         return []

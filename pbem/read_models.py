@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from sqlmodel import Session, col, select
 
 from engine.core import Rules
+from engine.core.registry import Registry
 from pbem import events as ev
 from pbem import projections, store
 from pbem.db import Database
@@ -19,14 +18,14 @@ class _RollBack(Exception):
     """Leaves a write transaction without committing it."""
 
 
-def rebuild_game(session: Session, game_id: str, registry: Mapping[str, Rules]) -> None:
+def rebuild_game(session: Session, game_id: str, registry: Registry) -> None:
     """The game's rows of every read model, deleted and projected again from its events."""
     events = store.read(session, game_id)
     if not events:
         return
     created = events[0].payload
     assert isinstance(created, ev.GameCreated)
-    rules = registry[created.game]
+    rules = registry.release(created.game, created.rules_version)
     projections.rebuild(session, game_id, appends(session, rules, events))
 
 
@@ -58,7 +57,7 @@ def game_ids(db: Database) -> list[str]:
         return list(session.exec(select(Event.game_id).distinct().order_by(col(Event.game_id))))
 
 
-def rebuild_all(db: Database, registry: Mapping[str, Rules]) -> int:
+def rebuild_all(db: Database, registry: Registry) -> int:
     """Every game's read models rebuilt, one transaction per game; returns the count."""
     ids = game_ids(db)
     for game_id in ids:
@@ -67,7 +66,7 @@ def rebuild_all(db: Database, registry: Mapping[str, Rules]) -> int:
     return len(ids)
 
 
-def first_difference(db: Database, game_id: str, registry: Mapping[str, Rules]) -> str | None:
+def first_difference(db: Database, game_id: str, registry: Registry) -> str | None:
     """The first stored read-model row of the game that differs from the one its log gives
     (table, key, column), or None. Nothing is changed: the rebuild is rolled back."""
     found: list[str | None] = []

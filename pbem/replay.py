@@ -22,6 +22,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from engine.core import EngineError, Rules, action_from_json
+from engine.core.registry import Registry, UnknownRules
 from pbem import events as ev
 from pbem.events import StoredEvent
 from pbem.models import Event, Game, GameSecret, Snapshot
@@ -132,7 +133,7 @@ class VerifyReport:
 def verify(
     session: Session,
     game_id: str,
-    registry: Mapping[str, Rules],
+    registry: Registry,
     snapshot_key: str | None = None,
 ) -> VerifyReport:
     """Check a stored game from its first event (no snapshot, no cache), then every stored
@@ -279,7 +280,7 @@ def _check_read_model(game: Game, rows: Sequence[Event], report: VerifyReport) -
 def _check_fold(
     events: list[StoredEvent],
     kept_seed: str | None,
-    registry: Mapping[str, Rules],
+    registry: Registry,
     report: VerifyReport,
     snaps: _SnapshotCheck | None = None,
 ) -> None:
@@ -287,14 +288,12 @@ def _check_fold(
     if not isinstance(created, ev.GameCreated):
         report.add(1, f"the first event is {events[0].type}, not {ev.GAME_CREATED}")
         return
-    rules = registry.get(created.game)
-    if rules is None:
-        report.add(1, f"no rules named {created.game!r} are installed")
+    try:
+        # The game is re-run under the release it was created with, never the latest.
+        rules = registry.release(created.game, created.rules_version)
+    except UnknownRules as e:
+        report.add(1, str(e))
         return
-    if rules.version != created.rules_version:
-        report.notes.append(
-            f"recorded with rules version {created.rules_version}, replayed with {rules.version}"
-        )
     finished = next((e for e in events if e.type == ev.GAME_FINISHED), None)
     revealed = finished.payload if finished else None
     seed_text = revealed.seed if isinstance(revealed, ev.GameFinished) else kept_seed

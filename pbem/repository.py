@@ -8,17 +8,17 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from sqlmodel import Session, col, select
 
 from engine.core import Rules
+from engine.core.registry import Registry, UnknownRules
 from pbem import events as ev
 from pbem import snapshots, store
 from pbem.cache import StateCache
-from pbem.errors import BadRequest, GameNotFound
+from pbem.errors import BadRequest, GameNotFound, RulesNotInstalled
 from pbem.models import Game, GameSecret, Seat, Snapshot
 from pbem.naming import Names, names_for
 from pbem.replay import Fold
@@ -103,7 +103,7 @@ def seats_of(session: Session, game_id: str) -> list[Seat]:
 class Repository:
     """Games as their logs say they are, at any version."""
 
-    def __init__(self, settings: Settings, registry: Mapping[str, Rules]) -> None:
+    def __init__(self, settings: Settings, registry: Registry) -> None:
         self.settings = settings
         self.registry = registry
         self.cache = StateCache(settings.state_cache_size)
@@ -111,14 +111,23 @@ class Repository:
         self._reported_lock = threading.Lock()
 
     def rules_for(self, game: str) -> Rules:
+        """The latest rules of the game called ``game``: what a new game gets."""
         rules = self.registry.get(game)
         if rules is None:
             known = ", ".join(sorted(self.registry)) or "none installed"
             raise BadRequest(f"There is no game called {game!r}. Games: {known}.")
         return rules
 
+    def rules_of(self, game: Game) -> Rules:
+        """The rules ``game`` was created with (its recorded name and version): a game plays
+        on under them whatever has been released since."""
+        try:
+            return self.registry.release(game.game, game.rules_version)
+        except UnknownRules as e:
+            raise RulesNotInstalled(str(e)) from None
+
     def loaded(self, session: Session, game: Game, at: int | None) -> Loaded:
-        rules = self.rules_for(game.game)
+        rules = self.rules_of(game)
         version = game.version if at is None else at
         if not 1 <= version <= game.version:
             raise BadRequest(

@@ -30,6 +30,7 @@ from typing import Any
 from sqlmodel import Session
 
 from engine.core import Rules
+from engine.core.registry import Registry
 from pbem import invitations
 from pbem.cache import StateCache
 from pbem.clock import Clock
@@ -113,7 +114,7 @@ class GameService:
         return self.repository.cache
 
     @property
-    def registry(self) -> Mapping[str, Rules]:
+    def registry(self) -> Registry:
         return self.repository.registry
 
     def rules_for(self, game: str) -> Rules:

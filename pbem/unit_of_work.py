@@ -273,7 +273,7 @@ class Transactions:
             if locked is None:
                 raise GameNotFound(f"There is no game {game_id!r}.")
             game = locked.game
-            rules = self.repository.rules_for(game.game)
+            rules = self.repository.rules_of(game)
             state = self.repository.state_at(session, game, rules, game.version)
             yield UnitOfWork(
                 session, game_id, rules, game, locked.seats, state, self, locked.open_undo,

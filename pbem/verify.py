@@ -33,6 +33,7 @@ from typing import Any
 
 import engine
 from engine.core import EngineError, Rules, action_from_json
+from engine.core.registry import Registry, UnknownRules
 from pbem import chain
 
 FORMAT = "pbem-export-2"
@@ -101,11 +102,11 @@ class _BadBundle(Exception):
     """The bundle cannot be read far enough to check anything more."""
 
 
-def verify_file(path: str | Path, registry: Mapping[str, Rules] | None = None) -> Report:
+def verify_file(path: str | Path, registry: Registry | None = None) -> Report:
     return verify_bytes(Path(path).read_bytes(), registry)
 
 
-def verify_bytes(raw: bytes, registry: Mapping[str, Rules] | None = None) -> Report:
+def verify_bytes(raw: bytes, registry: Registry | None = None) -> Report:
     """Check a bundle as its bytes: any byte that does not decode is named too."""
     report = Report()
     try:
@@ -138,7 +139,7 @@ def _parse(raw: bytes) -> Any:
 
 
 def verify_bundle(
-    bundle: Any, registry: Mapping[str, Rules] | None = None, report: Report | None = None
+    bundle: Any, registry: Registry | None = None, report: Report | None = None
 ) -> Report:
     """Check a parsed bundle; the report lists every problem found (the first ones stop the
     checks that depend on them: a broken chain is not re-run)."""
@@ -298,7 +299,7 @@ def _replay(
     created: Mapping[str, Any],
     events: Sequence[dict[str, Any]],
     finished: Mapping[str, Any],
-    registry: Mapping[str, Rules],
+    registry: Registry,
     report: Report,
 ) -> None:
     revealed = (finished["data"] or {}).get("seed")
@@ -315,14 +316,12 @@ def _replay(
     if report.sealed:
         report.add(where, "a finished game's bundle still carries unrevealed secret actions")
         return
-    rules = registry.get(created["game"])
-    if rules is None:
-        report.add("rules", f"no rules named {created['game']!r} are installed here")
+    try:
+        # The game is re-run under the release it was created with, never the latest.
+        rules = registry.release(str(created["game"]), str(created["rules_version"]))
+    except UnknownRules as e:
+        report.add("rules", str(e))
         return
-    if rules.version != created["rules_version"]:
-        report.notes.append(
-            f"recorded with rules version {created['rules_version']}, re-run with {rules.version}"
-        )
     try:
         _Fold(rules, created["config"], int(revealed), report).run(events[1:])
     except EngineError as e:  # e.g. a config the rules no longer accept

@@ -16,7 +16,10 @@ Deterministic, always legal, and cautious — it never spends gold or squires:
   strength-4 swap;
 - county: the nobleman if you can take it, otherwise the reward (its first choice); never
   pay for both; at Surrey, the current start player is named again (nothing changes);
-- castle: use no paid space ("done");
+- castle: use no paid space ("done"); the ally's castle (rules 2.0.0, 2 players) upgrades
+  the first of its knights listed;
+- an extension tile (rules 2.0.0) goes on a free space with no knight before one with a
+  knight, which it would send back to court;
 - ransom: ransom no knight.
 """
 
@@ -64,9 +67,21 @@ def knights_first(options: list[Action]) -> list[Action]:
     return [a for a in ordered if "bishop" not in a] + [a for a in ordered if "bishop" in a]
 
 
+def _knights_stay(state: State, colour: int, spaces: list[Action], at: int) -> list[Action]:
+    """``spaces`` (actions naming a castle space at index ``at``) with the spaces where a
+    knight of ``colour`` stands last: as printed, an extension there sends the knight back
+    unscored (decision 17), which a default should not do while another space is free."""
+    castle = state.colours[colour].castle
+    return sorted(spaces, key=lambda a: castle[int(a[at]) - 1] is not None)
+
+
 def law_choice(state: State, key: str, options: list[Action]) -> Action:
     ordered = knights_first(options)
     verb = ordered[0][0]
+    if verb == "extension":
+        free = [a for a in ordered if a[1] is not None]
+        seat = int(state.agenda[0][2])  # ("law_choice", key, seat)
+        return _knights_stay(state, seat, free, 1)[0] if free else ordered[0]
     if verb in ("markers", "power", "trade", "seals"):
         return (verb, 0)
     if verb == "swap":
@@ -77,6 +92,12 @@ def law_choice(state: State, key: str, options: list[Action]) -> Action:
 
 def county(state: State, options: list[Action]) -> Action:
     ordered = knights_first(options)
+    frame = state.agenda[0]  # ("county", i)
+    occupant = state.counties[int(frame[1])]
+    if occupant is not None and state.data.counties[int(frame[1])].reward.extension:
+        extensions = [a for a in ordered if a[0] in ("reward", "both") and a[1] is not None]
+        rest = [a for a in ordered if a not in extensions]
+        ordered = rest + _knights_stay(state, occupant.colour, extensions, 1)
     # Surrey (decision 6): the holder names the current start player, so nothing changes.
     if any(_names_start(a) for a in ordered):
         ordered = [a for a in ordered if a[-1] == state.start_player]

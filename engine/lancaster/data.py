@@ -1,11 +1,16 @@
 """Lancaster component data: every printed number the engine needs, with its provenance.
 
-Source: the shared ``rules/lancaster-data.md``. Each value is tagged ``seed`` (stated in a rule
-text we hold), ``public`` (published summaries and reference cards) or ``provisional`` (chosen by
-the project where no source was available; owners of the game can correct it). A game's config
-may override values under ``"data"`` (``overrides.apply_overrides`` validates them; the override
-then lives in the config, so a replay stays exact). ``provenance.py`` holds each value's
-provenance and lists what is provisional for the game page.
+Source: the shared ``rules/lancaster-data.md``. Each value is tagged ``rulebook`` (the
+publisher's rulebook), ``example`` (deduced from a worked example of it), ``seed`` (stated in a
+rule text we hold), ``public`` (published summaries and reference cards) or ``provisional``
+(chosen by the project where no source was available; owners of the game can correct it).
+
+Each rules release has its own dataset: ``BASE`` here is rules 1.0.0's (kept as it was: games
+created with it replay exactly), ``printed.PRINTED`` is 2.0.0's, the values of the rulebook.
+
+A game's config may override values under ``"data"`` (``overrides.apply_overrides`` validates
+them; the override then lives in the config, so a replay stays exact). ``provenance.py`` holds
+each value's provenance and lists what is provisional for the game page.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+RULEBOOK = "rulebook"
 SEED = "seed"
 PUBLIC = "public"
 PROVISIONAL = "provisional"
@@ -183,7 +189,8 @@ class Data:
     conflicts: tuple[ConflictCard, ...]
     laws: tuple[Law, ...]
     nobles_per_county: tuple[tuple[int, int], ...]  # (players, tiles per county)
-    removed_conflicts: tuple[tuple[int, tuple[int, ...]], ...]  # (players, card numbers)
+    #: (players, card numbers), or France's strengths with ``removal_by_strength``
+    removed_conflicts: tuple[tuple[int, tuple[int, ...]], ...]
     removed_favors: tuple[tuple[int, tuple[int, ...]], ...]  # (players, tile numbers)
     # -- Henry V, The King's Resentment (lancaster-data.md) --
     dishonor_markers: int = 38
@@ -210,12 +217,43 @@ class Data:
     bishops_max: int = 3  # per player
     privileges: tuple[int, int, int] = (2, 3, 3)  # shields, archers, Tudor knights
     overridden: frozenset[str] = field(default_factory=frozenset)
+    #: the rules release whose dataset this is ("1.0.0": ``BASE``; "2.0.0": the printed data);
+    #: ``provenance`` reads each value's source by it
+    release: str = "1.0.0"
+    #: ``removed_conflicts`` names France's strengths, not card numbers (rulebook setup sheet,
+    #: "Strength of conflict cards"); where several cards have a strength, which one is
+    #: removed is drawn at setup
+    removal_by_strength: bool = False
+    # -- the rules rules 2.0.0 plays as printed (shared rules/README.md); 1.0.0 keeps its own --
+    #: Surrey's holder names the start player with immediate effect: this round's castles
+    #: and ransoms already go in the new order (decision 6); else from the next round
+    start_player_at_once: bool = False
+    #: an extension tile may cover a space where a knight stands: the knight goes back to
+    #: court unscored (decision 17); else such a space cannot be covered
+    extension_covers_knight: bool = False
+    #: 2 players: an ally in Surrey lets its player name the start player, and an ally in
+    #: Dorset passes to France (decision 12); else both are lost (engine README decision 7)
+    ally_names_start_player: bool = False
+    ally_passage_to_france: bool = False
+    #: 2 players: final scoring's (most, second) for knighthood and extensions (decision 12:
+    #: only the 8 for first place); None: ``majority_points`` as with more players
+    majority_points_two_players: tuple[int, int] | None = None
+    #: 2 players: the ally's own small castle, its spaces used without paying squires and
+    #: never extended (decision 12); (): the ally has a castle like a player's
+    ally_castle: tuple[CastleSpace, ...] = ()
+    #: At the King's Court: a Tudor knight supports a lord only beside a knight of the same
+    #: player (decision 19)
+    privilege_needs_knight: bool = False
 
     def county(self, letter: str) -> County:
         return self.counties[COUNTY_LETTERS.index(letter)]
 
     def space(self, number: int) -> CastleSpace:
         return self.castle[number - 1]
+
+    def castle_of(self, ally: bool) -> tuple[CastleSpace, ...]:
+        """The spaces of a castle: an ally's own where the release has one (decision 12)."""
+        return self.ally_castle if ally and self.ally_castle else self.castle
 
     def favor(self, number: int) -> Favor:
         return self.favors[number - 1]

@@ -30,6 +30,7 @@ _ALL: tuple[Handler, ...] = (
     rewards.CountyReward(),
     rewards.CastleReward(),
     rewards.CastlePaid(),
+    rewards.AllyCastle(),
     rewards.CastleEnd(),
     conflicts.ResolveConflict(),
     conflicts.Ransom(),

@@ -222,5 +222,6 @@ def _what(frame: Frame) -> str:
         "law_choice": "your choice for this law",
         "county": "a county reward choice ('noble', 'reward' or 'both')",
         "castle_paid": "a castle space to pay for (e.g. 'castle 6') or 'done'",
+        "ally_castle": "the ally's knight to upgrade (e.g. 'upgrade knight 2 at court')",
         "ransom": "a ransom (e.g. 'ransom 2' or 'ransom none')",
     }.get(str(frame[0]), "an action")

@@ -1,7 +1,8 @@
 """Config overrides of the component data (``{"players": 3, "data": {...}}``).
 
-Every value of ``data.BASE`` can be replaced without code changes; overrides are validated
-here, and the normalised override is what the config records, so a replay stays exact.
+Every value of a release's dataset (``data.BASE`` for rules 1.0.0) can be replaced without
+code changes; overrides are validated here, and the normalised override is what the config
+records, so a replay (under the same rules version) stays exact.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine.core.protocol import ConfigError
-from engine.lancaster.data import BASE, CASTLE_SPACES, COUNTY_LETTERS, Data, Reward
+from engine.lancaster.data import CASTLE_SPACES, COUNTY_LETTERS, Data, Reward
 
 _REWARD_INTS = ("gold", "squires", "voting_markers", "power", "new_knight")
 _REWARD_ONES = ("upgrade", "extension", "nobleman")
@@ -81,15 +82,16 @@ def _reward(value: Any, path: str) -> tuple[Reward, dict[str, Any]]:
     return reward, {k: kwargs[k] for k in sorted(kwargs)}
 
 
-def apply_overrides(overrides: Any) -> tuple[Data, dict[str, Any]]:
-    """Validate a config's ``data`` overrides: returns (merged Data, normalised overrides).
+def apply_overrides(overrides: Any, base: Data) -> tuple[Data, dict[str, Any]]:
+    """Validate a config's ``data`` overrides of ``base`` (the dataset of the game's rules
+    version): returns (merged Data, normalised overrides).
 
     A reward given in an override replaces the whole printed reward.
     """
     top = _mapping(overrides, "data", _TOP_KEYS)
     norm: dict[str, Any] = {}
     touched: set[str] = set()
-    data = _game_values(top, BASE, norm, touched)
+    data = _game_values(top, base, norm, touched)
 
     if "start" in top:
         m = _mapping(top["start"], "start", ("gold", "squires", "voting_markers"))
@@ -155,7 +157,7 @@ def apply_overrides(overrides: Any) -> tuple[Data, dict[str, Any]]:
         norm["castle"] = out
 
     if "favors" in top:
-        m = _mapping(top["favors"], "favors", tuple(str(f.number) for f in BASE.favors))
+        m = _mapping(top["favors"], "favors", tuple(str(f.number) for f in base.favors))
         favors = list(data.favors)
         out = {}
         for key in sorted(m):
@@ -173,7 +175,7 @@ def apply_overrides(overrides: Any) -> tuple[Data, dict[str, Any]]:
         norm["favors"] = out
 
     if "conflicts" in top:
-        m = _mapping(top["conflicts"], "conflicts", tuple(str(c.number) for c in BASE.conflicts))
+        m = _mapping(top["conflicts"], "conflicts", tuple(str(c.number) for c in base.conflicts))
         cards = list(data.conflicts)
         out = {}
         for key in sorted(m, key=int):
@@ -197,7 +199,7 @@ def apply_overrides(overrides: Any) -> tuple[Data, dict[str, Any]]:
         norm["conflicts"] = out
 
     if "laws" in top:
-        m = _mapping(top["laws"], "laws", tuple(law.key for law in BASE.laws))
+        m = _mapping(top["laws"], "laws", tuple(law.key for law in base.laws))
         laws = list(data.laws)
         out = {}
         for key in sorted(m):
@@ -311,9 +313,15 @@ def _game_values(
 
 
 def _removals(top: Mapping[str, Any], data: Data, norm: dict[str, Any], touched: set[str]) -> Data:
-    """Conflict cards and king's favor tiles removed by player count."""
+    """Conflict cards and king's favor tiles removed by player count (conflict cards by
+    France's strength where the dataset removes them so: one card of each listed strength)."""
+    by_strength = data.removal_by_strength
     for key, what, numbers in (
-        ("removed_conflicts", "conflict card", [c.number for c in data.conflicts]),
+        (
+            "removed_conflicts",
+            "conflict card of strength" if by_strength else "conflict card",
+            [c.france if by_strength else c.number for c in data.conflicts],
+        ),
         ("removed_favors", "king's favor tile", [f.number for f in data.favors]),
     ):
         if key not in top:
@@ -329,8 +337,9 @@ def _removals(top: Mapping[str, Any], data: Data, norm: dict[str, Any], touched:
             for n in removed:
                 if n not in numbers:
                     raise _fail(path, f"there is no {what} {n}")
-                if removed.count(n) > 1:
-                    raise _fail(path, f"{what} {n} is removed twice")
+                if removed.count(n) > numbers.count(n):
+                    more = "twice" if numbers.count(n) == 1 else "more often than it is printed"
+                    raise _fail(path, f"{what} {n} is removed {more}")
             if key == "removed_conflicts" and len(numbers) - len(removed) < 2:
                 raise _fail(path, "at least 2 conflict cards must stay (two are revealed at once)")
             table[int(count)] = tuple(removed)

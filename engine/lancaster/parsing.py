@@ -35,6 +35,7 @@ from engine.lancaster.reading import (
     read,
     word,
 )
+from engine.lancaster.reward_phrases import county_named, i_start, reads_as_printed, reward_named
 from engine.lancaster.state import COLOUR_NAMES, Frame, State
 
 SQUIRES = counted("squires", word("squire"), word("squires"))
@@ -99,6 +100,8 @@ def _parse_place(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
             # At the King's Court: a privilege with the knight
             privilege,
             keyword("_", None, "and"),
+            # from 2.0.0: the counties by their printed names ("knight 1 to York")
+            *([county_named(state)] if reads_as_printed(state) else []),
         ],
     )
     ally = bool(r.get("ally", False))
@@ -332,7 +335,8 @@ def _parse_county(state: State, frame: Frame, seat: int, w: list[str]) -> Action
     from engine.lancaster.phases.rewards import names_start
 
     i = int(frame[1])
-    reward = state.data.counties[i].reward
+    county = state.data.counties[i]
+    reward = county.reward
     choice = reward.choice()
     phrases: list[Phrase] = [
         keyword("verb", "noble", *_NOBLE),
@@ -342,12 +346,22 @@ def _parse_county(state: State, frame: Frame, seat: int, w: list[str]) -> Action
         _gold_for_both(state),
         *_detail_phrases(choice, state, seat),
     ]
+    printed = reads_as_printed(state)
+    if printed:
+        # the reward named by what it gives; the county named as a heading ("Surrey:
+        # nobleman, ..."), which changes nothing
+        phrases += [reward_named(reward), keyword("_", None, *county.name.lower().split())]
     start = names_start(state, i)
     if start:
         phrases += [*_colour_phrases("start", state, seat), *_START_WORDS]
+        phrases += [i_start(seat)] if printed else []
     r = read(w, phrases)
     options = list(flow.legal_actions(state, seat))
     verb = r.get("verb")
+    if r.has("named_reward"):
+        if verb in ("noble", "nothing"):
+            raise Unreadable(f"it names both '{verb}' and the reward: say which")
+        verb = verb or "reward"
     if verb is None:
         verbs = sorted({o[0] for o in options})
         if verbs != ["nothing"]:
@@ -355,6 +369,8 @@ def _parse_county(state: State, frame: Frame, seat: int, w: list[str]) -> Action
         verb = "nothing"
     tail: tuple[Any, ...] = ()
     if start:
+        if not r.has("start") and state.data.start_player_at_once:
+            raise Unreadable("name the start player too, e.g. 'Blue starts' or 'I start'")
         if not r.has("start"):
             raise Unreadable("name the next start player too, e.g. 'start player Blue'")
         tail = (r.get("start"),)
@@ -511,6 +527,7 @@ PARSERS: dict[str, Callable[[State, Frame, int, list[str]], Action]] = {
     "castle_paid": _parse_castle,
     "ransom": _parse_ransom,
     "law_choice": _parse_law,
+    "ally_castle": _parse_law,  # an upgrade, read as a law's ("upgrade knight 1 at court")
 }
 
 

@@ -170,14 +170,38 @@ def resources_text(gold: int = 0, squires: int = 0, voting_markers: int = 0, pow
 
 
 def free_extension_spaces(state: State, colour: int) -> list[int]:
-    """Castle spaces an extension tile may cover: not covered, and no knight on them.
-
-    decision (not in the texts): a tile never covers a knight standing on its space.
-    """
+    """Castle spaces an extension tile may cover: not covered; under rules 1.0.0 also no
+    knight on them (engine README decision 2); as printed, a space with a knight too, which
+    sends the knight back to court (decision: rules/README.md, Lancaster 17)."""
     if state.is_ally(colour):
         return []  # the ally's castle cannot be extended (decision 12)
     col = state.colours[colour]
-    return [n for n in range(1, 7) if n not in col.extensions and col.castle[n - 1] is None]
+    over_knights = state.data.extension_covers_knight
+    return [
+        n
+        for n in range(1, 7)
+        if n not in col.extensions and (over_knights or col.castle[n - 1] is None)
+    ]
+
+
+def place_extension(state: State, colour: int, n: int, ctx: Ctx, source: str = "") -> State:
+    """An extension tile on castle space ``n``; a knight standing there goes back to its
+    court at once, without scoring (Lancaster: rulebook, "Extension tiles": "If a knight is
+    present on the covered space, the player moves him to their court immediately without
+    scoring"; decision: rules/README.md, Lancaster 17)."""
+    col = state.colours[colour]
+    state = state.with_colour(colour, extensions=add(col.extensions, n))
+    ctx.say(f"{source}{name(state, colour)} places an extension tile on castle space {n}.")
+    knight = col.castle[n - 1]
+    if knight is not None:
+        castle = list(col.castle)
+        castle[n - 1] = None
+        state = to_court(state.with_colour(colour, castle=tuple(castle)), colour, knight)
+        ctx.say(
+            f"{name(state, colour)}'s knight {knight} on castle space {n} goes back to court "
+            "without scoring: the extension tile covers its space."
+        )
+    return state
 
 
 def own_space(card: Conflict, colour: int) -> Space | None:
@@ -248,7 +272,9 @@ def reward_details(state: State, colour: int, reward: Reward) -> list[Any]:
         options = list(free_extension_spaces(state, colour))
     elif choice == "nobleman":
         options = list(nobleman_letters(state, colour))
-    elif choice == "conflict_move" and not ally:
+    elif choice == "conflict_move" and (not ally or state.data.ally_passage_to_france):
+        # an ally's passage to France: lost under rules 1.0.0 (engine README decision 7); as
+        # printed it works (decision 12; rulebook: an ally may use "Passage to France")
         options = list(enterable_cards(state, colour))
     elif choice == "start_player" and not ally:
         options = list(range(state.players))
@@ -287,9 +313,7 @@ def apply_reward(
         if detail is None:
             ctx.say(f"{who} has no castle space to extend; the extension is lost.")
         else:
-            col = state.colours[colour]
-            state = state.with_colour(colour, extensions=add(col.extensions, int(detail)))
-            ctx.say(f"{who} places an extension tile on castle space {detail}.")
+            state = place_extension(state, colour, int(detail), ctx)
     res = resources_text(reward.gold, reward.squires, reward.voting_markers, reward.power)
     if res:
         if state.is_ally(colour):

@@ -1,12 +1,17 @@
-"""Provenance of every Lancaster component value: ``seed`` (stated in a rule text we hold),
-``public`` (published summaries and reference cards), ``provisional`` (chosen by the project
-where no source was available) or ``config`` (replaced by the game's config);
+"""Provenance of every Lancaster component value: ``rulebook`` (the publisher's rulebook),
+``example`` (deduced from one of its worked examples), ``seed`` (stated in a rule text we
+hold), ``public`` (published summaries and reference cards), ``provisional`` (chosen by the
+project where no source was available) or ``config`` (replaced by the game's config);
 ``provisional_values`` lists what is provisional for the game page (``pbem rules lancaster
 --data``). Source: the shared ``rules/lancaster-data.md``.
+
+Each release's dataset has its own table (``Data.release``): 1.0.0's below, as it was when
+that release was made; 2.0.0's in ``printed.py``, beside its values.
 """
 
 from __future__ import annotations
 
+from engine.lancaster import printed
 from engine.lancaster.data import (
     BASE_LAWS,
     CONFIG,
@@ -103,14 +108,25 @@ MODULE_PROVENANCE: dict[str, dict[str, str]] = {
 }
 
 
+#: each release's tables: (the base game's, the Henry V modules')
+_BY_RELEASE: dict[str, tuple[dict[str, str], dict[str, dict[str, str]]]] = {
+    "1.0.0": (_PROVENANCE, MODULE_PROVENANCE),
+    printed.VERSION: (printed.PROVENANCE, printed.MODULE_PROVENANCE),
+}
+
+
 def provenance(data: Data, modules: frozenset[str] = frozenset()) -> dict[str, str]:
     """Every data path with its provenance (the base game's, and the Henry V modules' in
-    ``modules``); values the config replaced say ``config``."""
-    result = dict(_PROVENANCE)
+    ``modules``); values the config replaced say ``config`` (an override of a conflict card
+    replaces what is known of its strength and its points alike)."""
+    base, by_module = _BY_RELEASE[data.release]
+    result = dict(base)
     for module in sorted(modules):
-        result.update(MODULE_PROVENANCE.get(module, {}))
+        result.update(by_module.get(module, {}))
     for path in data.overridden:
-        result[path] = CONFIG
+        replaced = [k for k in result if k == path or k.startswith(path + ".")]
+        for known in replaced or [path]:
+            result[known] = CONFIG
     return result
 
 
@@ -128,6 +144,10 @@ def _value_text(data: Data, path: str) -> str:
     parts = path.split(".")
     if parts[0] == "counties":
         county = data.county(parts[1])
+        if parts[2] == "name":
+            return county.name
+        if parts[2] == "start_player":
+            return "its holder names the start player"
         return str(county.minimum) if parts[2] == "minimum" else county.reward.describe()
     if parts[0] == "castle":
         space = data.space(int(parts[1]))
@@ -143,6 +163,12 @@ def _value_text(data: Data, path: str) -> str:
         return data.favor(int(parts[1])).reward.describe()
     if parts[0] == "conflicts":
         card = data.card(int(parts[1]))
+        if parts[2:] == ["france"]:
+            return f"card {card.number}: France {card.france}"
+        if parts[2:] == ["points"]:
+            return f"card {card.number} (France {card.france}): power points " + "/".join(
+                map(str, card.points)
+            )
         return f"France {card.france}, power points {'/'.join(map(str, card.points))}"
     if parts[0] == "resentment":
         value = {

@@ -1,4 +1,12 @@
-"""``LANCASTER``: the Rules object the service uses (engine contract, DESIGN.md)."""
+"""Lancaster's releases (engine contract, DESIGN.md): one ``LancasterRules`` per rules version,
+each the same engine over its own dataset (``data.Data``), so that a game keeps the values
+and rules it was created with.
+
+``LANCASTER_1_0`` (1.0.0) is the game as first released: its data is ``data.BASE``, partly
+stand-ins. ``LANCASTER_2_0`` (2.0.0) is Lancaster as printed: the rulebook's counties, laws
+and conflict cards (``printed.PRINTED``). ``LANCASTER`` is the latest release, which new games
+get.
+"""
 
 from __future__ import annotations
 
@@ -8,22 +16,33 @@ from typing import Any
 
 from engine.core.protocol import Action, ConfigError, Outcome, Seat, Transition
 from engine.lancaster import flow, notation, setup, state, text, view
+from engine.lancaster.data import BASE, Data
 from engine.lancaster.overrides import apply_overrides
 from engine.lancaster.phases.scoring import final_scoring
+from engine.lancaster.printed import PRINTED
 from engine.lancaster.provenance import provisional_values
 from engine.lancaster.state import State
 
 
 class LancasterRules:
+    """Lancaster under one release: ``version`` and its dataset ``base`` (the values a game's
+    data overrides apply to). Stateless, like every Rules."""
+
     name = "lancaster"
-    version = "1.0.0"
     player_counts: tuple[int, ...] = setup.PLAYER_COUNTS
 
+    def __init__(self, version: str, base: Data) -> None:
+        self.version = version
+        self.base = base
+
+    def __repr__(self) -> str:
+        return f"<Lancaster rules {self.version}>"
+
     def validate_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
-        return setup.validate_config(config)
+        return setup.validate_config(config, self.base)
 
     def initial_state(self, config: Mapping[str, Any], seed: int) -> State:
-        return setup.initial_state(config, seed)
+        return setup.initial_state(config, seed, self.base)
 
     def to_act(self, state: State) -> frozenset[Seat]:
         return flow.to_act(state)
@@ -56,12 +75,12 @@ class LancasterRules:
         return state.dump(s)
 
     def load_state(self, data: Mapping[str, Any]) -> State:
-        return state.load(data)
+        return state.load(data, self.base)
 
     def contract_configs(self) -> tuple[dict[str, Any], ...]:
         """The base game and every combination of the Henry V modules this version plays,
         for 2 to 5 players."""
-        combos = module_combinations()
+        combos = self.module_combinations()
         return tuple(
             {"players": n, **({"expansions": dict.fromkeys(c, True)} if c else {})}
             for c in combos
@@ -84,22 +103,26 @@ class LancasterRules:
     def provisional_values(self, config: Mapping[str, Any]) -> list[tuple[str, str]]:
         """(path, value) of every component value still provisional under ``config``."""
         config = self.validate_config(config)
-        data, _ = apply_overrides(config["data"])
+        data, _ = apply_overrides(config["data"], self.base)
         return provisional_values(data, frozenset(config["expansions"]))
 
+    def module_combinations(self) -> list[tuple[str, ...]]:
+        """Every valid set of Henry V modules this version plays, the base game (none) first."""
+        available = setup.AVAILABLE_MODULES
+        combos: list[tuple[str, ...]] = [()]
+        for size in range(1, len(available) + 1):
+            for combo in combinations(available, size):
+                try:
+                    self.validate_config({"players": 3, "expansions": dict.fromkeys(combo, True)})
+                except ConfigError:
+                    continue
+                combos.append(combo)
+        return combos
 
-def module_combinations() -> list[tuple[str, ...]]:
-    """Every valid set of Henry V modules this version plays, the base game (none) first."""
-    available = setup.AVAILABLE_MODULES
-    combos: list[tuple[str, ...]] = [()]
-    for size in range(1, len(available) + 1):
-        for combo in combinations(available, size):
-            try:
-                setup.validate_config({"players": 3, "expansions": dict.fromkeys(combo, True)})
-            except ConfigError:
-                continue
-            combos.append(combo)
-    return combos
 
-
-LANCASTER = LancasterRules()
+#: rules 1.0.0, the first release: ``data.BASE`` (games created with it keep it)
+LANCASTER_1_0 = LancasterRules("1.0.0", BASE)
+#: rules 2.0.0: Lancaster as printed (the rulebook's data)
+LANCASTER_2_0 = LancasterRules("2.0.0", PRINTED)
+#: the latest release: what new games get
+LANCASTER = LANCASTER_2_0

@@ -27,7 +27,9 @@ CONFIG_KEYS = ("players", "data", "expansions")
 AVAILABLE_MODULES: tuple[str, ...] = MODULES
 
 
-def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
+def validate_config(config: Mapping[str, Any], base: Data) -> dict[str, Any]:
+    """``config`` checked and normalised; its data overrides apply to ``base``, the dataset of
+    the rules version the game is created with."""
     if not isinstance(config, Mapping):
         raise ConfigError('The config must be a mapping such as {"players": 3}.')
     unknown = sorted(str(k) for k in config if k not in CONFIG_KEYS)
@@ -40,7 +42,7 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(players, bool) or players not in PLAYER_COUNTS:
         raise ConfigError(f'Lancaster is for 2 to 5 players; "players" was {players!r}.')
     expansions = _expansions(config.get("expansions", {}))
-    _, data = apply_overrides(config.get("data", {}))
+    _, data = apply_overrides(config.get("data", {}), base)
     return {"players": players, "data": data, "expansions": expansions}
 
 
@@ -83,10 +85,27 @@ def law_pool(data: Data, expansions: Mapping[str, bool]) -> list[Law]:
     return base + [law for law in data.laws if king and law.module == LAWS_OF_THE_KING]
 
 
-def initial_state(config: Mapping[str, Any], seed: int) -> State:
-    config = validate_config(config)
+def removed_by_strength(data: Data, players: int, r: int) -> tuple[tuple[int, ...], int]:
+    """The conflict cards removed by France's strength, and the generator after: one card
+    of each listed strength; where several cards have it (two of strength 3, removed with 5
+    players), which one is drawn with the game's generator (lancaster-data.md, "Conflict
+    cards"; rulebook setup sheet: '5 | "2" & 1 x "3"')."""
+    out: list[int] = []
+    for strength in data.removed_cards_for(players):
+        candidates = [c.number for c in data.conflicts if c.france == strength]
+        candidates = [c for c in candidates if c not in out]
+        if len(candidates) > 1:
+            i, r = rng.below(r, len(candidates))
+            out.append(candidates[i])
+        else:
+            out.extend(candidates[:1])  # overrides.py made sure there is one
+    return tuple(sorted(out)), r
+
+
+def initial_state(config: Mapping[str, Any], seed: int, base: Data) -> State:
+    config = validate_config(config, base)
     expansions = config["expansions"]
-    data, _ = apply_overrides(config["data"])
+    data, _ = apply_overrides(config["data"], base)
     n = int(config["players"])
     r = rng.seed_state(seed)
 
@@ -101,7 +120,12 @@ def initial_state(config: Mapping[str, Any], seed: int) -> State:
 
     # Conflict cards: two removed by player count (the 2-player entry is the 4-player one,
     # decision 12), the rest shuffled; two revealed into the upper row.
-    removed = data.removed_cards_for(n)
+    drawn: tuple[int, ...] = ()
+    if data.removal_by_strength:
+        drawn, r = removed_by_strength(data, n, r)
+        removed = drawn
+    else:
+        removed = data.removed_cards_for(n)
     cards, r = rng.shuffled(r, [c.number for c in data.conflicts if c.number not in removed])
     start, r = rng.below(r, n)  # Lancaster: a random start player
 
@@ -159,6 +183,7 @@ def initial_state(config: Mapping[str, Any], seed: int) -> State:
         results=(),
         agenda=(),
         rng=r,
+        removed_cards=drawn,
     )
     if resentment.active(state):
         state = replace(state, **resentment.setup_values(data, n))

@@ -155,6 +155,10 @@ class State:
     privilege_supply: tuple[int, int, int] = (0, 0, 0)  # shields, archers, Tudor knights
     # -- Laws of the King: voting markers held after the third voting, while a law keeps them
     markers_after_voting: tuple[int, ...] = ()
+    #: the conflict cards removed at setup, shown to everyone (rules 2.0.0 removes them by
+    #: France's strength, one of two drawn with 5 players); () under rules 1.0.0, whose
+    #: removals are the data's card numbers
+    removed_cards: tuple[int, ...] = ()
 
     @property
     def expansions(self) -> frozenset[str]:
@@ -345,6 +349,9 @@ def dump(state: State) -> dict[str, Any]:
         "seal_supply": state.seal_supply,
         "privilege_supply": list(state.privilege_supply),
         "markers_after_voting": list(state.markers_after_voting),
+        # only where there are any (rules 2.0.0): a 1.0.0 state dumps as it always did, so its
+        # stored snapshots stay valid
+        **({"removed_cards": list(state.removed_cards)} if state.removed_cards else {}),
     }
 
 
@@ -356,9 +363,11 @@ def _lists_deep(item: Any) -> Any:
     return item
 
 
-def load(d: Mapping[str, Any]) -> State:
+def load(d: Mapping[str, Any], base: Data) -> State:
+    """The state ``dump`` gave, under the rules whose dataset is ``base`` (a dump holds the
+    config's overrides, not the dataset they apply to)."""
     config = _lists_deep(d["config"])
-    data, _ = apply_overrides(config.get("data", {}))
+    data, _ = apply_overrides(config.get("data", {}), base)
     colours = tuple(
         Colour(
             court=tuple(c["court"]),
@@ -426,6 +435,7 @@ def load(d: Mapping[str, Any]) -> State:
         seal_supply=int(d.get("seal_supply", 0)),
         privilege_supply=_three(d.get("privilege_supply", (0, 0, 0))),
         markers_after_voting=tuple(int(n) for n in d.get("markers_after_voting", ())),
+        removed_cards=tuple(int(n) for n in d.get("removed_cards", ())),
     )
 
 

@@ -154,9 +154,9 @@ def _county_resolve(
 def _castle_options(state: State, seat: int, colour: int, strength: int) -> list[Target]:
     col = state.colours[colour]
     return [
-        (("castle", n), 0, 0)
-        for n in range(1, 7)
-        if n not in col.extensions and col.castle[n - 1] is None
+        (("castle", sp.number), 0, 0)
+        for sp in state.data.castle_of(state.is_ally(colour))
+        if sp.number not in col.extensions and col.castle[sp.number - 1] is None
     ]
 
 
@@ -165,6 +165,12 @@ def _castle_check(
 ) -> None:
     if isinstance(n, bool) or n not in range(1, 7):
         raise IllegalActionError("Castle spaces are numbered 1 to 6.")
+    spaces = len(state.data.castle_of(state.is_ally(colour)))
+    if n > spaces:
+        # decision: rules/README.md, Lancaster 12 (as printed): the ally's small castle
+        raise IllegalActionError(
+            f"The ally's castle has {spaces} spaces: 1 (a new knight) and 2 (an upgrade)."
+        )
     col = state.colours[colour]
     if n in col.extensions:
         raise IllegalActionError(

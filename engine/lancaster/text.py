@@ -100,6 +100,8 @@ def render_text(view: Mapping[str, Any]) -> str:
             sq = f" +{_count(occ['squires'], 'squire', 'squires')}" if occ["squires"] else ""
             who = f"{occ['colour']} knight {occ['strength']}{sq}"
         start = "; the holder names the next start player" if c.get("names_start_player") else ""
+        if c.get("start_player_at_once"):
+            start = "; the holder also names the start player, at once"
         lines.append(
             f"  {c['letter']} {c['name']} (min {c['minimum']}; {c['reward']}{start}; "
             f"noblemen left {c['noblemen_left']}): {who}"
@@ -153,6 +155,10 @@ def render_text(view: Mapping[str, Any]) -> str:
         for card in view["conflicts"][row]:
             if card is not None:
                 lines.append(f"  {row}: {_card(card)}")
+    removed = view["conflicts"].get("removed")
+    if removed:
+        listed = ", ".join(f"card {c['card']} (France {c['france']})" for c in removed)
+        lines.append(f"  Removed at setup: {listed}")
     faces = [f"{f['tile']}: {f['reward']}" for f in view["favors"] if f["face_up"]]
     lines.append("  King's favor tiles face up: " + ("; ".join(faces) or "none"))
     lines.append("")

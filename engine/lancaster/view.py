@@ -85,7 +85,7 @@ def _castle(state: State, colour: int) -> list[dict[str, Any]]:
             "extension": sp.number in col.extensions,
             "knight": col.castle[sp.number - 1],
         }
-        for sp in state.data.castle
+        for sp in state.data.castle_of(state.is_ally(colour))
     ]
 
 
@@ -187,6 +187,13 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "finished": state.finished,
         "outcome": None,
     }
+    if state.data.removal_by_strength:
+        # Rules 2.0.0: the cards removed at setup (with 5 players one of the two of strength 3,
+        # drawn) are public: everyone at the table sees them go back in the box. Not in a
+        # 1.0.0 view, which stays as it was.
+        result["conflicts"]["removed"] = [
+            {"card": n, "france": state.data.card(n).france} for n in state.removed_cards
+        ]
     if resentment.active(state):
         result["resentment"] = _resentment(state)
     if court.active(state):
@@ -296,6 +303,12 @@ def _county(state: State, i: int) -> dict[str, Any]:
         "reward": c.reward.describe(),
         # decision 6: Surrey's holder names the next start player, whatever they take there
         "names_start_player": c.names_start_player,
+        # as printed, with immediate effect (a 1.0.0 view has no such key: it stays as it was)
+        **(
+            {"start_player_at_once": True}
+            if c.names_start_player and state.data.start_player_at_once
+            else {}
+        ),
         "noblemen_left": state.nobles[i],
         "occupant": None
         if occ is None

@@ -33,6 +33,7 @@ from flask.testing import FlaskClient
 
 import engine
 from engine.core import Action, Rules, rng
+from engine.core.registry import Registry
 from pbem import game_creation as games_module
 from pbem.mail.relay import Relay
 from pbem.repository import Loaded
@@ -41,7 +42,7 @@ from tests.mail.servers import SmtpTestServer
 from tests.service.hidden_game import HOARD
 
 #: Every game of the registry, and Hoard: a small game with secret simultaneous votes.
-REGISTRY: dict[str, Rules] = {**engine.REGISTRY, "hoard": cast(Rules, HOARD)}
+REGISTRY: Registry = engine.REGISTRY.with_rules(cast(Rules, HOARD))
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal")
 #: A game longer than this many moves is a bug (the longest random games play ~250).

@@ -8,11 +8,11 @@ import psycopg
 import pytest
 
 import engine
-from engine.core import Rules
+from engine.core.registry import Registry
 from pbem.settings import Settings
 from tests.service.hidden_game import HOARD
 
-REGISTRY: dict[str, Rules] = {**engine.REGISTRY, "hoard": HOARD}
+REGISTRY: Registry = engine.REGISTRY.with_rules(HOARD)
 
 
 def make_settings(database_url: str, var_dir: Path, **changes: object) -> Settings:

@@ -21,13 +21,14 @@ from hypothesis import strategies as st
 
 import engine
 from engine.core import Action, Rules, action_from_json, action_to_json, contract
+from engine.core.registry import Registry
 from pbem import events as ev
 from pbem.actions import action_event
 from pbem.events import StoredEvent
 from pbem.replay import Fold
 from tests.service.hidden_game import HOARD
 
-REGISTRY: dict[str, Rules] = {**engine.REGISTRY, "hoard": cast(Rules, HOARD)}
+REGISTRY: Registry = engine.REGISTRY.with_rules(cast(Rules, HOARD))
 CASES = [
     (name, rules.validate_config(config))
     for name, rules in sorted(REGISTRY.items())

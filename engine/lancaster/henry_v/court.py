@@ -114,6 +114,8 @@ def lord_options(state: State, seat: int) -> list[Action]:
             for knights in _supports(col.court):
                 for bishops in range(col.bishops + 1):
                     for tudor in tudors:
+                        if tudor and not knights and state.data.privilege_needs_knight:
+                            continue  # decision: rules/README.md, Henry V 19
                         stack = 1 + sum(knights) + bishops + (2 if tudor else 0)
                         if _can_expel(state, colour, state.applicants[i], stack):
                             # a Tudor knight in support (001) is a sixth item, only when used
@@ -137,6 +139,14 @@ def lord_check(state: State, seat: int, action: Action) -> None:
     if state.colours[colour].lord != "court":
         raise IllegalActionError("That lord is not at court: it was placed this round already.")
     if action not in lord_options(state, seat):
+        tudor_alone = len(action) == 6 and action[5] and not action[3]
+        if tudor_alone and state.data.privilege_needs_knight:
+            # decision: rules/README.md, Henry V 19 (seed 001: "requires one of that player's
+            # own knights to use")
+            raise IllegalActionError(
+                "A Tudor knight supports a lord only together with one of your own knights "
+                "(Henry V: a privilege needs a knight): add a knight from court."
+            )
         if len(action) == 5 and isinstance(action[2], str) and action[2] != "treasury":
             _office_reason(state, colour, action)
         raise IllegalActionError(

@@ -23,13 +23,13 @@ from engine.core.protocol import Action
 from engine.lancaster.data import Law
 from engine.lancaster.frames import Ctx, Handler, pop, replace_head
 from engine.lancaster.pieces import (
-    add,
     board_knights,
     describe_ref,
     free_extension_spaces,
     gain,
     name,
     new_knight,
+    place_extension,
     plural,
     resources_text,
     upgrade,
@@ -89,9 +89,17 @@ def _richest(state: State) -> list[int]:
     return _most(state, lambda s: state.colours[s].gold)
 
 
+def price_of(law: Law) -> tuple[str, int]:
+    """What a buying law is paid with and the price of one: gold, or squires (rules 2.0.0's
+    group-4 law "1 squire for 1 power point"; rulebook, "Summary of Laws")."""
+    key = "gold" if any(k == "gold" for k, _ in law.params) else "squires"
+    return key, law.param(key)
+
+
 def _buy_options(verb: str) -> Callable[[State, Law, int], list[Action]]:
     def options(st: State, law: Law, s: int) -> list[Action]:
-        return [(verb, n) for n in range(st.colours[s].gold // law.param("gold") + 1)]
+        key, price = price_of(law)
+        return [(verb, n) for n in range(getattr(st.colours[s], key) // price + 1)]
 
     return options
 
@@ -246,6 +254,15 @@ LAWS: Mapping[str, LawRule] = MappingProxyType(
         "buy_power_points": LawRule(
             choosers=lambda st, law, s: 1, options=_buy_options("power"), hidden_range=True
         ),
+        # -- rules 2.0.0's two group-4 laws (rulebook, "Summary of Laws", group "4") --
+        "squires_for_power": LawRule(
+            choosers=lambda st, law, s: 1, options=_buy_options("power"), hidden_range=True
+        ),
+        "all_strengths_power": LawRule(
+            gains=lambda st, law, s: {
+                "power": law.param("power") * ({1, 2, 3, 4} <= set(deployed(st, s)))
+            }
+        ),
         "squire_and_gold_for_power": LawRule(
             choosers=lambda st, law, s: 1,
             options=lambda st, law, s: [
@@ -386,7 +403,9 @@ class LawChoice(Handler):
     def illegal_reason(self, state: State, frame: Frame, seat: int, action: Action) -> str:
         c = state.colours[seat]
         if action[0] in ("markers", "power") and isinstance(action[-1], int):
-            price = state.data.law(str(frame[1])).param("gold")
+            key, price = price_of(state.data.law(str(frame[1])))
+            if key == "squires":
+                return f"You have only {plural(c.squires, 'squire')} ({price} for each point)."
             return f"You have only {c.gold} gold ({price} gold each)."
         if action[0] == "trade" and isinstance(action[-1], int):
             return f"Each trade costs 1 squire and 1 gold; you have {c.squires} and {c.gold}."
@@ -429,10 +448,16 @@ def _buy_markers(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> Sta
 
 def _buy_power(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
     c = state.colours[seat]
-    price = law.param("gold") * value
-    state = state.with_colour(seat, gold=c.gold - price, power=c.power + value)
+    key, each = price_of(law)
+    price = each * value
     who = name(state, seat)
-    ctx.say(f"{_title(law)}: {who} buys {plural(value, 'power point')} for {price} gold.")
+    if key == "squires":
+        state = state.with_colour(seat, squires=c.squires - price, power=c.power + value)
+        paid = plural(price, "squire")
+    else:
+        state = state.with_colour(seat, gold=c.gold - price, power=c.power + value)
+        paid = f"{price} gold"
+    ctx.say(f"{_title(law)}: {who} buys {plural(value, 'power point')} for {paid}.")
     return state
 
 
@@ -469,9 +494,7 @@ def _extension(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State
     if value is None:
         ctx.say(f"{_title(law)}: {who} takes no extension tile.")
         return state
-    state = state.with_colour(seat, extensions=add(state.colours[seat].extensions, int(value)))
-    ctx.say(f"{_title(law)}: {who} places an extension tile on castle space {value}.")
-    return state
+    return place_extension(state, seat, int(value), ctx, f"{_title(law)}: ")
 
 
 def _swap(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:

@@ -37,14 +37,31 @@ def _noble_ok(state: State, i: int, colour: int) -> bool:
 
 
 def names_start(state: State, i: int) -> bool:
-    """Whether the holder of county ``i`` names the next start player (decision 6: Surrey;
-    an ally's choice is lost, engine README decision 7)."""
+    """Whether the holder of county ``i`` names the start player (decision 6: Surrey). An
+    ally's choice is lost under rules 1.0.0 (engine README decision 7); as printed, an ally
+    there lets its player name the start player (decision 12; rulebook: "If an ally is placed
+    in Surrey, the allied player determines the start player")."""
     occ = state.counties[i]
     return (
         state.data.counties[i].names_start_player
         and occ is not None
-        and not state.is_ally(occ.colour)
+        and (not state.is_ally(occ.colour) or state.data.ally_names_start_player)
     )
+
+
+def start_player_now(state: State, start: int, who: str, ctx: Ctx) -> State:
+    """The start player named in Surrey takes the marker at once: this round's castles are
+    scored, and ransoms paid, in the new player order (decision: rules/README.md, Lancaster 6;
+    rulebook: "the new (or former) player order is effective immediately")."""
+    state = replace(state, start_player=start, next_start_player=None)
+    order = iter([("castle", seat) for seat in state.seat_order()])
+    # the castle frames still to come (Surrey is the last county: none has begun)
+    agenda = tuple(next(order) if f[0] == "castle" else f for f in state.agenda)
+    ctx.say(
+        f"{who} names {state.colour_name(start)} the start player, with immediate effect: "
+        "this round's castles and ransoms go in the new player order."
+    )
+    return replace(state, agenda=agenda)
 
 
 class CountyReward(Handler):
@@ -132,7 +149,9 @@ class CountyReward(Handler):
             ctx.say(f"{who} pays {cost} gold for both the nobleman and the reward of {letter}.")
         if verb in ("noble", "both"):
             state = take_nobleman(state, colour, letter, ctx)
-        if start is not None:
+        if start is not None and state.data.start_player_at_once:
+            state = start_player_now(state, start, who, ctx)
+        elif start is not None:
             state = replace(state, next_start_player=start)
             ctx.say(f"{who} names {state.colour_name(start)} the next start player.")
         moved = False
@@ -177,12 +196,15 @@ class CountyReward(Handler):
         occ = state.counties[i]
         assert occ is not None
         if state.is_ally(occ.colour):
-            return (
+            usable = "new knights and upgrades"
+            if state.data.ally_passage_to_france:
+                usable = "new knights, upgrades and the passage to France"
+            text = (
                 f"Your ally's knight holds {county.name} ({county.letter}): remove its "
                 f"nobleman from the game, or take the reward ({county.reward.describe()}; an "
-                "ally can use only new knights and upgrades)."
+                f"ally can use only {usable})."
             )
-        if county.reward == Reward():
+        elif county.reward == Reward():
             text = f"Your knight holds {county.name} ({county.letter}): take the nobleman."
         else:
             text = (
@@ -190,7 +212,11 @@ class CountyReward(Handler):
                 f"reward ({county.reward.describe()}), or pay {state.data.both_cost} gold for "
                 "both."
             )
-        if names_start(state, i):
+        if names_start(state, i) and state.data.start_player_at_once:
+            text += (
+                " Name the start player too, with immediate effect (e.g. 'reward, Blue starts')."
+            )
+        elif names_start(state, i):
             text += " Name the next start player too (e.g. 'noble start player Blue')."
         return text
 
@@ -213,8 +239,13 @@ class CastleReward(Handler):
     def step(self, state: State, frame: Frame, ctx: Ctx) -> tuple[State, bool]:
         seat = int(frame[1])
         decide: list[int] = []
+        frames: list[Frame] = []
         for colour in state.colours_of(seat):
             col = state.colours[colour]
+            if state.is_ally(colour) and state.data.ally_castle:
+                state, asked = _ally_castle(state, colour, ctx)
+                frames.extend(("ally_castle", seat, n) for n in asked)
+                continue
             for n in range(1, 7):
                 if n not in col.extensions and col.castle[n - 1] is None:
                     continue
@@ -226,11 +257,65 @@ class CastleReward(Handler):
                 how = "extension" if n in col.extensions else "knight"
                 source = f"castle space {n}, {how}"
                 state = apply_reward(state, colour, space.reward, None, ctx, source)
-        frames: list[Frame] = []
         if decide:
             frames.append(("castle_paid", seat, tuple(decide)))
         frames.append(("castle_end", seat))
         return replace_head(state, *frames), False
+
+
+def _ally_castle(state: State, ally: int, ctx: Ctx) -> tuple[State, list[int]]:
+    """The ally's small castle (decision: rules/README.md, Lancaster 12, as printed): its
+    spaces pay out without squires; an upgrade with a knight to choose is asked (returned)."""
+    asked: list[int] = []
+    for space in state.data.ally_castle:
+        if state.colours[ally].castle[space.number - 1] is None:
+            continue
+        details = reward_details(state, ally, space.reward)
+        if details != [None] and space.reward.choice():
+            asked.append(space.number)
+            continue
+        source = f"the ally's castle space {space.number}"
+        state = apply_reward(state, ally, space.reward, details[0], ctx, source)
+    return state, asked
+
+
+class AllyCastle(Handler):
+    """``("ally_castle", seat, space)``: the player chooses which of its ally's knights the
+    ally's castle space upgrades, free of squires (decision 12, as printed)."""
+
+    kind = "ally_castle"
+
+    def phase(self, state: State, frame: Frame) -> str:
+        return "castles"
+
+    def seats(self, state: State, frame: Frame) -> frozenset[int]:
+        return frozenset({int(frame[1])})
+
+    def _ally(self, state: State, frame: Frame) -> int:
+        ally = state.ally_of(int(frame[1]))
+        assert ally is not None
+        return ally
+
+    def options(self, state: State, frame: Frame, seat: int) -> list[Action]:
+        space = state.data.ally_castle[int(frame[2]) - 1]
+        ally = self._ally(state, frame)
+        return [("upgrade", d) for d in reward_details(state, ally, space.reward)]
+
+    def resolve(self, state: State, frame: Frame, seat: int, action: Action, ctx: Ctx) -> State:
+        n = int(frame[2])
+        reward = state.data.ally_castle[n - 1].reward
+        source = f"the ally's castle space {n}"
+        return pop(apply_reward(state, self._ally(state, frame), reward, action[1], ctx, source))
+
+    def prompt(self, state: State, frame: Frame, seat: int) -> str:
+        return (
+            f"Your ally's castle space {frame[2]}: choose which of your ally's knights to "
+            "upgrade (free: an ally pays no squires)."
+        )
+
+    def waiting(self, state: State, frame: Frame) -> str:
+        who = state.colour_name(int(frame[1]))
+        return f"Waiting for {who} to choose the upgrade of its ally's castle."
 
 
 class CastlePaid(Handler):

@@ -19,6 +19,11 @@ def majority(state: State, key: Callable[[int], tuple[int, int]]) -> list[int]:
     first: the tied players share 12 equally, rounded down, and no one is second; tied for
     second: they share 4, rounded down. (8 and 4 are ``data.majority_points``.)"""
     first, second = state.data.majority_points
+    if state.two_player and state.data.majority_points_two_players is not None:
+        # decision: rules/README.md, Lancaster 12 — with 2 players only the 8 for first place
+        # (rulebook: "Only the 8 power points for the first position are awarded"); two
+        # players still tied share those 8
+        first, second = state.data.majority_points_two_players
     points = [0] * state.players
     seats = sorted(range(state.players), key=key, reverse=True)
     groups: list[list[int]] = []

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from engine.core.protocol import ActionSyntaxError, IllegalActionError
-from tests.engine.lancaster.helpers import BLUE, RED, YELLOW, Game, R
+from tests.engine.lancaster.helpers import BLUE, LATEST, RED, YELLOW, Game, R
 from tests.engine.lancaster.test_court import place_all
 
 CORPUS = Path(__file__).with_name("corpus") / "phrasings.txt"
@@ -90,6 +90,38 @@ def surrey_held() -> Game:
     g = surrey()
     g.edit_colour(RED, nobles=("I",))  # no nobleman I left for Red to take
     return g
+
+
+def _printed_surrey(players: int, move: str, **red: object) -> Game:
+    """Rules 2.0.0 (as printed): Red's ``move`` to Surrey, whose reward is 2 gold and 2
+    squires and whose holder names the start player at once (decisions 6 and 12)."""
+    g = Game(players, cards=(5, 6), laws=NEUTRAL, rules=LATEST)
+    g.setup(*([1] * players))
+    if red:
+        g.edit_colour(RED, **red)
+        g.rerun()
+    g.play(RED, move)
+    g.place_rest_in_castles()
+    g.reject_all_new_laws()
+    return g
+
+
+def surrey_printed() -> Game:
+    return _printed_surrey(3, "knight 1 to I")  # Red has 2 gold: not enough for both
+
+
+def surrey_printed_rich() -> Game:
+    return _printed_surrey(3, "knight 1 to I", gold=3)
+
+
+def place_printed() -> Game:
+    g = Game(3, cards=(5, 6), laws=NEUTRAL, rules=LATEST)
+    g.setup(1, 1, 1)
+    return g  # rules 2.0.0: Red to place knights 1 and 2, with 2 squires
+
+
+def surrey_ally() -> Game:
+    return _printed_surrey(2, "ally knight 2 to I")  # Red decides for its ally, Yellow
 
 
 def dorset() -> Game:
@@ -199,6 +231,10 @@ POSITIONS: dict[str, Callable[[], Game]] = {
         county_b,
         surrey,
         surrey_held,
+        surrey_printed,
+        surrey_printed_rich,
+        surrey_ally,
+        place_printed,
         dorset,
         castle,
         castle_five,
@@ -228,7 +264,11 @@ def _cases(part: str) -> list[tuple[str, str, str]]:
             continue
         if line.startswith("["):
             current = line.strip("[]")
+            # a damaged header would silently drop every case after it
+            assert current in ("moves", "not moves"), f"unknown corpus section {line!r}"
             continue
+        # a case outside both parts would never be checked
+        assert current is not None, f"a corpus case before any part: {line!r}"
         if current == part:
             name, text, expected = (x.strip() for x in line.split(" | "))
             cases.append((name, text, expected))

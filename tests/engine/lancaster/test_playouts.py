@@ -1,6 +1,6 @@
 """Seeded random playouts: 500 full games over every player count for the base game and 160
-with each set of Henry V modules (1140 in all), with the invariants checked after every
-action."""
+with each set of Henry V modules (1140 in all) under rules 1.0.0, and 400 under the latest
+release (the printed data), with the invariants checked after every action."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from collections import Counter
 import pytest
 
 from engine.core import contract
+from engine.lancaster import LancasterRules
 from engine.lancaster.state import State
-from tests.engine.lancaster.helpers import R
+from tests.engine.lancaster.helpers import LATEST, R
 
 GAMES_PER_COUNT = 125  # x 4 player counts = 500 games
 
@@ -153,14 +154,46 @@ def test_random_games_keep_every_invariant_and_end_after_round_5(
     assert finished == (GAMES_PER_COUNT if not modules else 40)
 
 
-@pytest.mark.parametrize("config", R.contract_configs())
-def test_deadline_defaults_alone_play_a_whole_game_legally(config: dict[str, object]) -> None:
+#: the latest release: 20 games per player count and module set
+LATEST_GAMES = 20
+
+
+@pytest.mark.parametrize("modules", [(), *MODULE_SETS])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_games_of_the_latest_rules_keep_every_invariant(
+    players: int, modules: tuple[str, ...]
+) -> None:
+    config: dict[str, object] = {"players": players}
+    if modules:
+        config["expansions"] = dict.fromkeys(modules, True)
+    for seed in range(LATEST_GAMES):
+        state = contract.random_game(
+            LATEST,
+            config,
+            7000 * players + seed,
+            max_steps=5000,
+            on_step=lambda _before, _seat, _action, after: check_invariants(after),
+        )
+        assert state.round == 5 and state.finished and LATEST.outcome(state) is not None
+
+
+@pytest.mark.parametrize(
+    ("rules", "config"),
+    [
+        pytest.param(rules, config, id=f"{rules.version}-{config}")
+        for rules in (R, LATEST)
+        for config in rules.contract_configs()
+    ],
+)
+def test_deadline_defaults_alone_play_a_whole_game_legally(
+    rules: LancasterRules, config: dict[str, object]
+) -> None:
     for players in (int(str(config["players"])),):
-        state = R.initial_state(config, players)
-        while R.to_act(state):
-            seat = min(R.to_act(state))
-            action = R.auto_action(state, seat)
-            assert action in R.legal_actions(state, seat)
-            state = R.apply(state, seat, action).state
+        state = rules.initial_state(config, players)
+        while rules.to_act(state):
+            seat = min(rules.to_act(state))
+            action = rules.auto_action(state, seat)
+            assert action in rules.legal_actions(state, seat)
+            state = rules.apply(state, seat, action).state
             check_invariants(state)
-        assert R.outcome(state) is not None
+        assert rules.outcome(state) is not None

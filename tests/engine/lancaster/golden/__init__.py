@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import rng
-from engine.lancaster import LANCASTER as R
+
+# The transcripts are of games created under rules 1.0.0, which such games keep for ever.
+from engine.lancaster import LANCASTER_1_0 as R
 
 PLAYERS = 3
 SEED = 20_260_413
