@@ -32,7 +32,6 @@ from engine.lancaster.data import (
     ConflictCard,
     County,
     Data,
-    Favor,
     Law,
     Reward,
 )
@@ -59,24 +58,8 @@ COUNTIES = (
     County("I", "Surrey", 1, Reward(gold=2, squires=2), names_start_player=True),
 )
 
-# The castle and the favors hold the same values as 1.0.0; only what is known of them changed.
-CASTLE = (
-    CastleSpace(1, Reward(squires=2)),
-    CastleSpace(2, Reward(gold=2)),
-    CastleSpace(3, Reward(voting_markers=2)),
-    CastleSpace(4, Reward(gold=1, squires=1)),
-    CastleSpace(5, Reward(upgrade=1), cost_squires=2),
-    CastleSpace(6, Reward(new_knight=1), cost_squires=3),
-)
-
-FAVORS = (
-    Favor(1, Reward(new_knight=1)),
-    Favor(2, Reward(upgrade=1)),
-    Favor(3, Reward(gold=2)),
-    Favor(4, Reward(squires=2)),
-    Favor(5, Reward(nobleman=1)),
-    Favor(6, Reward(voting_markers=2)),
-)
+# The castle and the favors hold the same values as 1.0.0 (only what is known of them changed,
+# in PROVENANCE below): PRINTED takes them from BASE.
 
 #: 2 players: the ally's small castle (rulebook, "Rules for a 2-player game": "The ally's
 #: castle: A new knight with strength 1 / Upgrade of a knight's level"; "No squires must be
@@ -161,8 +144,6 @@ PRINTED: Data = replace(
     BASE,
     release=VERSION,
     counties=COUNTIES,
-    castle=CASTLE,
-    favors=FAVORS,
     conflicts=CONFLICTS,
     laws=LAWS + KING_LAWS,
     removed_conflicts=REMOVED_STRENGTHS,
