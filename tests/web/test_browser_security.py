@@ -240,6 +240,54 @@ def test_a_confirmation_with_a_wrong_credential_takes_no_seat(app: Flask) -> Non
     assert _seat_shown(ann, created.id) == "Ann (Red)"
 
 
+def _holding_admin(client: FlaskClient, game_id: str, token: str) -> None:
+    with client.session_transaction() as held:
+        held["admin"] = {**held.get("admin", {}), game_id: token}
+
+
+def _admin_held(client: FlaskClient, game_id: str) -> str | None:
+    with client.session_transaction() as held:
+        found: str | None = held.get("admin", {}).get(game_id)
+    return found
+
+
+@pytest.mark.parametrize("page", ["", "/audit"])
+@pytest.mark.parametrize("private", [False, True])
+def test_an_admin_link_asks_before_replacing_the_admin_token_held(
+    app: Flask, private: bool, page: str
+) -> None:
+    created = _game(app, private=private)
+    gid, admin = created.id, created.admin_token
+    if not private or page == "":
+        # A browser holding nothing for the game takes the admin link as before.
+        fresh = _browser(app)
+        assert fresh.get(f"/games/{gid}{page}?admin={admin}").status_code == 303
+        assert _admin_held(fresh, gid) == admin
+    browser = _holding(app, gid, created.seats[0].token)
+    _holding_admin(browser, gid, "the-token-this-browser-holds")
+    # Another site makes the browser open the game's admin link: nothing is replaced.
+    asked = browser.get(f"/games/{gid}{page}?admin={admin}")
+    assert asked.status_code == 200 and "Use this admin link" in asked.text, asked.text
+    assert asked.headers["Cache-Control"] == "no-store"
+    assert asked.headers["Referrer-Policy"] == "no-referrer"
+    assert _admin_held(browser, gid) == "the-token-this-browser-holds"
+    # Nor by a cross-site post of the confirmation, one without the page's token, or a
+    # wrong admin token.
+    form = {"admin": admin, "csrf_token": _token_of(asked.text), "page": page.strip("/")}
+    post = browser.post
+    assert post(f"/games/{gid}/admin", data=form, headers={"Origin": EVIL}).status_code == 403
+    assert post(f"/games/{gid}/admin", data={"admin": admin}).status_code == 400
+    assert post(f"/games/{gid}/admin", data={**form, "admin": "wrong"}).status_code in (403, 404)
+    assert _admin_held(browser, gid) == "the-token-this-browser-holds"
+    # The person confirms on the page: the browser holds the admin token, its seat kept.
+    taken = post(f"/games/{gid}/admin", data=form)
+    assert taken.status_code == 303 and taken.headers["Location"] == f"/games/{gid}{page}"
+    assert _admin_held(browser, gid) == admin
+    assert _seat_shown(browser, gid) == "Ann (Red)"
+    # The link of the admin token already held needs no question.
+    assert browser.get(f"/games/{gid}{page}?admin={admin}").status_code == 303
+
+
 # -- Headers on every answer ------------------------------------------------------------------
 
 
