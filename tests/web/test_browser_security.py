@@ -174,6 +174,31 @@ def test_a_move_posted_from_another_origin_is_refused_even_with_the_token(
     assert _version(app, created.id) == 2
 
 
+def test_a_refused_game_form_leads_back_to_the_game_and_tells_what_to_do(app: Flask) -> None:
+    created = _game(app)
+    gid = created.id
+    ann = _holding(app, gid, created.seats[0].token)
+    data = {"choice": "G7", "expected_version": "2"}
+    stale = ann.post(f"/games/{gid}", data={**data, "csrf_token": "forged"})
+    cross = ann.post(
+        f"/games/{gid}",
+        data={**data, "csrf_token": _page_token(ann, gid)},
+        headers={"Sec-Fetch-Site": "cross-site"},
+    )
+    for refused in (stale, cross):
+        # Not "this page cannot be shown": a form was refused, and the way back is the game's
+        # page (reloading the answer to a post would send the stale form again).
+        assert "<h1>Nothing was done</h1>" in refused.text, refused.text
+        assert f'href="/games/{gid}"' in refused.text
+    assert "Open the game&#39;s page again" in stale.text and "Reload" not in stale.text
+    # Away from a game (the new-game form), the way back is that form.
+    new = ann.post("/new", data={"game": "lancelot", "csrf_token": "forged"})
+    assert "<h1>Nothing was done</h1>" in new.text and 'href="/new"' in new.text
+    # A post-only address offers no link that would only answer 405.
+    leave = ann.post("/leave", data={"csrf_token": "forged"})
+    assert "<h1>Nothing was done</h1>" in leave.text and 'href="/leave"' not in leave.text
+
+
 @pytest.mark.parametrize(
     "headers",
     [
