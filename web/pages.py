@@ -24,6 +24,8 @@ from web.dispute_pages import disputes_pages
 from web.history import history
 from web.newgame import newgame
 from web.page_common import (
+    ADMIN_KEY,
+    SESSION_KEY,
     board_context,
     forget,
     held_admin,
@@ -100,7 +102,9 @@ def index() -> str:
             names = Names(tuple(g["players"]))  # a game that cannot be folded: names alone
         g["players"] = seat_names(names)
         g["to_act_names"] = [names.of(s) for s in g["to_act"]]
-    return render_template("index.html", games=games)
+    # Anything held (a seat or an admin link of any game) can be signed out of from here.
+    signed_in = bool(session.get(SESSION_KEY) or session.get(ADMIN_KEY))
+    return render_template("index.html", games=games, signed_in=signed_in)
 
 
 @pages.get("/games/<game_id>")

@@ -474,6 +474,22 @@ def test_leaving_the_browser_forgets_every_seat_and_admin_token(app: Flask) -> N
     assert 'id="leave-browser"' not in client.get(f"/games/{first.id}").text
 
 
+def test_a_browser_holding_only_an_admin_link_can_sign_out_from_the_games_list(
+    app: Flask,
+) -> None:
+    created = _game(app)
+    client = _browser(app)
+    assert client.get(f"/games/{created.id}?admin={created.admin_token}").status_code == 303
+    index = client.get("/").text
+    # Named for what it does, seats and admin links alike, on the page every visit reaches.
+    assert 'id="leave-browser"' in index and "Sign out of this browser" in index
+    assert client.post("/leave", data={"csrf_token": _token_of(index)}).status_code == 303
+    with client.session_transaction() as held:
+        assert not held.get("admin") and not held.get("seats")
+    # A browser holding nothing is offered nothing to sign out of.
+    assert 'id="leave-browser"' not in client.get("/").text
+
+
 def test_the_suites_form_client_is_the_default_test_client(app: Flask) -> None:
     # The other suites' page posts carry the page's token through it (tests/form_client.py).
     assert isinstance(app.test_client(), FormClient)
