@@ -134,8 +134,9 @@ CONFIRM = """<!doctype html>
 
 @inbound.route("/inbound/confirm/<key>/<token>", methods=["GET", "POST"])
 def confirm(key: str, token: str) -> Any:
-    # GET only shows a button: mail scanners follow links, and must not apply moves.
-    if request.method == "GET":
+    # GET (and HEAD, which the CSRF check lets by as a safe method, and some scanners send)
+    # only shows a button: mail scanners follow links, and must not apply moves.
+    if request.method != "POST":
         return render_template_string(CONFIRM, done=None)
     try:
         result = pipeline().confirm(key_from_url(key), token)

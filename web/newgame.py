@@ -131,7 +131,8 @@ def _page(values: dict[str, Any], errors: dict[str, str], *, fresh: bool = False
 
 @newgame.route("/new", methods=["GET", "POST"])
 def new_game() -> Any:
-    if request.method == "GET":
+    # Only a POST creates: a HEAD (a safe method, which the CSRF check lets by) is a GET.
+    if request.method != "POST":
         blank = {
             "game": "lancaster",
             "players": [{"name": "", "email": ""}] * ROWS,

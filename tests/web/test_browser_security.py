@@ -174,6 +174,15 @@ def test_a_move_posted_from_another_origin_is_refused_even_with_the_token(
     assert _version(app, created.id) == 2
 
 
+def test_a_head_request_changes_nothing_even_with_a_form_in_its_body(app: Flask) -> None:
+    # HEAD is a safe method, so the CSRF check lets it by: it must do no more than GET.
+    svc = _service(app)
+    games = len(svc.list_games(1000))
+    form = {"game": "lancelot", "name0": "Ann", "name1": "Bob", "time_control": "none"}
+    assert _browser(app).head("/new", data=form).status_code == 200
+    assert len(svc.list_games(1000)) == games
+
+
 def test_a_refused_game_form_leads_back_to_the_game_and_tells_what_to_do(app: Flask) -> None:
     created = _game(app)
     gid = created.id
