@@ -66,6 +66,23 @@ def link_in_name(name: str) -> str | None:
     return None
 
 
+def link_refusal(text: str, what: str) -> str | None:
+    """Why ``text`` cannot be mailed to the players, when it reads as a link or an address.
+
+    For the other words a game's creator may have mailed: a dispute's text and a resolution's
+    reason go to every player, and whoever creates a game holds the admin token and the seats
+    without an address, so moving, disputing and upholding in turn would otherwise relay a
+    link of theirs to the players it names, one mail each time, past every limit on
+    creations."""
+    if (found := link_in_name(text)) is None:
+        return None
+    return (
+        f"{what} may not hold a web or e-mail address ({found!r}): it is mailed to every "
+        "player. Say what went wrong in words, without '@', '//', 'www.' or a word.word "
+        "domain (write 'E5. It', not 'E5.It')."
+    )
+
+
 def check_player_name(name: str) -> None:
     """ValueError, with the reason, when ``name`` reads as a link or an address."""
     if (found := link_in_name(name)) is not None:
