@@ -39,6 +39,7 @@ from pbem.events import StoredEvent
 from pbem.models import Dispute
 from pbem.naming import Names, names_for
 from pbem.numbers import NumberError, read_int
+from pbem.player_names import link_refusal
 from pbem.repository import game_or_404
 from pbem.unit_of_work import UnitOfWork
 
@@ -232,6 +233,8 @@ class Disputes:
             raise BadRequest("Say what went wrong: a dispute needs a few words of explanation.")
         if len(text) > MAX_TEXT or "\x00" in text:
             raise BadRequest(f"A dispute's text has at most {MAX_TEXT} characters of text.")
+        if refusal := link_refusal(text, "A dispute's text"):
+            raise BadRequest(refusal)  # mailed to every player (pbem.player_names)
         last = first if last is None else last
         with self.service.transactions.on(game_id) as txn:
             # The service's own checks: refused in the words of every other command.
@@ -311,6 +314,8 @@ class Disputes:
             raise BadRequest(f"A reason has at most {MAX_TEXT} characters of text.")
         if not uphold and not reason:
             raise BadRequest("Say why the dispute is dismissed: every player reads the reason.")
+        if refusal := link_refusal(reason, "The reason"):
+            raise BadRequest(refusal)
         with self.service.transactions.on(game_id) as txn:
             self.service._check_admin(txn, admin_token)
             row = _open_row(txn, dispute)

@@ -167,7 +167,6 @@ class GameCreation:
                         work.session,
                         game_id,
                         asker,
-                        len(invited),
                         hashed_key,
                         hashed_request,
                         stored[-1],

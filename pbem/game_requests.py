@@ -1,6 +1,6 @@
-"""Game creations as they were asked for (``game_requests``): who asked, how many
-invitations each sent (the requester's rate limit), and the idempotency key of a creation,
-so that a retry whose first answer was lost gets the same game instead of a second one.
+"""Game creations as they were asked for (``game_requests``): who asked, and the idempotency
+key of a creation, so that a retry whose first answer was lost gets the same game instead of
+a second one (the limits on creations count ``creation_addresses``: pbem.creation_limits).
 
 The answer to a creation holds the seat and admin tokens, which are shown once and stored
 only as hashes. For a creation with an idempotency key they are therefore not random but
@@ -106,7 +106,6 @@ def record(
     session: Session,
     game_id: str,
     requester: str,
-    invitations: int,
     hashed_key: str | None,
     hashed_request: str,
     head: StoredEvent,
@@ -115,7 +114,6 @@ def record(
         GameRequest(
             game_id=game_id,
             requester=requester,
-            invitations=invitations,
             key_hash=hashed_key,
             request_hash=hashed_request,
             version=head.version,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 from collections.abc import Sequence
 
 from sqlalchemy import and_, func, or_
@@ -52,6 +53,24 @@ def requester_for(settings: Settings, organiser_key: str | None, requester: str 
     if not any(hmac.compare_digest(given.encode(), k.encode()) for k in keys):
         raise Forbidden("This organiser key is not one this service knows.")
     return "organiser:" + hashlib.sha256(given.encode()).hexdigest()[:16]
+
+
+def client_requester(remote_addr: str | None) -> str:
+    """The requester of a creation by a client at ``remote_addr`` (the doors' requester when
+    no organiser key is needed). An IPv6 client counts by its /64: a network is handed a
+    whole /64 at the least, and each of its 2**64 addresses must not be a budget of its own.
+    An IPv4 address on a dual-stack socket (``::ffff:a.b.c.d``) counts as that address."""
+    if not remote_addr:
+        return "ip:unknown"
+    try:
+        address = ipaddress.ip_address(remote_addr)
+    except ValueError:
+        return f"ip:{remote_addr}"[:100]
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return f"ip:{address.ipv4_mapped}"
+        return f"ip:{ipaddress.ip_network(f'{address}/64', strict=False)}"
+    return f"ip:{address}"
 
 
 # -- who is invited ----------------------------------------------------------------------------

@@ -200,9 +200,9 @@ class Invitation(SQLModel, table=True):
 
 
 class GameRequest(SQLModel, table=True):
-    """A game creation as it was asked for: who asked (for the rate limit of invitations),
-    how many invitations it sent, and its idempotency key, so that a retry with the same key
-    gets the same game. Not a read model: the log does not hold who asked."""
+    """A game creation as it was asked for: who asked, and its idempotency key, so that a
+    retry with the same key gets the same game (the limits count ``creation_addresses``).
+    Not a read model: the log does not hold who asked."""
 
     __tablename__ = "game_requests"
     __table_args__ = (
@@ -214,8 +214,6 @@ class GameRequest(SQLModel, table=True):
     game_id: str = Field(max_length=32, index=True)
     #: ``ip:<address>``, ``organiser:<key id>`` or ``cli`` (see ``pbem.invitations``)
     requester: str = Field(max_length=100)
-    #: invitations the creation mailed (seats whose address had never played)
-    invitations: int = 0
     #: sha256 of the idempotency key (and the organiser key it was sent with), if any
     key_hash: str | None = Field(default=None, max_length=64)
     #: sha256 of the canonical request: the same key with another request is a conflict

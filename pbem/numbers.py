@@ -62,7 +62,9 @@ def _parse(text: str, what: str, *, signed: bool, maximum: int | None) -> int:
             f"{_capital(what)} must be a whole number written with the digits 0 to 9, "
             f"not {_shown(text)}."
         )
-    if len(digits.lstrip("0")) > MAX_DIGITS:
+    # Every digit counts, leading zeros too: int() refuses a string of thousands of them
+    # ("0" * 5000 + "1") with a plain ValueError, which no door expects.
+    if len(digits) > MAX_DIGITS:
         largest = "" if maximum is None else f" (at most {maximum})"
         raise NumberError(
             f"{_capital(what)} has {len(digits)} digits: that is more than any number "

@@ -4,7 +4,7 @@ A name is chosen by whoever creates the game and is written in the mails the ser
 to the other players, where a mail program turns ``evil.example/prize`` or ``www.x`` into a
 link and the text around it passes for the service's own words. So a name is refused when,
 once compatibility forms are folded (NFKC: a full-width "．" is a dot) and invisible format
-characters are dropped, it holds:
+characters and combining marks are dropped, it holds:
 
 - an ``@`` (an e-mail address, or a handle);
 - a URL scheme: a word directly followed by ``:`` and more text (``https:``, ``mailto:x``),
@@ -30,6 +30,8 @@ _TOKEN = re.compile(r"[\w.\u3002-]+")
 #: A word followed by ":" and more text: a URL scheme (``mailto:x``, ``https://``).
 _SCHEME = re.compile(r"[^\W\d_][\w+.-]*:(?=\S)")
 _DOTS = re.compile(r"[.\u3002]")
+#: Unicode categories dropped before looking: format characters, and combining marks.
+INVISIBLE = frozenset({"Cf", "Mn", "Me"})
 
 
 def _host_like(token: str) -> bool:
@@ -47,9 +49,11 @@ def _host_like(token: str) -> bool:
 def link_in_name(name: str) -> str | None:
     """The part of ``name`` that reads as a link or an address, or None when there is none."""
     folded = unicodedata.normalize("NFKC", name)
-    # Soft hyphens, zero-width spaces and the like: invisible in a mail, so a name could
-    # split "evil.example" with one and still show the domain.
-    folded = "".join(c for c in folded if unicodedata.category(c) != "Cf")
+    # Soft hyphens, zero-width spaces (format characters), and combining marks (the
+    # grapheme joiner and variation selectors are invisible; an accent on a letter or a dot
+    # leaves the domain readable): a name could split "evil.example" with one and still
+    # show the domain. NFKC has already joined the marks that make a letter of their own.
+    folded = "".join(c for c in folded if unicodedata.category(c) not in INVISIBLE)
     if "@" in folded:
         return "@"
     if "//" in folded:
@@ -60,6 +64,23 @@ def link_in_name(name: str) -> str | None:
         if _host_like(token.group()):
             return token.group()
     return None
+
+
+def link_refusal(text: str, what: str) -> str | None:
+    """Why ``text`` cannot be mailed to the players, when it reads as a link or an address.
+
+    For the other words a game's creator may have mailed: a dispute's text and a resolution's
+    reason go to every player, and whoever creates a game holds the admin token and the seats
+    without an address, so moving, disputing and upholding in turn would otherwise relay a
+    link of theirs to the players it names, one mail each time, past every limit on
+    creations."""
+    if (found := link_in_name(text)) is None:
+        return None
+    return (
+        f"{what} may not hold a web or e-mail address ({found!r}): it is mailed to every "
+        "player. Say what went wrong in words, without '@', '//', 'www.' or a word.word "
+        "domain (write 'E5. It', not 'E5.It')."
+    )
 
 
 def check_player_name(name: str) -> None:

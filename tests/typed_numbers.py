@@ -31,6 +31,7 @@ SAMPLES = (
     "½",
     "9" * 400,
     "9" * 5000,
+    "0" * 5000 + "1",  # leading zeros are digits too: int() refuses this many
 )
 
 

@@ -18,6 +18,7 @@ from marshmallow import RAISE, missing
 from webargs.flaskparser import FlaskParser, is_json_request
 
 from pbem.errors import BadRequest
+from pbem.invitations import client_requester
 from pbem.receipts import check_receipt
 from pbem.service import GameService
 from pbem.views import describe
@@ -136,7 +137,7 @@ class Games(MethodView):
             channel=CHANNEL,
             private=body["private"],
             idempotency_key=body["idempotency_key"] or request.headers.get("Idempotency-Key"),
-            requester=f"ip:{request.remote_addr or 'unknown'}",
+            requester=client_requester(request.remote_addr),
             organiser_key=request.headers.get("Organiser-Key"),
             time_control=body["time_control"],
         )

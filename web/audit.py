@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, redirect, render_template, request, session, url_for
+from flask import Blueprint, Response, render_template, request
 
 from pbem import events as ev
 from pbem.audit import audit as evidence_report
@@ -24,12 +24,9 @@ from pbem.numbers import NumberError, read_int
 from pbem.pages_data import verify_game
 from pbem.receipts import ReceiptCheck, check_receipt
 from web import page_common as pc
+from web.admin_links import take_admin_link
 
 audit = Blueprint("audit", __name__)
-
-
-#: The session's admin tokens by game (the same key as the game page's ``?admin=``).
-ADMIN_KEY = "admin"
 
 
 @audit.get("/games/<game_id>/audit")
@@ -38,20 +35,11 @@ def audit_page(game_id: str) -> Any:
     public = request.args.get("view") == "public"
     presented = request.args.get("admin")
     if presented:
-        try:
-            if not svc.is_admin(game_id, presented):
-                return pc.refused("This is not the game's admin token.", 403)
-        except ServiceError as e:
-            return pc.refused(e.message, e.status)
-        admins = dict(session.get(ADMIN_KEY, {}))
-        admins[game_id] = presented
-        session[ADMIN_KEY] = admins
-        session.permanent = True
-        return redirect(url_for("pages.audit.audit_page", game_id=game_id), 303)
+        return take_admin_link(game_id, presented, "audit")
     try:
         seat = None if public else pc.session_seat(game_id)
         report = verify_game(svc, game_id)
-        admin = not public and svc.is_admin(game_id, session.get(ADMIN_KEY, {}).get(game_id))
+        admin = not public and svc.is_admin(game_id, pc.held_admin(game_id))
     except ServiceError as e:
         return pc.refused(e.message, e.status)
     try:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, Response, current_app, render_template, request
+from flask import Blueprint, Flask, Response, current_app, render_template, request, url_for
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -54,7 +54,7 @@ CROSS_SITE = (
 )
 STALE_FORM = (
     "This form has expired or did not come from this site's page, so nothing was done. "
-    "Reload the page and try again."
+    "Open {where} again and try again from there."
 )
 
 
@@ -126,4 +126,23 @@ class BrowserSecurity:
 
 
 def _refused(message: str, status: int) -> Any:
-    return render_template("refused.html", message=message, status=status), status
+    # The answer to a post: reloading it would send the same form again, so the page leads
+    # back to where a fresh form is (the game's page, or the form's own page, as /new).
+    game_id = (request.view_args or {}).get("game_id")
+    back: str | None = None
+    if game_id is not None:
+        back, back_text = url_for("pages.game_page", game_id=game_id), "Back to the game"
+        where = "the game's page"
+    else:
+        back_text, where = "Back to the form", "the form"
+        if current_app.url_map.bind_to_environ(request.environ).test(request.path, "GET"):
+            back = request.path  # not a post-only address, which would only answer 405
+    page = render_template(
+        "refused.html",
+        message=message.format(where=where),
+        status=status,
+        heading="Nothing was done",
+        back=back,
+        back_text=back_text,
+    )
+    return page, status

@@ -134,8 +134,8 @@ CONFIRM = """<!doctype html>
 
 @inbound.route("/inbound/confirm/<key>/<token>", methods=["GET", "POST"])
 def confirm(key: str, token: str) -> Any:
-    # Only a POST applies: mail scanners follow links (some with HEAD first), and must not
-    # apply moves. Flask answers HEAD with this view too, so GET alone is not the test.
+    # GET (and HEAD, which the CSRF check lets by as a safe method, and some scanners send)
+    # only shows a button: mail scanners follow links, and must not apply moves.
     if request.method != "POST":
         return render_template_string(CONFIRM, done=None)
     try:

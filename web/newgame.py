@@ -15,6 +15,7 @@ from flask import Blueprint, render_template, request
 
 from pbem.deadlines.time_control import PRESETS, TimeControlError, parse_time_control
 from pbem.errors import Conflict, Forbidden, ServiceError
+from pbem.invitations import client_requester
 from pbem.mail.headers import check_display_name, clean_address
 from pbem.pages_data import config_error
 from pbem.player_names import check_player_name
@@ -130,7 +131,7 @@ def _page(values: dict[str, Any], errors: dict[str, str], *, fresh: bool = False
 
 @newgame.route("/new", methods=["GET", "POST"])
 def new_game() -> Any:
-    # Flask answers HEAD with this view too: anything but a POST is shown the blank form.
+    # Only a POST creates: a HEAD (a safe method, which the CSRF check lets by) is a GET.
     if request.method != "POST":
         blank = {
             "game": "lancaster",
@@ -157,7 +158,7 @@ def new_game() -> Any:
                 channel="web",
                 private=values["private"],
                 idempotency_key=request.form.get("request_key") or None,
-                requester=f"ip:{request.remote_addr or 'unknown'}",
+                requester=client_requester(request.remote_addr),
                 organiser_key=request.form.get("organiser_key") or None,
                 time_control=values["time_control"],
             )

@@ -3,8 +3,8 @@ the names people read, and the log as the viewer may see it.
 
 A seat page opens with the seat's bearer token (``?token=``, shown when the game is created)
 or with the signed link of the mails to that seat (``?link=``). The page keeps the credential
-in the signed session cookie (HttpOnly, SameSite=Lax) and redirects to the URL without it, so
-it stays out of logs and browser history; each request checks it again, so revoking a link
+in the encrypted session cookie (``web.session_cookie``) and redirects to the URL without it,
+so it stays out of logs and browser history; each request checks it again, so revoking a link
 (``pbem mail rotate-key``) closes the page too.
 """
 
@@ -26,6 +26,8 @@ from pbem.views import versions_text
 from web import board_lancaster, board_lancelot
 
 SESSION_KEY = "seats"
+#: The session's admin tokens by game (an admin link, ``?admin=``, on the game or audit page).
+ADMIN_KEY = "admin"
 
 
 def service() -> GameService:
@@ -52,6 +54,19 @@ def forget(game_id: str) -> None:
     seats = dict(session.get(SESSION_KEY, {}))
     seats.pop(game_id, None)
     session[SESSION_KEY] = seats
+
+
+def held_admin(game_id: str) -> str | None:
+    """The admin token this browser holds for the game (checked by whoever uses it)."""
+    token: str | None = session.get(ADMIN_KEY, {}).get(game_id)
+    return token
+
+
+def remember_admin(game_id: str, token: str) -> None:
+    admins = dict(session.get(ADMIN_KEY, {}))
+    admins[game_id] = token
+    session[ADMIN_KEY] = admins
+    session.permanent = True
 
 
 def session_seat(game_id: str) -> int | None:

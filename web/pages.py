@@ -18,13 +18,17 @@ from pbem.naming import Names
 from pbem.numbers import NumberError, read_int
 from pbem.pages_data import clock_of, game_status
 from pbem.views import describe
+from web.admin_links import take_admin_link
 from web.audit import audit
 from web.dispute_pages import disputes_pages
 from web.history import history
 from web.newgame import newgame
 from web.page_common import (
+    ADMIN_KEY,
+    SESSION_KEY,
     board_context,
     forget,
+    held_admin,
     log_lines,
     refused,
     remember,
@@ -48,8 +52,6 @@ pages.register_blueprint(undo_pages)
 MAX_TEXT = 4000
 #: How many of the latest log lines the game page shows (the history page has them all).
 RECENT = 12
-#: The session's admin tokens by game (``?admin=`` on a game page, exchanged like a seat's).
-ADMIN_KEY = "admin"
 
 
 @pages.before_request
@@ -64,20 +66,14 @@ def _private_games() -> Any:
     if svc.can_see(game_id):
         return None  # a public game
     on_game_page = request.endpoint == "pages.game_page"
-    presented = request.args.get("admin")
-    if (
-        on_game_page
-        and presented
-        and svc.can_see(game_id, token=presented)  # the game exists: is_admin may ask
-        and svc.is_admin(game_id, presented)
-    ):
-        admins = dict(session.get(ADMIN_KEY, {}))
-        admins[game_id] = presented
-        session[ADMIN_KEY] = admins
-        session.permanent = True
-        return redirect(url_for("pages.game_page", game_id=game_id), 303)
-    admin = session.get(ADMIN_KEY, {}).get(game_id)
-    if svc.can_see(game_id, seat=session_seat(game_id), token=admin):
+    # The game's admin link on its page (or in the form that confirms taking it): the view
+    # exchanges it for the cookie (a seat token presented as one is refused there).
+    presented = request.args.get("admin") if on_game_page else None
+    if request.endpoint == "pages.take_admin":
+        presented = request.form.get("admin")
+    if presented and svc.can_see(game_id, token=presented):
+        return None
+    if svc.can_see(game_id, seat=session_seat(game_id), token=held_admin(game_id)):
         return None
     exchanging = on_game_page or request.endpoint == "pages.take_seat"
     for kind in ("link", "token"):
@@ -106,11 +102,16 @@ def index() -> str:
             names = Names(tuple(g["players"]))  # a game that cannot be folded: names alone
         g["players"] = seat_names(names)
         g["to_act_names"] = [names.of(s) for s in g["to_act"]]
-    return render_template("index.html", games=games)
+    # Anything held (a seat or an admin link of any game) can be signed out of from here.
+    signed_in = bool(session.get(SESSION_KEY) or session.get(ADMIN_KEY))
+    return render_template("index.html", games=games, signed_in=signed_in)
 
 
 @pages.get("/games/<game_id>")
 def game_page(game_id: str) -> Any:
+    presented_admin = request.args.get("admin")
+    if presented_admin:
+        return take_admin_link(game_id, presented_admin, "game")
     for kind in ("link", "token"):
         presented = request.args.get(kind)
         if presented:
@@ -249,6 +250,15 @@ def take_seat(game_id: str) -> Any:
             remember(game_id, {kind: presented})
             return redirect(url_for("pages.game_page", game_id=game_id), 303)
     return refused("The form named no seat: open the seat's link again.", 400)
+
+
+@pages.post("/games/<game_id>/admin")
+def take_admin(game_id: str) -> Any:
+    """Take the admin link in place of the one held, once the person has confirmed it."""
+    presented = request.form.get("admin")
+    if not presented:
+        return refused("The form named no admin link: open the admin link again.", 400)
+    return take_admin_link(game_id, presented, request.form.get("page", ""), confirmed=True)
 
 
 @pages.post("/games/<game_id>/leave")

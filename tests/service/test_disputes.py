@@ -276,3 +276,25 @@ def test_the_resolution_records_who_decided_not_the_opener(service: GameService)
     assert isinstance(old, ev.DisputeResolved)
     assert (old.opener, old.seat, data["opener"], data["seat"]) == (0, None, 0, None)
     _read_models_match(service, gid)
+
+
+@pytest.mark.parametrize(
+    "text", ["Visit evil.example/1 to claim your prize", "write to pat@evil", "see www.x"]
+)
+def test_a_dispute_or_a_reason_that_holds_a_link_is_refused(
+    service: GameService, text: str
+) -> None:
+    # Both are mailed to every player, and whoever creates a game holds every seat without
+    # an address and the admin token: move, dispute, uphold, again would relay any link to
+    # the players it names, one mail each time, past every limit on creations.
+    game = _hoard(service)
+    gid = game.id
+    play(service, gid, 0, "keep")  # version 3
+    before = event_count(service, gid)
+    with pytest.raises(BadRequest, match="web or e-mail address"):
+        service.disputes.open(gid, 1, 3, None, text, channel="api")
+    assert event_count(service, gid) == before
+    opened = service.disputes.open(gid, 1, 3, None, "P0 never said keep", channel="api")
+    with pytest.raises(BadRequest, match="web or e-mail address"):
+        service.disputes.resolve(gid, game.admin_token, opened.dispute, uphold=False, reason=text)
+    assert event_count(service, gid) == before + 1

@@ -174,6 +174,40 @@ def test_a_move_posted_from_another_origin_is_refused_even_with_the_token(
     assert _version(app, created.id) == 2
 
 
+def test_a_head_request_changes_nothing_even_with_a_form_in_its_body(app: Flask) -> None:
+    # HEAD is a safe method, so the CSRF check lets it by: it must do no more than GET.
+    svc = _service(app)
+    games = len(svc.list_games(1000))
+    form = {"game": "lancelot", "name0": "Ann", "name1": "Bob", "time_control": "none"}
+    assert _browser(app).head("/new", data=form).status_code == 200
+    assert len(svc.list_games(1000)) == games
+
+
+def test_a_refused_game_form_leads_back_to_the_game_and_tells_what_to_do(app: Flask) -> None:
+    created = _game(app)
+    gid = created.id
+    ann = _holding(app, gid, created.seats[0].token)
+    data = {"choice": "G7", "expected_version": "2"}
+    stale = ann.post(f"/games/{gid}", data={**data, "csrf_token": "forged"})
+    cross = ann.post(
+        f"/games/{gid}",
+        data={**data, "csrf_token": _page_token(ann, gid)},
+        headers={"Sec-Fetch-Site": "cross-site"},
+    )
+    for refused in (stale, cross):
+        # Not "this page cannot be shown": a form was refused, and the way back is the game's
+        # page (reloading the answer to a post would send the stale form again).
+        assert "<h1>Nothing was done</h1>" in refused.text, refused.text
+        assert f'href="/games/{gid}"' in refused.text
+    assert "Open the game&#39;s page again" in stale.text and "Reload" not in stale.text
+    # Away from a game (the new-game form), the way back is that form.
+    new = ann.post("/new", data={"game": "lancelot", "csrf_token": "forged"})
+    assert "<h1>Nothing was done</h1>" in new.text and 'href="/new"' in new.text
+    # A post-only address offers no link that would only answer 405.
+    leave = ann.post("/leave", data={"csrf_token": "forged"})
+    assert "<h1>Nothing was done</h1>" in leave.text and 'href="/leave"' not in leave.text
+
+
 @pytest.mark.parametrize(
     "headers",
     [
@@ -238,6 +272,54 @@ def test_a_confirmation_with_a_wrong_credential_takes_no_seat(app: Flask) -> Non
     refused = ann.post(f"/games/{created.id}/seat", data=form)
     assert refused.status_code in (401, 403, 404)
     assert _seat_shown(ann, created.id) == "Ann (Red)"
+
+
+def _holding_admin(client: FlaskClient, game_id: str, token: str) -> None:
+    with client.session_transaction() as held:
+        held["admin"] = {**held.get("admin", {}), game_id: token}
+
+
+def _admin_held(client: FlaskClient, game_id: str) -> str | None:
+    with client.session_transaction() as held:
+        found: str | None = held.get("admin", {}).get(game_id)
+    return found
+
+
+@pytest.mark.parametrize("page", ["", "/audit"])
+@pytest.mark.parametrize("private", [False, True])
+def test_an_admin_link_asks_before_replacing_the_admin_token_held(
+    app: Flask, private: bool, page: str
+) -> None:
+    created = _game(app, private=private)
+    gid, admin = created.id, created.admin_token
+    if not private or page == "":
+        # A browser holding nothing for the game takes the admin link as before.
+        fresh = _browser(app)
+        assert fresh.get(f"/games/{gid}{page}?admin={admin}").status_code == 303
+        assert _admin_held(fresh, gid) == admin
+    browser = _holding(app, gid, created.seats[0].token)
+    _holding_admin(browser, gid, "the-token-this-browser-holds")
+    # Another site makes the browser open the game's admin link: nothing is replaced.
+    asked = browser.get(f"/games/{gid}{page}?admin={admin}")
+    assert asked.status_code == 200 and "Use this admin link" in asked.text, asked.text
+    assert asked.headers["Cache-Control"] == "no-store"
+    assert asked.headers["Referrer-Policy"] == "no-referrer"
+    assert _admin_held(browser, gid) == "the-token-this-browser-holds"
+    # Nor by a cross-site post of the confirmation, one without the page's token, or a
+    # wrong admin token.
+    form = {"admin": admin, "csrf_token": _token_of(asked.text), "page": page.strip("/")}
+    post = browser.post
+    assert post(f"/games/{gid}/admin", data=form, headers={"Origin": EVIL}).status_code == 403
+    assert post(f"/games/{gid}/admin", data={"admin": admin}).status_code == 400
+    assert post(f"/games/{gid}/admin", data={**form, "admin": "wrong"}).status_code in (403, 404)
+    assert _admin_held(browser, gid) == "the-token-this-browser-holds"
+    # The person confirms on the page: the browser holds the admin token, its seat kept.
+    taken = post(f"/games/{gid}/admin", data=form)
+    assert taken.status_code == 303 and taken.headers["Location"] == f"/games/{gid}{page}"
+    assert _admin_held(browser, gid) == admin
+    assert _seat_shown(browser, gid) == "Ann (Red)"
+    # The link of the admin token already held needs no question.
+    assert browser.get(f"/games/{gid}{page}?admin={admin}").status_code == 303
 
 
 # -- Headers on every answer ------------------------------------------------------------------
@@ -399,6 +481,22 @@ def test_leaving_the_browser_forgets_every_seat_and_admin_token(app: Flask) -> N
     assert left.status_code == 303
     assert _seat_shown(client, first.id) == _seat_shown(client, second.id) == "spectator"
     assert 'id="leave-browser"' not in client.get(f"/games/{first.id}").text
+
+
+def test_a_browser_holding_only_an_admin_link_can_sign_out_from_the_games_list(
+    app: Flask,
+) -> None:
+    created = _game(app)
+    client = _browser(app)
+    assert client.get(f"/games/{created.id}?admin={created.admin_token}").status_code == 303
+    index = client.get("/").text
+    # Named for what it does, seats and admin links alike, on the page every visit reaches.
+    assert 'id="leave-browser"' in index and "Sign out of this browser" in index
+    assert client.post("/leave", data={"csrf_token": _token_of(index)}).status_code == 303
+    with client.session_transaction() as held:
+        assert not held.get("admin") and not held.get("seats")
+    # A browser holding nothing is offered nothing to sign out of.
+    assert 'id="leave-browser"' not in client.get("/").text
 
 
 def test_the_suites_form_client_is_the_default_test_client(app: Flask) -> None:

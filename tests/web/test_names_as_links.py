@@ -30,6 +30,10 @@ LINKS = [
     "ｅｖｉｌ．ｅｘａｍｐｌｅ",  # full-width letters and dot: the same link once shown
     "evil\u00ad.example",  # a soft hyphen, invisible in a mail
     "evil\u200b.example",
+    "evil\u034f.example",  # the combining grapheme joiner, invisible too
+    "evil\ufe0f.example",  # a variation selector
+    "evil.\u0301example",  # a mark left on the dot: the same domain to a reader
+    "www\u180b.evil",
     "evil。example",  # the ideographic full stop, a dot to browsers
     "go to 192.168.0.1",
     "//evil",
