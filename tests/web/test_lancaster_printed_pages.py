@@ -89,3 +89,16 @@ def test_surreys_buttons_say_what_the_holder_takes_and_who_starts() -> None:
         "Pay for both: the nobleman and the reward; Yellow starts"
     )
     assert len(set(buttons.values())) == len(buttons) == 9
+
+
+def test_surreys_card_says_its_holder_names_the_start_player_at_once(app: Flask) -> None:
+    # Before the fix Surrey's card on the page read "Reward 2 gold + 2 squires" and nothing
+    # of the start player its holder names besides (decision 6), which the mail's board says.
+    svc: GameService = app.extensions["pbem"]
+    created = svc.create_game("lancaster", {"players": 3}, [{"name": n} for n in "ABC"])
+    page = _seat_client(app, created.id, created.seats[0].token).get(f"/games/{created.id}")
+    card = re.search(r'<div class="card county" data-county="I">.*?</dl>', page.text, re.S)
+    assert card, page.text
+    assert (
+        "Reward 2 gold + 2 squires; its holder also names the start player, who starts at once"
+    ) in _text(card.group(0))
