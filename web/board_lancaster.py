@@ -142,6 +142,11 @@ def _single_label(
         return said
     if not rest:
         return BARE.get(kind, _label(text))
+    # Lancaster, Surrey: what the holder takes and whom they name ("reward start player
+    # Blue" is "Take the county's reward; Blue starts"), so each button says all it plays.
+    start = re.fullmatch(r"start player (\w+)", rest) if kind in BARE else None
+    if start:
+        return f"{BARE[kind]}; {start.group(1)} starts"
     return _label(rest)
 
 

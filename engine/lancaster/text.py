@@ -37,6 +37,17 @@ def _castle(spaces: list[Mapping[str, Any]]) -> str:
     return " ".join(parts)
 
 
+def _ally_castle(spaces: list[Mapping[str, Any]]) -> str:
+    """An ally's own small castle (rules 2.0.0, 2 players): what each space gives, free of
+    squires, and the knight on it."""
+    parts = [
+        f"{sp['space']} ({sp['reward']}): "
+        + ("-" if sp["knight"] is None else f"knight {sp['knight']}")
+        for sp in spaces
+    ]
+    return "; ".join(parts)
+
+
 def _card(card: Mapping[str, Any] | None) -> str:
     if card is None:
         return "(empty)"
@@ -91,6 +102,10 @@ def render_text(view: Mapping[str, Any]) -> str:
     for a in view.get("allies", []):
         owner = players[a["of"]]["colour"]
         lines.append(f"  {a['colour']} ({owner}'s ally): {_knights(a['knights'])}")
+        if len(a["castle"]) != len(players[0]["castle"]):
+            # As printed, the ally has a small castle of its own (decision 12); under rules
+            # 1.0.0 its castle is a player's, its knights there listed on the line above.
+            lines.append(f"    its castle, no squires to pay: {_ally_castle(a['castle'])}")
     lines.append("")
     lines.append("COUNTIES")
     for c in view["counties"]:

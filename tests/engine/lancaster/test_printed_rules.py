@@ -229,6 +229,29 @@ def test_the_allys_castle_has_two_spaces_a_new_knight_and_an_upgrade_without_squ
     assert 3 not in g.c(YELLOW).reserve and 4 in g.c(YELLOW).reserve
 
 
+def test_the_mail_board_shows_the_allys_own_castle_and_its_knights() -> None:
+    # Before the fix the text board (turn mails, 'show') listed an ally's knights but not its
+    # small castle: a player by mail never read what the ally's two spaces give.
+    g = _ally_castle_game()
+    g.play(RED, "ally knight 2 to castle 2")
+    lines = g.rules.render_text(g.view(BLUE)).splitlines()
+    yellow = lines.index("  Yellow (Red's ally): court 1; board 2 castle 2; reserve 1 1 2 3 4")
+    assert lines[yellow + 1] == (
+        "    its castle, no squires to pay: 1 (1 new knight (strength 1)): -; "
+        "2 (upgrade a knight): knight 2"
+    )
+    assert lines[yellow + 2].startswith("  Green (Blue's ally): court 2;")
+    assert lines[yellow + 3].startswith("    its castle, no squires to pay: 1 (1 new knight")
+
+
+def test_a_1_0_0_mail_board_lists_allies_as_it_did() -> None:
+    g = _ally_castle_game(latest=False)
+    g.play(RED, "ally knight 2 to castle 2")
+    lines = g.rules.render_text(g.view(BLUE)).splitlines()
+    yellow = lines.index("  Yellow (Red's ally): court 1; board 2 castle 2; reserve 1 1 2 3 4")
+    assert lines[yellow + 1].startswith("  Green (Blue's ally): court 2;")
+
+
 def test_a_1_0_0_ally_uses_a_castle_of_six_spaces() -> None:
     g = _ally_castle_game(latest=False)
     assert len(g.view(RED)["allies"][0]["castle"]) == 6
