@@ -24,9 +24,11 @@ def _version(page: Any) -> str:
 
 def _wait_moved(page: Any, version: str) -> None:
     """The page reloads itself (it polls) once the game is past ``version``."""
-    # A function, not an expression: the page's Content-Security-Policy forbids eval.
+    # A function, not an expression: the page's Content-Security-Policy forbids eval. While
+    # the page reloads itself there is a moment with no <main>: keep polling through it.
     page.wait_for_function(
-        "(v) => (document.querySelector('main').dataset.version || 'over') !== v",
+        "(v) => { const m = document.querySelector('main');"
+        " return m !== null && (m.dataset.version || 'over') !== v; }",
         arg=version,
         timeout=10_000,
     )
@@ -391,7 +393,8 @@ def test_a_seat_takes_its_move_back_and_asks_the_others_on_its_page(
 def _wait_at(page: Any, version: int) -> None:
     """The page shows ``version`` (it reloads itself, polling, when the game moves)."""
     page.wait_for_function(
-        "(v) => document.querySelector('main').dataset.version === v",
+        "(v) => { const m = document.querySelector('main');"
+        " return m !== null && m.dataset.version === v; }",
         arg=str(version),
         timeout=10_000,
     )
