@@ -247,17 +247,6 @@ def answer_mail(
             c.receipt(loaded.version, loaded.head_hash),
         ]
     )
-    return c.outbox_mail(
-        settings,
-        kind="clock",
-        game_id=loaded.game_id,
-        seat=seat,
-        to_name=name,
-        to_address=email,
-        subject=c.subject_for(loaded.rules, loaded.game_id),
-        text=body + "\n",
-        now=now,
-        version=loaded.version,
-        head_hash=loaded.head_hash,
-        reply_to=c.seat_reply_address(session, settings, loaded.game_id, seat, loaded.version),
+    return c.answer_to_seat(
+        session, settings, loaded, seat, name, email, kind="clock", text=body + "\n", now=now
     )

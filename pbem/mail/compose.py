@@ -39,7 +39,7 @@ from pbem.mail.models import PENDING, OutboxMail, SeatReplyKey
 from pbem.mail.reading import REPLY_MARKER
 from pbem.naming import Names
 from pbem.preferences import address_key
-from pbem.repository import SeatInfo
+from pbem.repository import Loaded, SeatInfo
 from pbem.settings import Settings
 from pbem.views import board_for_people, summary_line, visible_events
 
@@ -285,6 +285,36 @@ def seat_reply_address(
         keys = key_version(session, game_id, seat)
     return reply_address(
         settings.secret_key, game_id, seat, keys, version, domain=settings.mail.reply_domain
+    )
+
+
+def answer_to_seat(
+    session: Session,
+    settings: Settings,
+    loaded: Loaded,
+    seat: int,
+    name: str,
+    email: str,
+    *,
+    kind: str,
+    text: str,
+    now: datetime,
+) -> OutboxMail:
+    """A mail answering what a seat's own reply asked (help, show, a clock line …): to the
+    seat's address, in the game's thread, showing the game as ``loaded`` holds it."""
+    return outbox_mail(
+        settings,
+        kind=kind,
+        game_id=loaded.game_id,
+        seat=seat,
+        to_name=name,
+        to_address=email,
+        subject=subject_for(loaded.rules, loaded.game_id),
+        text=text,
+        now=now,
+        version=loaded.version,
+        head_hash=loaded.head_hash,
+        reply_to=seat_reply_address(session, settings, loaded.game_id, seat, loaded.version),
     )
 
 

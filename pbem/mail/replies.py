@@ -117,19 +117,8 @@ def info_mail(
             board=c.board_text(rules, loaded.state, seat, loaded.names, finished=loaded.finished),
             asked=f"You can type, for example: {common['can_type']}\n",
         )
-    return c.outbox_mail(
-        settings,
-        kind=word,
-        game_id=loaded.game_id,
-        seat=seat,
-        to_name=name,
-        to_address=email,
-        subject=c.subject_for(rules, loaded.game_id),
-        text=text,
-        now=now,
-        version=loaded.version,
-        head_hash=loaded.head_hash,
-        reply_to=c.seat_reply_address(session, settings, loaded.game_id, seat, loaded.version),
+    return c.answer_to_seat(
+        session, settings, loaded, seat, name, email, kind=word, text=text, now=now
     )
 
 

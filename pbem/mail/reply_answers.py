@@ -107,17 +107,14 @@ class Answers:
             parts.append(f"Rules and how to write each move: {c.rules_link(settings, rules)}")
         link = c.seat_link(session, settings, loaded.game_id, seat)
         parts.append(f"Game page: {link}\n{c.receipt(loaded.version, loaded.head_hash)}")
-        return c.outbox_mail(
+        return c.answer_to_seat(
+            session,
             settings,
+            loaded,
+            seat,
+            name,
+            email,
             kind="answers",
-            game_id=loaded.game_id,
-            seat=seat,
-            to_name=name,
-            to_address=email,
-            subject=c.subject_for(rules, loaded.game_id),
             text="\n\n".join(parts) + "\n",
             now=now,
-            version=loaded.version,
-            head_hash=loaded.head_hash,
-            reply_to=c.seat_reply_address(session, settings, loaded.game_id, seat, loaded.version),
         )
