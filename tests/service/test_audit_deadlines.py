@@ -11,25 +11,24 @@ from pathlib import Path
 import pytest
 
 from pbem.audit import audit, text_report
-from pbem.bootstrap import build_service, build_sweeper
+from pbem.bootstrap import build_sweeper
 from pbem.clock import ManualClock
 from pbem.db import Database
 from pbem.service import GameService
-from tests.service.helpers import REGISTRY, make_settings
+from tests.service.deadline_helpers import clock_of, timed_service
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday
 HOUR = timedelta(hours=1)
 
 
 @pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock(START)
+def service(database: Database, tmp_path: Path) -> GameService:
+    return timed_service(database, tmp_path, START)
 
 
 @pytest.fixture
-def service(database: Database, tmp_path: Path, clock: ManualClock) -> GameService:
-    settings = make_settings(database.url, tmp_path)
-    return build_service(settings, db=database, registry=REGISTRY, listeners=[], clock=clock)
+def clock(service: GameService) -> ManualClock:
+    return clock_of(service)
 
 
 def _timed_game(service: GameService, time_control: str = "10h") -> str:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from pbem import events as ev
-from pbem.bootstrap import build_service, build_sweeper
+from pbem.bootstrap import build_sweeper
 from pbem.clock import ManualClock, format_time
 from pbem.db import Database
 from pbem.deadlines.sweep import Sweeper
@@ -21,7 +21,8 @@ from pbem.errors import Conflict
 from pbem.models import Deadline
 from pbem.read_models import first_difference
 from pbem.service import Created, GameService
-from tests.service.helpers import REGISTRY, make_settings
+from tests.service.deadline_helpers import clock_of, timed_service
+from tests.service.helpers import REGISTRY
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday
 SECOND = timedelta(seconds=1)
@@ -29,14 +30,13 @@ HOUR = timedelta(hours=1)
 
 
 @pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock(START)
+def service(database: Database, tmp_path: Path) -> GameService:
+    return timed_service(database, tmp_path, START)
 
 
 @pytest.fixture
-def service(database: Database, tmp_path: Path, clock: ManualClock) -> GameService:
-    settings = make_settings(database.url, tmp_path)
-    return build_service(settings, db=database, registry=REGISTRY, listeners=[], clock=clock)
+def clock(service: GameService) -> ManualClock:
+    return clock_of(service)
 
 
 @pytest.fixture
