@@ -244,6 +244,9 @@ class Data:
     #: At the King's Court: a Tudor knight supports a lord only beside a knight of the same
     #: player (decision 19)
     privilege_needs_knight: bool = False
+    #: the log names a county by its printed name and letter ("York (C)"); rules 1.0.0's
+    #: logs (and golden transcripts) name the letter alone
+    county_names_in_log: bool = False
 
     def county(self, letter: str) -> County:
         return self.counties[COUNTY_LETTERS.index(letter)]

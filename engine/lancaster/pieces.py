@@ -34,6 +34,14 @@ def name(state: State, colour: int) -> str:
     return state.colour_name(colour)
 
 
+def county_label(state: State, letter: str) -> str:
+    """A county as the log names it: its printed name and letter, "York (C)"; under rules
+    1.0.0 the letter alone, as its games' logs (and golden transcripts) always said."""
+    if not state.data.county_names_in_log:
+        return letter
+    return f"{state.data.county(letter).name} ({letter})"
+
+
 def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one}" if n == 1 else f"{n} {many or one + 's'}"
 
@@ -245,15 +253,23 @@ def nobleman_letters(state: State, colour: int) -> list[str]:
     ]
 
 
+def _nobleman(state: State, letter: str) -> str:
+    """A nobleman tile as the log names it: "B" (rules 1.0.0), "of Stafford (B)" (printed)."""
+    label = county_label(state, letter)
+    return letter if label == letter else f"of {label}"
+
+
 def take_nobleman(state: State, colour: int, letter: str, ctx: Ctx) -> State:
     i = COUNTY_LETTERS.index(letter)
     nobles = list(state.nobles)
     nobles[i] -= 1
     state = replace(state, nobles=tuple(nobles))
     if state.is_ally(colour):
-        ctx.say(f"{name(state, colour)} removes a nobleman {letter} from the game.")
+        ctx.say(
+            f"{name(state, colour)} removes a nobleman {_nobleman(state, letter)} from the game."
+        )
         return state
-    ctx.say(f"{name(state, colour)} takes the nobleman {letter}.")
+    ctx.say(f"{name(state, colour)} takes the nobleman {_nobleman(state, letter)}.")
     return state.with_colour(colour, nobles=tuple(sorted((*state.colours[colour].nobles, letter))))
 
 

@@ -156,6 +156,7 @@ PRINTED: Data = replace(
     ally_castle=ALLY_CASTLE,
     majority_points_two_players=(8, 0),
     privilege_needs_knight=True,
+    county_names_in_log=True,
 )
 
 # -- provenance of every value, by the paths the config overrides use --------------------------

@@ -18,6 +18,7 @@ from engine.lancaster.data import COUNTY_LETTERS
 from engine.lancaster.frames import Ctx
 from engine.lancaster.henry_v import resentment
 from engine.lancaster.pieces import (
+    county_label,
     enter_conflict,
     enterable_cards,
     name,
@@ -121,7 +122,8 @@ def _county_check(
         )
     if strength + squires <= occ.total:
         raise IllegalActionError(
-            f"To expel {occupant_text(state, occ)} from {letter} (total {occ.total}) your "
+            f"To expel {occupant_text(state, occ)} from {county_label(state, letter)} "
+            f"(total {occ.total}) your "
             f"knight and squires must exceed it; you offer {strength + squires}."
         )
 
@@ -131,7 +133,7 @@ def _county_resolve(
 ) -> Placed:
     i = COUNTY_LETTERS.index(letter)
     sq = f" with {plural(squires, 'squire')}" if squires else ""
-    ctx.say(f"{name(state, colour)} places knight {strength} in {letter}{sq}.")
+    ctx.say(f"{name(state, colour)} places knight {strength} in {county_label(state, letter)}{sq}.")
     occ = state.counties[i]
     returned: int | None = None
     if occ is not None:

@@ -21,6 +21,7 @@ from engine.lancaster.frames import Ctx, Handler, pop, replace_head
 from engine.lancaster.henry_v import privileges
 from engine.lancaster.pieces import (
     apply_reward,
+    county_label,
     enter_conflict,
     name,
     nobleman_letters,
@@ -136,17 +137,18 @@ class CountyReward(Handler):
         colour = occ.colour
         county = state.data.counties[i]
         who = name(state, colour)
+        place = county_label(state, letter)
         verb = action[0]
         start: int | None = None
         if names_start(state, i):
             start = int(action[-1])
             action = action[:-1]
         if verb == "nothing":
-            ctx.say(f"{who} takes nothing at {letter}: no nobleman is left for them there.")
+            ctx.say(f"{who} takes nothing at {place}: no nobleman is left for them there.")
         if verb == "both":
             cost = state.data.both_cost
             state = state.with_colour(colour, gold=state.colours[colour].gold - cost)
-            ctx.say(f"{who} pays {cost} gold for both the nobleman and the reward of {letter}.")
+            ctx.say(f"{who} pays {cost} gold for both the nobleman and the reward of {place}.")
         if verb in ("noble", "both"):
             state = take_nobleman(state, colour, letter, ctx)
         if start is not None and state.data.start_player_at_once:
@@ -168,7 +170,7 @@ class CountyReward(Handler):
                     assert occ is not None
                     state = enter_conflict(state, colour, occ.strength, int(detail))
                     ctx.say(
-                        f"{who}'s knight {occ.strength} moves from {letter} to conflict {detail}."
+                        f"{who}'s knight {occ.strength} moves from {place} to conflict {detail}."
                     )
                     if occ.tudor:  # 001: from Dorset, the Tudor knight joins its knight
                         state = privileges.join_conflict(state, colour, int(detail), ctx)
@@ -182,7 +184,7 @@ class CountyReward(Handler):
         if not moved:
             # Lancaster: the knight returns to court, squires to the supply (decision 6).
             state = to_court(state, colour, occ.strength)
-            ctx.say(f"{who}'s knight {occ.strength} returns to court from {letter}.")
+            ctx.say(f"{who}'s knight {occ.strength} returns to court from {place}.")
         return pop(state)
 
     def auto(self, state: State, frame: Frame, seat: int) -> Action:
@@ -223,7 +225,8 @@ class CountyReward(Handler):
     def waiting(self, state: State, frame: Frame) -> str:
         seat = next(iter(self.seats(state, frame)))
         letter = COUNTY_LETTERS[int(frame[1])]
-        return f"Waiting for {state.colour_name(seat)} to choose the reward of {letter}."
+        place = county_label(state, letter)
+        return f"Waiting for {state.colour_name(seat)} to choose the reward of {place}."
 
 
 class CastleReward(Handler):

@@ -135,7 +135,7 @@ def test_an_ally_in_surrey_lets_its_player_name_the_start_player() -> None:
     g = _rewards((RED, "ally knight 2 to I"), players=2)
     assert g.head == ("county", 8) and g.to_act == {RED}
     g.play(RED, "Surrey: nobleman, Blue starts")
-    assert g.said("Yellow (Red's ally) removes a nobleman I from the game.")
+    assert g.said("Yellow (Red's ally) removes a nobleman of Surrey (I) from the game.")
     assert g.state.start_player == BLUE
 
 
@@ -263,7 +263,7 @@ def test_an_ally_in_dorset_passes_to_france() -> None:
     g = _rewards((RED, "ally knight 2 to H"), players=2)
     assert g.head == ("county", 7) and g.to_act == {RED}
     g.play(RED, "reward to conflict 5")
-    assert g.said("Yellow (Red's ally)'s knight 2 moves from H to conflict 5.")
+    assert g.said("Yellow (Red's ally)'s knight 2 moves from Dorset (H) to conflict 5.")
     assert [(sp.colour, sp.knights) for sp in g.card(5).spaces] == [(YELLOW, (2,))]
 
 
@@ -271,3 +271,8 @@ def test_a_1_0_0_ally_in_dorset_cannot_pass_to_france() -> None:
     g = _rewards((RED, "ally knight 2 to H"), players=2, latest=False)
     assert g.head == ("county", 7)
     assert all("conflict" not in move for move in g.legal(RED))
+
+
+def test_the_log_names_counties_by_their_printed_names() -> None:
+    g = _rewards((RED, "ally knight 2 to I"), players=2)
+    assert g.said("Yellow (Red's ally) places knight 2 in Surrey (I).")
