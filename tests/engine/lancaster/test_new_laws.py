@@ -283,7 +283,12 @@ def test_batches_of_gold_squire_and_retained_marker_buy_3_power_each() -> None:
         g.play(RED, "buy 3 batches")
     g.play(RED, "buy 2 batches")
     assert g.c(RED).power == 6 and (g.c(RED).gold, g.c(RED).squires) == (0, 3)
-    assert g.c(RED).voting_markers == 1  # the unspent retained one went back; + company
+    assert g.c(RED).voting_markers == 1 and g.to_act == {BLUE}
+    g.auto_until("place")
+    # the unspent retained marker went back after the laws; then castle space 3 (2) and
+    # company at table (1)
+    assert g.said("Red spends 2 gold, 2 squires and 2 voting markers for 6 power points.")
+    assert g.c(RED).voting_markers == 2 + 1
 
 
 def test_markers_gained_from_this_rounds_laws_buy_no_batch() -> None:
