@@ -51,6 +51,7 @@ def test_the_api_and_mail_doors_cover_every_count_and_option_set_each_run() -> N
         every = [config for n, config in CASES if n == name]
         covered = [config for n, config in COVERING if n == name]
         assert {c["players"] for c in covered} == {c["players"] for c in every}, name
+
         def option_set(c: Mapping[str, Any]) -> tuple[Any, ...]:
             return (c.get("variants"), c.get("expansions"), c.get("new_laws"))
 

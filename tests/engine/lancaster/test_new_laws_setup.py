@@ -50,11 +50,11 @@ def test_base_laws_only_normalise_to_no_key(base_only: Any) -> None:
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        ("both", "must be \"none\", \"replace\", \"combine\""),
+        ("both", 'must be "none", "replace", "combine"'),
         (["new"] * 4, "one choice per law group 0 to 4 (five), not 4"),
         (["new", "old", "new", "new", "new"], "group 1: 'old' is not one of"),
         ([1, 2, 3, 4, 5], "group 0: 1 is not one of"),
-        (True, "must be \"none\", \"replace\", \"combine\" or a list"),
+        (True, 'must be "none", "replace", "combine" or a list'),
         ({"0": "new"}, "or a list of five choices"),
     ],
 )
@@ -85,9 +85,7 @@ def test_replace_plays_only_new_laws_and_henry_v_replaces_groups_2_and_3() -> No
     keys = {law.key for law in NEW_LAWS}
     assert set(state.laws + state.new_laws + state.law_pile) == keys
     assert state.law_sets == ("new",) * 5 and state.law_sets_drawn == (False,) * 5
-    king = LANCASTER.initial_state(
-        {"players": 3, "new_laws": "replace", "expansions": HENRY_V}, 4
-    )
+    king = LANCASTER.initial_state({"players": 3, "new_laws": "replace", "expansions": HENRY_V}, 4)
     assert king.law_sets == ("new", "new", "king", "king", "new")
     assert LANCASTER.law_sets({"players": 3, "new_laws": "combine", "expansions": HENRY_V}) == [
         "random",
@@ -97,12 +95,19 @@ def test_replace_plays_only_new_laws_and_henry_v_replaces_groups_2_and_3() -> No
         "random",
     ]
     groups = {
-        g: {LANCASTER.base.law(k).module for k in king.new_laws + king.law_pile if
-            LANCASTER.base.law(k).group == g}
+        g: {
+            LANCASTER.base.law(k).module
+            for k in king.new_laws + king.law_pile
+            if LANCASTER.base.law(k).group == g
+        }
         for g in (1, 2, 3, 4)
     }
-    assert groups == {1: {"new_laws"}, 2: {"laws_of_the_king"}, 3: {"laws_of_the_king"},
-                      4: {"new_laws"}}
+    assert groups == {
+        1: {"new_laws"},
+        2: {"laws_of_the_king"},
+        3: {"laws_of_the_king"},
+        4: {"new_laws"},
+    }
 
 
 def test_combine_draws_each_group_is_recorded_shown_and_replayed_from_the_seed() -> None:
