@@ -477,10 +477,10 @@ def illegal_reason(state: State, law: Law, seat: int, action: Action) -> str | N
         free = free_extension_spaces(state, seat)
         return f"Castle space {value} cannot take an extension now (free: {_list(free)})."
     if verb == "recall" and isinstance(value, tuple):
-        mine = own_counties(state, seat)
-        if any(x not in mine for x in value):
-            return f"You have no knight there; your knights are in {_list(mine)}."
-        kept = len(mine) - len(set(value))
+        letters = own_counties(state, seat)
+        if any(x not in letters for x in value):
+            return f"You have no knight there; your knights are in {_list(letters)}."
+        kept = len(letters) - len(set(value))
         return (
             f"Keeping {plural(kept, 'knight')} costs {law.param('gold') * kept} gold and you "
             f"have {c.gold}: recall more of them."
@@ -497,9 +497,10 @@ def illegal_reason(state: State, law: Law, seat: int, action: Action) -> str | N
     if verb == "exchange" and isinstance(value, tuple) and len(value) == 2:
         rate = law.param("rate")
         give = "gold" if value[0] == "squires" else "squires"
+        have = _amount(give, getattr(c, give))
+        each = "squire" if give == "gold" else "gold"
         return (
-            f"Each {'squire' if give == 'gold' else 'gold'} costs {rate} "
-            f"{'gold' if give == 'gold' else 'squires'}; you have {_amount(give, getattr(c, give))}."
+            f"Each {each} costs {rate} {'gold' if give == 'gold' else 'squires'}; you have {have}."
         )
     if verb == "batches" and isinstance(value, int):
         return (
