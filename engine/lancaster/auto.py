@@ -13,7 +13,9 @@ Deterministic, always legal, and cautious — it never spends gold or squires:
 - vote: no, with no voting markers;
 - laws: buy nothing, dispose of no seal; take a free upgrade (the first knight listed; a
   bishop only when no knight can be upgraded), a free extension (the lowest space) and the
-  strength-4 swap;
+  strength-4 swap; The New Laws: send no squires, buy no extension, no exchange, no batch;
+  pay the upkeep of every knight in a county and every extension where affordable, else
+  recall (turn over) the fewest, the first in order (county letters, castle spaces);
 - county: the nobleman if you can take it, otherwise the reward (its first choice); never
   pay for both; at Surrey, the current start player is named again (nothing changes);
 - castle: use no paid space ("done"); the ally's castle (rules 2.0.0, 2 players) upgrades
@@ -78,6 +80,13 @@ def _knights_stay(state: State, colour: int, spaces: list[Action], at: int) -> l
 def law_choice(state: State, key: str, options: list[Action]) -> Action:
     ordered = knights_first(options)
     verb = ordered[0][0]
+    if verb in ("send", "recall", "turn_over"):
+        # send no squires; pay for all where affordable, else recall (turn over) the fewest
+        return min(ordered, key=lambda a: (len(a[1]), a[1]))
+    if verb in ("buy_extension", "exchange"):
+        return (verb, None)
+    if verb == "batches":
+        return ("batches", 0)
     if verb == "extension":
         free = [a for a in ordered if a[1] is not None]
         seat = int(state.agenda[0][2])  # ("law_choice", key, seat)

@@ -15,7 +15,15 @@ from types import MappingProxyType
 from engine.core.protocol import Action, IllegalActionError, NotYourTurnError, Transition
 from engine.lancaster.frames import Ctx, Handler, sorted_options
 from engine.lancaster.henry_v import court, resentment
-from engine.lancaster.phases import conflicts, laws, parliament, placement, rewards, rounds
+from engine.lancaster.phases import (
+    conflicts,
+    laws,
+    new_laws,
+    parliament,
+    placement,
+    rewards,
+    rounds,
+)
 from engine.lancaster.state import Frame, State
 
 _ALL: tuple[Handler, ...] = (
@@ -38,6 +46,7 @@ _ALL: tuple[Handler, ...] = (
     rounds.EndRound(),
     resentment.ClearTower(),
     court.FillOffices(),
+    new_laws.ExtensionsBack(),
 )
 HANDLERS: Mapping[str, Handler] = MappingProxyType({h.kind: h for h in _ALL})
 

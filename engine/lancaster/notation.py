@@ -17,6 +17,7 @@ Canonical forms (each parses back to the same action):
   Surrey adds the next start player: ``noble start player Blue``, ``start player Blue``
 - castle: ``castle 6``, ``castle 5 upgrade knight 1 at court``, ``done``
 - ransom: ``ransom 1 3``, ``ransom none``
+- The New Laws (rules 2.1.0): ``new_laws_notation.py``
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import Any
 
 from engine.core.notation import examples, quote
 from engine.core.protocol import Action, ActionSyntaxError, NotYourTurnError
-from engine.lancaster import flow
+from engine.lancaster import flow, new_laws_notation
 from engine.lancaster.data import Reward
 from engine.lancaster.pieces import describe_detail, describe_ref, plural
 from engine.lancaster.reading import Unreadable, words
@@ -123,6 +124,8 @@ def format_action(state: State, action: Action) -> str:
         return "done"
     if verb == "ransom":
         return "ransom " + (" ".join(map(str, action[1])) if action[1] else "none")
+    if verb in new_laws_notation.VERBS:
+        return new_laws_notation.format_action(state, action)  # The New Laws (2.1.0)
     raise ValueError(f"unknown Lancaster action {action!r}")
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.core.notation import GREETING_WORDS
 from engine.core.protocol import Action
-from engine.lancaster import flow
+from engine.lancaster import flow, new_laws_notation
 from engine.lancaster.henry_v.phrases import parse_lord, privilege
 from engine.lancaster.notation import favor_names
 from engine.lancaster.reading import (
@@ -438,6 +438,8 @@ def _parse_ransom(state: State, frame: Frame, seat: int, w: list[str]) -> Action
 def _parse_law(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
     options = flow.legal_actions(state, seat)
     verb = options[0][0]
+    if verb in new_laws_notation.VERBS:
+        return new_laws_notation.parse(state, frame, seat, verb, w)  # The New Laws (2.1.0)
     none = keyword("none", True, *NO_WORDS)
     if verb in ("markers", "power", "trade", "seals"):
         nouns = {

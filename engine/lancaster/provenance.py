@@ -11,7 +11,7 @@ that release was made; 2.0.0's in ``printed.py``, beside its values.
 
 from __future__ import annotations
 
-from engine.lancaster import printed
+from engine.lancaster import new_laws, printed
 from engine.lancaster.data import (
     BASE_LAWS,
     CONFIG,
@@ -112,6 +112,7 @@ MODULE_PROVENANCE: dict[str, dict[str, str]] = {
 _BY_RELEASE: dict[str, tuple[dict[str, str], dict[str, dict[str, str]]]] = {
     "1.0.0": (_PROVENANCE, MODULE_PROVENANCE),
     printed.VERSION: (printed.PROVENANCE, printed.MODULE_PROVENANCE),
+    new_laws.VERSION: (new_laws.PROVENANCE, new_laws.MODULE_PROVENANCE),
 }
 
 

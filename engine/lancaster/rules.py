@@ -15,8 +15,9 @@ from itertools import combinations
 from typing import Any
 
 from engine.core.protocol import Action, ConfigError, Outcome, Seat, Transition
-from engine.lancaster import flow, notation, setup, state, text, view
+from engine.lancaster import flow, new_laws, notation, setup, state, text, view
 from engine.lancaster.data import BASE, Data
+from engine.lancaster.new_laws import NEW_LAWS_DATA
 from engine.lancaster.overrides import apply_overrides
 from engine.lancaster.phases.scoring import final_scoring
 from engine.lancaster.printed import PRINTED
@@ -81,10 +82,21 @@ class LancasterRules:
         """The base game and every combination of the Henry V modules this version plays,
         for 2 to 5 players."""
         combos = self.module_combinations()
-        return tuple(
+        configs = tuple(
             {"players": n, **({"expansions": dict.fromkeys(c, True)} if c else {})}
             for c in combos
             for n in setup.PLAYER_COUNTS
+        )
+        if not new_laws.has_new_laws(self.base):
+            return configs
+        # The New Laws: a few configs, not the whole product (the suites must stay fast)
+        every_module = dict.fromkeys(setup.AVAILABLE_MODULES, True)
+        return (
+            *configs,
+            {"players": 4, "new_laws": "replace"},
+            {"players": 3, "new_laws": "combine"},
+            {"players": 2, "new_laws": ["new", "base", "random", "new", "base"]},
+            {"players": 5, "new_laws": "combine", "expansions": every_module},
         )
 
     def is_secret(self, state: State, seat: Seat, action: Action) -> bool:
@@ -106,6 +118,16 @@ class LancasterRules:
         data, _ = apply_overrides(config["data"], self.base)
         return provisional_values(data, frozenset(config["expansions"]))
 
+    def has_new_laws(self) -> bool:
+        """Whether this release plays The New Laws (config ``"new_laws"``; 2.1.0 on)."""
+        return new_laws.has_new_laws(self.base)
+
+    def law_sets(self, config: Mapping[str, Any]) -> list[str]:
+        """What each law group 0..4 plays under ``config``, before the setup's draws:
+        "base", "new", "random" (drawn at setup) or "king" (Laws of the King replaces groups
+        2 and 3). Raises ConfigError as ``validate_config``."""
+        return list(new_laws.law_sets(self.validate_config(config)))
+
     def module_combinations(self) -> list[tuple[str, ...]]:
         """Every valid set of Henry V modules this version plays, the base game (none) first."""
         available = setup.AVAILABLE_MODULES
@@ -124,5 +146,7 @@ class LancasterRules:
 LANCASTER_1_0 = LancasterRules("1.0.0", BASE)
 #: rules 2.0.0: Lancaster as printed (the rulebook's data)
 LANCASTER_2_0 = LancasterRules("2.0.0", PRINTED)
+#: rules 2.1.0: 2.0.0 with The New Laws (config "new_laws")
+LANCASTER_2_1 = LancasterRules("2.1.0", NEW_LAWS_DATA)
 #: the latest release: what new games get
-LANCASTER = LANCASTER_2_0
+LANCASTER = LANCASTER_2_1

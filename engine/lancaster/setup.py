@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.core import rng
 from engine.core.protocol import ConfigError
+from engine.lancaster import new_laws
 from engine.lancaster.data import COUNTY_LETTERS, Data, Law
 from engine.lancaster.henry_v import (
     KINGS_COURT,
@@ -22,7 +23,7 @@ from engine.lancaster.phases.rounds import round_frames
 from engine.lancaster.state import Colour, Conflict, State
 
 PLAYER_COUNTS = (2, 3, 4, 5)
-CONFIG_KEYS = ("players", "data", "expansions")
+CONFIG_KEYS = ("players", "data", "expansions", new_laws.CONFIG_KEY)
 #: the Henry V modules this version plays (the others are refused by ``validate_config``)
 AVAILABLE_MODULES: tuple[str, ...] = MODULES
 
@@ -43,7 +44,14 @@ def validate_config(config: Mapping[str, Any], base: Data) -> dict[str, Any]:
         raise ConfigError(f'Lancaster is for 2 to 5 players; "players" was {players!r}.')
     expansions = _expansions(config.get("expansions", {}))
     _, data = apply_overrides(config.get("data", {}), base)
-    return {"players": players, "data": data, "expansions": expansions}
+    normalised: dict[str, Any] = {"players": players, "data": data, "expansions": expansions}
+    if new_laws.CONFIG_KEY in config:
+        # The New Laws (rules 2.1.0; decision: rules/README.md, Lancaster 18): the list of
+        # five, or nothing for the base laws only
+        groups = new_laws.normalise(config[new_laws.CONFIG_KEY], base)
+        if groups is not None:
+            normalised[new_laws.CONFIG_KEY] = list(groups)
+    return normalised
 
 
 def _expansions(value: Any) -> dict[str, bool]:
@@ -77,12 +85,39 @@ def _expansions(value: Any) -> dict[str, bool]:
     return chosen
 
 
-def law_pool(data: Data, expansions: Mapping[str, bool]) -> list[Law]:
+def law_pool(data: Data, expansions: Mapping[str, bool], sets: tuple[str, ...] = ()) -> list[Law]:
     """The laws of a game: the base game's, where Laws of the King replaces groups 2 and 3
-    (001, "1st option")."""
+    (001, "1st option"); with The New Laws, ``sets`` says per group which set plays ("base",
+    "new" or "king", after the setup's draws)."""
     king = bool(expansions.get(LAWS_OF_THE_KING))
+    if sets:
+        module = {"base": None, "new": new_laws.MODULE, "king": LAWS_OF_THE_KING}
+        return [law for law in data.laws if module[sets[law.group]] == law.module]
     base = [law for law in data.laws if law.module is None and not (king and law.group in (2, 3))]
     return base + [law for law in data.laws if king and law.module == LAWS_OF_THE_KING]
+
+
+def draw_law_sets(
+    config: Mapping[str, Any], r: int
+) -> tuple[tuple[str, ...], tuple[bool, ...], int]:
+    """The New Laws: which set each group plays, which of them were drawn, and the generator
+    after. A "random" group is drawn base or new with the game's generator, groups 0 to 4 in
+    turn (rulebook, "The New Laws": "For each group (0 to 4) and one after the other, put one
+    old and one new card in the linen bag. Then, draw one of the two cards"). Without the
+    config key: () and nothing drawn."""
+    if new_laws.CONFIG_KEY not in config:
+        return (), (), r
+    sets: list[str] = []
+    drawn: list[bool] = []
+    for choice in new_laws.law_sets(config):
+        if choice == "random":
+            i, r = rng.below(r, 2)
+            sets.append(("base", "new")[i])
+            drawn.append(True)
+        else:
+            sets.append(choice)
+            drawn.append(False)
+    return tuple(sets), tuple(drawn), r
 
 
 def removed_by_strength(data: Data, players: int, r: int) -> tuple[tuple[int, ...], int]:
@@ -111,7 +146,9 @@ def initial_state(config: Mapping[str, Any], seed: int, base: Data) -> State:
 
     # Laws: the three group-0 laws face up as the current laws; the draw pile is group 1 on
     # top, then 2, 3, 4, each shuffled (000/003, Setup 7). Three are revealed now.
-    groups = [[law.key for law in law_pool(data, expansions) if law.group == g] for g in range(5)]
+    sets, drawn_sets, r = draw_law_sets(config, r)
+    pool = law_pool(data, expansions, sets)
+    groups = [[law.key for law in pool if law.group == g] for g in range(5)]
     current, r = rng.shuffled(r, groups[0])
     pile: list[str] = []
     for g in (1, 2, 3, 4):
@@ -184,6 +221,8 @@ def initial_state(config: Mapping[str, Any], seed: int, base: Data) -> State:
         agenda=(),
         rng=r,
         removed_cards=drawn,
+        law_sets=sets,
+        law_sets_drawn=drawn_sets,
     )
     if resentment.active(state):
         state = replace(state, **resentment.setup_values(data, n))

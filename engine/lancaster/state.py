@@ -47,6 +47,9 @@ class Colour:
     seals: int = 0  # regal seals behind the screen
     privileges: tuple[str, ...] = ()  # usable this round: "shield", "archer", "tudor"
     granted: tuple[str, ...] = ()  # granted this round, usable the next
+    #: The New Laws: extensions turned over for want of upkeep, yielding nothing until the
+    #: castles have been scored this round
+    turned: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,10 +80,12 @@ class Space:
     knights: tuple[int, ...]  # strengths, sorted
     tudor: int = 0  # At the King's Court: Tudor knights (strength 2) with these knights
     archer: bool = False  # At the King's Court: an archer's own space (strength 2, no knights)
+    #: The New Laws: squires sent here by a law, +1 strength each, until this card is scored
+    squires: int = 0
 
     @property
     def strength(self) -> int:
-        return sum(self.knights) + 2 * self.tudor + (2 if self.archer else 0)
+        return sum(self.knights) + 2 * self.tudor + (2 if self.archer else 0) + self.squires
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +164,10 @@ class State:
     #: France's strength, one of two drawn with 5 players); () under rules 1.0.0, whose
     #: removals are the data's card numbers
     removed_cards: tuple[int, ...] = ()
+    #: The New Laws (config ``new_laws``): what each law group 0..4 plays, "base", "new" or
+    #: "king" (Laws of the King), and which were drawn at setup; () without the config key
+    law_sets: tuple[str, ...] = ()
+    law_sets_drawn: tuple[bool, ...] = ()
 
     @property
     def expansions(self) -> frozenset[str]:
@@ -246,7 +255,12 @@ def _dump_conflict(card: Conflict | None) -> Any:
     return {
         "card": card.card,
         "spaces": [
-            [s.colour, list(s.knights), *([s.tudor, s.archer] if s.tudor or s.archer else [])]
+            [
+                s.colour,
+                list(s.knights),
+                *([s.tudor, s.archer] if s.tudor or s.archer or s.squires else []),
+                *([s.squires] if s.squires else []),  # The New Laws only
+            ]
             for s in card.spaces
         ],
     }
@@ -260,7 +274,8 @@ def _load_conflict(d: Any) -> Conflict | None:
 
 def _load_space(sp: Any) -> Space:
     extra = (int(sp[2]), bool(sp[3])) if len(sp) > 2 else (0, False)
-    return Space(int(sp[0]), tuple(int(k) for k in sp[1]), *extra)
+    squires = int(sp[4]) if len(sp) > 4 else 0
+    return Space(int(sp[0]), tuple(int(k) for k in sp[1]), *extra, squires)
 
 
 def _dump_vote(v: Vote | None) -> Any:
@@ -300,6 +315,8 @@ def dump(state: State) -> dict[str, Any]:
                 "seals": c.seals,
                 "privileges": list(c.privileges),
                 "granted": list(c.granted),
+                # The New Laws only: a state without turned extensions dumps as it always did
+                **({"turned": list(c.turned)} if c.turned else {}),
             }
             for c in state.colours
         ],
@@ -352,6 +369,15 @@ def dump(state: State) -> dict[str, Any]:
         # only where there are any (rules 2.0.0): a 1.0.0 state dumps as it always did, so its
         # stored snapshots stay valid
         **({"removed_cards": list(state.removed_cards)} if state.removed_cards else {}),
+        # The New Laws (rules 2.1.0 with the config key) only: older states dump as before
+        **(
+            {
+                "law_sets": list(state.law_sets),
+                "law_sets_drawn": list(state.law_sets_drawn),
+            }
+            if state.law_sets
+            else {}
+        ),
     }
 
 
@@ -385,6 +411,7 @@ def load(d: Mapping[str, Any], base: Data) -> State:
             seals=c.get("seals", 0),
             privileges=tuple(c.get("privileges", ())),
             granted=tuple(c.get("granted", ())),
+            turned=tuple(int(n) for n in c.get("turned", ())),
         )
         for c in d["colours"]
     )
@@ -436,6 +463,8 @@ def load(d: Mapping[str, Any], base: Data) -> State:
         privilege_supply=_three(d.get("privilege_supply", (0, 0, 0))),
         markers_after_voting=tuple(int(n) for n in d.get("markers_after_voting", ())),
         removed_cards=tuple(int(n) for n in d.get("removed_cards", ())),
+        law_sets=tuple(str(x) for x in d.get("law_sets", ())),
+        law_sets_drawn=tuple(bool(x) for x in d.get("law_sets_drawn", ())),
     )
 
 

@@ -28,7 +28,9 @@ def _knights(k: Mapping[str, Any]) -> str:
 def _castle(spaces: list[Mapping[str, Any]]) -> str:
     parts = []
     for sp in spaces:
-        if sp["extension"]:
+        if sp["extension"] and sp.get("turned_over"):
+            parts.append(f"{sp['space']}:ext(turned over)")  # The New Laws: yields nothing
+        elif sp["extension"]:
             parts.append(f"{sp['space']}:ext")
         elif sp["knight"] is not None:
             parts.append(f"{sp['space']}:knight {sp['knight']}")
@@ -52,7 +54,11 @@ def _card(card: Mapping[str, Any] | None) -> str:
     if card is None:
         return "(empty)"
     spaces = (
-        "; ".join(f"{sp['colour']} {'+'.join(map(str, sp['knights']))}" for sp in card["spaces"])
+        "; ".join(
+            f"{sp['colour']} {'+'.join(map(str, sp['knights']))}"
+            + (f" +{_count(sp['squires'], 'squire', 'squires')}" if sp.get("squires") else "")
+            for sp in card["spaces"]
+        )
         or "no knights"
     )
     pts = "/".join(map(str, card["points"]))
@@ -178,6 +184,16 @@ def render_text(view: Mapping[str, Any]) -> str:
     lines.append("  King's favor tiles face up: " + ("; ".join(faces) or "none"))
     lines.append("")
     lines.append("LAWS")
+    sets = view["laws"].get("sets")
+    if sets:
+        # The New Laws: e.g. "Laws: group 0 new (drawn), 1 base, 2 Laws of the King, ..."
+        named = {"base": "base", "new": "new", "king": "Laws of the King"}
+        listed = ", ".join(
+            f"{'group ' if s['group'] == 0 else ''}{s['group']} {named.get(s['set'], s['set'])}"
+            + (" (drawn)" if s["drawn"] else "")
+            for s in sets
+        )
+        lines.append(f"  Laws: {listed}")
     in_force = {law["title"] for law in view["laws"]["current"]}
     for law in view["laws"]["current"]:
         lines.append(f"  in force: {law['title']} - {law['text']}")

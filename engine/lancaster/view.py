@@ -69,6 +69,8 @@ def _card(state: State, card: Conflict | None) -> dict[str, Any] | None:
                 "ally": state.is_ally(sp.colour),
                 "knights": list(sp.knights),
                 "strength": sp.strength,
+                # The New Laws: squires a law sent here (+1 strength each); only then
+                **({"squires": sp.squires} if state.law_sets else {}),
             }
             for sp in card.spaces
         ],
@@ -84,6 +86,9 @@ def _castle(state: State, colour: int) -> list[dict[str, Any]]:
             "cost_squires": sp.cost_squires,
             "extension": sp.number in col.extensions,
             "knight": col.castle[sp.number - 1],
+            # The New Laws: an extension turned over for want of upkeep yields nothing until
+            # the castles have been scored (only in such games: older views stay as they were)
+            **({"turned_over": sp.number in col.turned} if state.law_sets else {}),
         }
         for sp in state.data.castle_of(state.is_ally(colour))
     ]
@@ -187,6 +192,13 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "finished": state.finished,
         "outcome": None,
     }
+    if state.law_sets:
+        # The New Laws: which set each group plays, and which were drawn at setup (public:
+        # the draw is made on the table; decision: rules/README.md, Lancaster 18)
+        result["laws"]["sets"] = [
+            {"group": g, "set": s, "drawn": d}
+            for g, (s, d) in enumerate(zip(state.law_sets, state.law_sets_drawn, strict=True))
+        ]
     if state.data.removal_by_strength:
         # Rules 2.0.0: the cards removed at setup (with 5 players one of the two of strength 3,
         # drawn) are public: everyone at the table sees them go back in the box. Not in a

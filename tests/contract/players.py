@@ -66,10 +66,13 @@ def cases(registry: Mapping[str, Rules] = REGISTRY) -> list[tuple[str, dict[str,
 
 
 def _options(config: Mapping[str, Any]) -> tuple[str, ...]:
-    """The variants and expansions that are on, e.g. ``("diagonals", "excalibur")``."""
+    """The variants and expansions that are on, e.g. ``("diagonals", "excalibur")``, and
+    Lancaster's New Laws as one option set, e.g. ``("new_laws=new,new,new,new,new",)``."""
     on: list[str] = []
     for key in ("variants", "expansions"):
         on += sorted(k for k, v in (config.get(key) or {}).items() if v)
+    if config.get("new_laws"):
+        on.append("new_laws=" + ",".join(config["new_laws"]))
     return tuple(on)
 
 
@@ -109,6 +112,8 @@ def case_id(name: str, config: Mapping[str, Any]) -> str:
     for key in ("variants", "expansions"):
         options = config.get(key) or {}
         parts += [k for k, on in sorted(options.items()) if on]
+    if config.get("new_laws"):
+        parts.append("new_laws=" + ",".join(config["new_laws"]))
     return "-".join(parts)
 
 

@@ -51,9 +51,12 @@ def test_the_api_and_mail_doors_cover_every_count_and_option_set_each_run() -> N
         every = [config for n, config in CASES if n == name]
         covered = [config for n, config in COVERING if n == name]
         assert {c["players"] for c in covered} == {c["players"] for c in every}, name
-        options = [(c.get("variants"), c.get("expansions")) for c in every]
-        for option_set in options:
-            assert option_set in [(c.get("variants"), c.get("expansions")) for c in covered]
+
+        def option_set(c: Mapping[str, Any]) -> tuple[Any, ...]:
+            return (c.get("variants"), c.get("expansions"), c.get("new_laws"))
+
+        for options in [option_set(c) for c in every]:
+            assert options in [option_set(c) for c in covered]
 
 
 def test_every_player_count_of_every_game_is_a_case() -> None:

@@ -16,6 +16,7 @@ from itertools import product
 from engine.core.protocol import Action
 from engine.lancaster.frames import Ctx, Handler, pop, replace_head
 from engine.lancaster.henry_v import privileges, resentment
+from engine.lancaster.phases import new_laws
 from engine.lancaster.pieces import (
     gain,
     name,
@@ -83,6 +84,9 @@ class ResolveConflict(Handler):
         state = _score(state, card, england, ctx)
         for hook in AFTER_BATTLE:
             state = hook(state, card, england, ctx)
+        # The New Laws: squires sent by a law go to the supply once scored, whoever won
+        state = new_laws.squires_back(state, row, slot, card, ctx)
+        card = (state.upper if row == "upper" else state.lower)[slot] or card
         if england:
             for sp in card.spaces:
                 state = to_court(state, sp.colour, *sp.knights)

@@ -15,70 +15,39 @@ Every law is one entry of ``LAWS`` (a ``LawRule``); the choices' verbs are in ``
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
 from engine.core.protocol import Action
 from engine.lancaster.data import Law
 from engine.lancaster.frames import Ctx, Handler, pop, replace_head
+from engine.lancaster.phases import new_laws
+from engine.lancaster.phases.law_kinds import (
+    Amounts,
+    LawRule,
+    conflicts_involved,
+    counties_held,
+    deployed,
+)
+from engine.lancaster.phases.law_kinds import gain_each as _gain_each
+from engine.lancaster.phases.law_kinds import most as _most
 from engine.lancaster.pieces import (
     board_knights,
     describe_ref,
     free_extension_spaces,
-    gain,
     name,
     new_knight,
     place_extension,
     plural,
-    resources_text,
     upgrade,
     upgrade_choices,
 )
 from engine.lancaster.state import Frame, State
 
 
-def counties_held(state: State, colour: int) -> int:
-    return sum(1 for occ in state.counties if occ is not None and occ.colour == colour)
-
-
-def conflicts_involved(state: State, colour: int) -> int:
-    return sum(
-        1
-        for _, _, card in state.conflicts()
-        if any(sp.colour == colour and sp.knights for sp in card.spaces)
-    )
-
-
-def deployed(state: State, colour: int) -> list[int]:
-    return [s for s, _ in board_knights(state, colour)]
-
-
-def _most(state: State, value: Callable[[int], int]) -> list[int]:
-    best = max(value(s) for s in range(state.players))
-    return [s for s in state.seat_order() if value(s) == best]
-
-
-def _gain_each(
-    state: State, ctx: Ctx, title: str, amounts: Callable[[int], dict[str, int]]
-) -> State:
-    said = False
-    for seat in state.seat_order():
-        got = amounts(seat)
-        if any(got.values()):
-            state = gain(state, seat, **got)
-            ctx.say(f"{title}: {name(state, seat)} gains {resources_text(**got)}.")
-            said = True
-    if not said:
-        ctx.say(f"{title}: nobody gains anything.")
-    return state
-
-
 # -- the laws, by kind -------------------------------------------------------------------------
 # Each law is one entry in one of these tables; Henry V's Laws of the King add theirs here.
-Amounts = dict[str, int]
-
-
 def _all_ones_deployed(state: State, seat: int) -> bool:
     """Every strength-1 knight of the set is on the board (a set without any never is)."""
     ones = state.data.knights.count(1)
@@ -182,24 +151,6 @@ def _dishonor_for_counties(state: State, law: Law, ctx: Ctx) -> State:
     if not any(counts.values()):
         ctx.say(f"{t}: nobody receives a dishonor marker.")
     return state
-
-
-@dataclass(frozen=True)
-class LawRule:
-    """What one law does: it gives resources (``gains``), recruits knights
-    (``new_knights``), or leaves choices (``choosers``: how many per player, in player
-    order; ``options``: the actions of one choice). ``named`` says whom the law names (in
-    the log, as the law does at the table); ``hidden_range`` marks choices whose range
-    depends on hidden gold or squires (always asked outside the 2-player game)."""
-
-    gains: Callable[[State, Law, int], Amounts] | None = None
-    new_knights: Callable[[State, Law, int], int] | None = None
-    choosers: Callable[[State, Law, int], int] | None = None
-    options: Callable[[State, Law, int], list[Action]] | None = None
-    named: tuple[str, Callable[[State], list[int]]] | None = None
-    hidden_range: bool = False
-    #: a law with its own effect on the state (Laws of the King)
-    apply: Callable[[State, Law, Ctx], State] | None = None
 
 
 def _counties_power(st: State, law: Law, s: int) -> Amounts:
@@ -323,6 +274,8 @@ LAWS: Mapping[str, LawRule] = MappingProxyType(
                 "power": law.param("power") * sum(1 for c, _ in st.tower if c == s)
             }
         ),
+        # -- The New Laws (rules 2.1.0): phases/new_laws.py --
+        **new_laws.RULES,
     }
 )
 
@@ -409,6 +362,10 @@ class LawChoice(Handler):
             return f"You have only {c.gold} gold ({price} gold each)."
         if action[0] == "trade" and isinstance(action[-1], int):
             return f"Each trade costs 1 squire and 1 gold; you have {c.squires} and {c.gold}."
+        if action[0] in new_laws.VERBS:
+            reason = new_laws.illegal_reason(state, state.data.law(str(frame[1])), seat, action)
+            if reason:
+                return reason
         return super().illegal_reason(state, frame, seat, action)
 
     def resolve(self, state: State, frame: Frame, seat: int, action: Action, ctx: Ctx) -> State:
@@ -536,5 +493,7 @@ VERBS: Mapping[str, Callable[[State, Law, int, Any, Ctx], State]] = MappingProxy
         "extension": _extension,
         "swap": _swap,
         "seals": _dispose_seals,
+        # The New Laws: send, buy_extension, recall, turn_over, exchange, batches
+        **new_laws.VERBS,
     }
 )

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from engine.core.protocol import Action, IllegalActionError
 from engine.lancaster.frames import Ctx, Handler, pop
+from engine.lancaster.phases import new_laws
 from engine.lancaster.pieces import name, plural
 from engine.lancaster.state import Frame, State, Vote, VoteResult
 
@@ -117,6 +118,9 @@ def _reveal(state: State, index: int, ctx: Ctx) -> State:
 
 #: Laws of the King: the law that keeps voting markers until the laws are applied
 KEEPS_MARKERS = "most_markers_seal"
+#: every law that keeps them so: Laws of the King's, and The New Laws' "retained" voting
+#: markers (decision 18, as decision 16)
+KEEPING_LAWS = (KEEPS_MARKERS, *new_laws.RETAINING)
 
 
 class ReturnMarkersLate(Handler):
@@ -153,12 +157,13 @@ class ReturnMarkers(Handler):
         return "parliament"
 
     def step(self, state: State, frame: Frame, ctx: Ctx) -> tuple[State, bool]:
-        if KEEPS_MARKERS in state.laws:
+        keeping = [k for k in state.laws if k in KEEPING_LAWS]
+        if keeping:
             # decision 16: with this law in force, the markers held after the third voting
             # go back only after all current laws applied (frame "return_markers_late")
             held = tuple(state.colours[s].voting_markers for s in range(state.players))
             ctx.say(
-                f'Law "{state.data.law(KEEPS_MARKERS).title}": unused voting markers stay '
+                f'Law "{state.data.law(keeping[0]).title}": unused voting markers stay '
                 "until the current laws are applied."
             )
             return pop(replace(state, markers_after_voting=held)), False

@@ -252,6 +252,13 @@ class CastleReward(Handler):
             for n in range(1, 7):
                 if n not in col.extensions and col.castle[n - 1] is None:
                     continue
+                if n in col.turned:
+                    # The New Laws, "Upkeep of the castle": turned over, it yields nothing
+                    ctx.say(
+                        f"{name(state, colour)}'s extension on castle space {n} is turned "
+                        "over: no reward."
+                    )
+                    continue
                 space = state.data.space(n)
                 if space.cost_squires or space.reward.choice():
                     if not state.is_ally(colour):

@@ -23,6 +23,7 @@ def round_frames(state: State) -> tuple[Frame, ...]:
         *((("offices",),) if court.active(state) else ()),
         *((("tower_clear",),) if resentment.active(state) else ()),
     )
+    new = bool(state.law_sets)  # The New Laws in this game (config "new_laws")
     return (
         ("place", state.start_player),
         ("vote", 0),
@@ -32,11 +33,14 @@ def round_frames(state: State) -> tuple[Frame, ...]:
         ("law", 0),
         ("law", 1),
         ("law", 2),
-        # Laws of the King: markers kept for a law go back after the laws (decision 16)
-        *((("return_markers_late",),) if LAWS_OF_THE_KING in state.expansions else ()),
+        # Laws of the King: markers kept for a law go back after the laws (decision 16); so
+        # do The New Laws' "retained" markers (decision 18)
+        *((("return_markers_late",),) if LAWS_OF_THE_KING in state.expansions or new else ()),
         *before_counties,
         *(("county", i) for i in range(9)),
         *(("castle", seat) for seat in state.seat_order()),
+        # The New Laws: turned-over extensions are flipped back after all castles
+        *((("extensions_back",),) if new else ()),
         ("conflict", "lower", 0),
         ("conflict", "lower", 1),
         ("conflict", "upper", 0),

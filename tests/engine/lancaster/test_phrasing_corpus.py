@@ -17,6 +17,7 @@ import pytest
 from engine.core.protocol import ActionSyntaxError, IllegalActionError
 from tests.engine.lancaster.helpers import BLUE, LATEST, RED, YELLOW, Game, R
 from tests.engine.lancaster.test_court import place_all
+from tests.engine.lancaster.test_new_laws import _two_conflicts, _upkeep, laws_game
 
 CORPUS = Path(__file__).with_name("corpus") / "phrasings.txt"
 NEUTRAL = ("strength_1_power", "noblemen_knights", "extensions_power")
@@ -217,6 +218,30 @@ def court_bishop() -> Game:
     return g  # county B: upgrade a knight, or take a bishop instead
 
 
+def nl_send() -> Game:
+    return _two_conflicts()  # rules 2.1.0: Red's knights at conflicts 5 and 6, 5 squires
+
+
+def nl_extension() -> Game:
+    return laws_game("buy_extensions", gold=9)  # Red's extension covers space 1
+
+
+def nl_recall() -> Game:
+    return _upkeep(1)  # Red's knights in A and B, 1 gold
+
+
+def nl_turn_over() -> Game:
+    return laws_game("extension_upkeep", extensions=(1, 3), squires=1)
+
+
+def nl_exchange() -> Game:
+    return laws_game("exchange_gold_squires", gold=4, squires=2)
+
+
+def nl_batches() -> Game:
+    return laws_game("batches_for_power", voting_markers=3, gold=2, squires=5)
+
+
 POSITIONS: dict[str, Callable[[], Game]] = {
     f.__name__: f
     for f in (
@@ -245,6 +270,12 @@ POSITIONS: dict[str, Callable[[], Game]] = {
         court_place,
         court_seals,
         court_bishop,
+        nl_send,
+        nl_extension,
+        nl_recall,
+        nl_turn_over,
+        nl_exchange,
+        nl_batches,
     )
 }
 

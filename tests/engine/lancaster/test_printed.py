@@ -5,6 +5,7 @@ under 1.0.0 keep their data (the other test files pin it, and the golden transcr
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -39,8 +40,13 @@ def to_counties(*moves: tuple[int, str], before: object = None) -> Game:
 
 
 def test_new_games_get_the_printed_rules() -> None:
-    assert LANCASTER is LANCASTER_2_0 and LANCASTER.version == "2.0.0"
+    # 2.1.0 is the printed game with The New Laws besides: its other values are 2.0.0's
+    assert LANCASTER.version == "2.1.0" and LANCASTER_2_0.version == "2.0.0"
     assert LANCASTER_1_0.version == "1.0.0"
+    assert replace(LANCASTER.base, laws=(), release="") == replace(
+        LANCASTER_2_0.base, laws=(), release=""
+    )
+    assert LANCASTER.base.laws[: len(LANCASTER_2_0.base.laws)] == LANCASTER_2_0.base.laws
 
 
 def test_the_counties_have_their_printed_names_minimums_and_rewards() -> None:
