@@ -386,19 +386,20 @@ def count_for(rules: Any, config: Mapping[str, Any]) -> int | None:
 
 #: the law groups, 0 (face up at setup) to 4
 LAW_GROUPS = (0, 1, 2, 3, 4)
-#: what the config's ``new_laws`` names for a group, in words
+#: what a law group plays, in words: the config's choices ("base", "new", "random") and the
+#: view's account once drawn ("king": Laws of the King in place of groups 2 and 3)
 LAW_SET_WORDS = {
     "base": "the base game's laws",
     "new": "The New Laws",
     "random": "drawn at random when the game was set up",
+    "king": MODULE_NAMES[LAWS_OF_THE_KING],
 }
-#: the view's field that says which set each group plays once drawn (the engine's)
-VIEW_LAW_SETS = "law_sets"
 
 
 def chosen_law_sets(config: Mapping[str, Any]) -> list[str] | None:
     """The set each law group 0 to 4 plays by the config's ``new_laws`` ("base", "new" or
-    "random"), or None for a game of the base laws (no ``new_laws``, or "none")."""
+    "random"), or None for a game of the base laws (no ``new_laws``, or "none"). The engine
+    records the list of five; "replace" and "combine" are read too."""
     chosen = config.get("new_laws")
     if chosen in (None, "none"):
         return None
@@ -411,23 +412,43 @@ def chosen_law_sets(config: Mapping[str, Any]) -> list[str] | None:
     return None
 
 
+def _view_law_sets(view: Mapping[str, Any]) -> list[tuple[str, bool]] | None:
+    """(set, drawn at setup) per group from the view (``laws.sets``: the engine's account,
+    the draws included, public), or None when the view has none."""
+    laws = view.get("laws")
+    sets = laws.get("sets") if isinstance(laws, Mapping) else None
+    if not isinstance(sets, list | tuple) or len(sets) != len(LAW_GROUPS):
+        return None
+    out = []
+    for entry in sets:
+        if not isinstance(entry, Mapping):
+            return None
+        out.append((str(entry.get("set")), bool(entry.get("drawn"))))
+    return out
+
+
 def law_sets(config: Mapping[str, Any], view: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(group, which laws it plays) of a game with The New Laws, for its pages: the view's
     own account where it gives one (a group drawn at random shows what was drawn), else the
-    config's choice; with Laws of the King, groups 2 and 3 play the king's laws. Empty for a
-    game of the base laws."""
+    config's choice, where Laws of the King takes groups 2 and 3. Empty for a game of the
+    base laws."""
     chosen = chosen_law_sets(config)
     if chosen is None:
         return []
-    shown = view.get(VIEW_LAW_SETS)
-    if isinstance(shown, list | tuple) and len(shown) == len(LAW_GROUPS):
-        # what the engine says the game plays, a random draw included
-        chosen = [str(s) for s in shown]
+    shown = _view_law_sets(view)
+    if shown is not None:
+        return [
+            (
+                f"Group {group}",
+                LAW_SET_WORDS.get(which, which) + (" (drawn at random at setup)" if drawn else ""),
+            )
+            for group, (which, drawn) in zip(LAW_GROUPS, shown, strict=True)
+        ]
     king = bool((config.get("expansions") or {}).get(LAWS_OF_THE_KING))
     out = []
     for group, which in zip(LAW_GROUPS, chosen, strict=True):
         words = LAW_SET_WORDS.get(which, which)
         if king and group in (2, 3):
-            words = f"{MODULE_NAMES[LAWS_OF_THE_KING]} (in place of {words})"
+            words = LAW_SET_WORDS["king"]
         out.append((f"Group {group}", words))
     return out
