@@ -144,7 +144,16 @@ def _seat_links(settings: Settings, game_id: str, seats: Any) -> list[str]:
     required=True,
     help="A player, 'Name <email>' or 'Name'; once per seat, in seat order.",
 )
-@click.option("--config", "config_json", default="{}", help="Game options as JSON.")
+@click.option(
+    "--config",
+    "config_json",
+    default="{}",
+    help="Game options as JSON (docs/web.md). Lancaster: "
+    '\'{"expansions": {"resentment": true}}\' (Henry V modules), '
+    '\'{"new_laws": "replace"}\' (or "combine", or five of "base"/"new"/"random" for law '
+    'groups 0-4), \'{"data": {"counties": {"G": {"reward": {"power": 5}}}}}\' (a value of '
+    'your own). Lancelot: \'{"variants": {"diagonals": true}}\'.',
+)
 @click.option(
     "--private",
     is_flag=True,

@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.core import ConfigError
-from pbem import store
+from pbem import component_values, store
+from pbem.component_values import Value
 from pbem.deadlines.display import deadline_text, time_control_text
 from pbem.mail.compose import seat_for_link
 from pbem.models import Deadline, GameClockState, Seat
@@ -81,18 +82,34 @@ def log_as_of(
     return visible_events(events, viewer, names=names)
 
 
-def provisional_values(service: GameService, game_id: str) -> list[tuple[str, str]]:
-    """(path, value) of the game's component values that are not from a published source,
-    under the game's own config (e.g. Lancaster with its Henry V modules); empty for rules
-    that declare no ``provisional_values``."""
+def _config_and_rules(service: GameService, game_id: str) -> tuple[Mapping[str, Any], Any]:
+    """The game's config as its creation event recorded it, and the rules it plays under."""
     with service.db.read() as session:
         game = game_or_404(session, game_id)
         config: Mapping[str, Any] = json.loads(game.config)
         rules = service.repository.rules_of(game)
-    listed = getattr(rules, "provisional_values", None)
-    if listed is None:
-        return []
-    return [(str(path), str(value)) for path, value in listed(config)]
+    return config, rules
+
+
+def game_config(service: GameService, game_id: str) -> Mapping[str, Any]:
+    """The game's config, normalised, as its creation event recorded it."""
+    config, _ = _config_and_rules(service, game_id)
+    return config
+
+
+def provisional_values(service: GameService, game_id: str) -> list[Value]:
+    """The game's component values that are not from a published source, under the game's
+    own config (e.g. Lancaster with its Henry V modules and its data overrides), in words;
+    empty for rules that declare no ``provisional_values``."""
+    config, rules = _config_and_rules(service, game_id)
+    return component_values.provisional(rules, config)
+
+
+def overridden_values(service: GameService, game_id: str) -> list[Value]:
+    """The values the game's config (its ``data`` overrides) changes from the printed game,
+    in words, each with the value it replaces."""
+    config, rules = _config_and_rules(service, game_id)
+    return component_values.overridden(rules, config)
 
 
 def config_error(

@@ -17,9 +17,15 @@ from typing import Any
 from flask import current_app, render_template, session
 
 from pbem import events as ev
+from pbem.component_values import law_sets
 from pbem.errors import ServiceError
 from pbem.naming import Names
-from pbem.pages_data import provisional_values, seat_for_page_link
+from pbem.pages_data import (
+    game_config,
+    overridden_values,
+    provisional_values,
+    seat_for_page_link,
+)
 from pbem.repository import Loaded
 from pbem.service import GameService
 from pbem.views import versions_text
@@ -221,8 +227,12 @@ def board_context(loaded: Loaded, doc: dict[str, Any], names: Names) -> dict[str
         "names": people,
         "naming": names,
         "prompt": names.text(str(view.get("prompt") or "")),
-        # the component values of this game's config not from a published source
+        # the component values of this game's config not from a published source, and those
+        # its config changed from the printed game
         "provisional": provisional_values(service(), loaded.game_id),
+        "overridden": overridden_values(service(), loaded.game_id),
+        # which laws each law group plays (The New Laws, chosen at creation)
+        "law_sets": law_sets(game_config(service(), loaded.game_id), view),
     }
     if loaded.game == "lancelot":
         context["lancelot"] = board_lancelot.board(view, doc["legal"], people)

@@ -2,6 +2,10 @@
 with pbem (``docs/<game>-rules.md`` and ``docs/<game>-notation.md``, whichever exist), the
 page every turn mail and ``help`` reply links to.
 
+A game whose rules have component data (Lancaster) ends with a section generated from the
+latest release, "Values not from a published source" (anchor ``provisional``): every value
+still provisional, in words (``pbem.component_values``), the place the game pages link to.
+
 The Markdown is rendered by markdown-it-py in CommonMark mode with raw HTML turned off (a
 ``<script>`` in a document is shown as text) and its own link check (no ``javascript:``
 links); only then is the result marked safe for the template.
@@ -14,7 +18,10 @@ import functools
 from flask import Blueprint, render_template
 from markdown_it import MarkdownIt
 
+from pbem.component_values import sections as provisional_sections
+from pbem.errors import ServiceError
 from pbem.resources import DocumentNotFound, document
+from web.page_common import service
 
 rules_pages = Blueprint("rules", __name__)
 
@@ -53,4 +60,12 @@ def rules_page(game: str) -> tuple[str, int]:
         )
         return render_template("refused.html", message=message), 404
     sections = [_markdown().render(text) for _, text in docs]
-    return render_template("rules.html", game=game, sections=sections), 200
+    try:
+        rules = service().rules_for(game)
+    except ServiceError:
+        rules = None  # a document without rules installed: the documents alone
+    provisional = provisional_sections(rules) if rules is not None else []
+    version = getattr(rules, "version", None)
+    return render_template(
+        "rules.html", game=game, sections=sections, provisional=provisional, version=version
+    ), 200

@@ -1,6 +1,7 @@
-"""The game page lists the component values that are not from a published source, under the
-game's own config (Lancaster with its Henry V modules), on the seat page and the public page;
-a game whose rules declare none shows no such section."""
+"""The game page says how many of its component values are not from a published source, under
+the game's own config (Lancaster with its Henry V modules), linking to the rules page's list,
+and lists them in words, on the seat page and the public page; a game whose rules declare none
+says nothing of them."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from flask import Flask
 
 from engine import REGISTRY as ENGINES
+from pbem import component_values
 from pbem.service import GameService
 from tests.web.helpers import sqlite_app
 
@@ -42,11 +44,18 @@ def test_the_lancaster_page_lists_the_provisional_values_of_its_config(
     assert seat.get(f"/games/{created.id}?token={created.seats[0].token}").status_code == 303
     for page in (seat.get(f"/games/{created.id}"), app.test_client().get(f"/games/{created.id}")):
         assert page.status_code == 200
+        body = page.get_data(as_text=True)
         seen = re.sub(r"\s+", " ", _text(page))
-        assert "Provisional values in this game" in seen
-        assert f"{len(listed)} numbers on this board are not from a published source" in seen
-        for path, value in listed:
-            assert f"{path} {value}" in seen, (path, value)
+        sentence = f"{len(listed)} values of this game are not from a published source"
+        assert sentence in seen
+        assert re.search(r'<a href="/rules/lancaster#provisional">\s*' + sentence, body)
+        assert "numbers on this board" not in seen
+        data = component_values._data_of(ENGINES["lancaster"], {"players": 3, **config})
+        assert data is not None
+        for path, _ in listed:
+            what, value = component_values.describe(data, path)
+            assert what != path, path  # every value in words, not as its data path
+            assert html.unescape(f"{what} {value}") in seen, (path, what, value)
 
 
 def test_a_game_without_provisional_values_shows_no_such_section(app: Flask) -> None:
@@ -54,4 +63,4 @@ def test_a_game_without_provisional_values_shows_no_such_section(app: Flask) -> 
     created = svc.create_game("lancelot", {}, [{"name": "Ann"}, {"name": "Bob"}])
     page = app.test_client().get(f"/games/{created.id}")
     assert page.status_code == 200
-    assert "Provisional values" not in _text(page)
+    assert "not from a published source" not in _text(page)

@@ -38,3 +38,17 @@
     slider.addEventListener("change", function () { slider.form.submit(); });
   }
 })();
+// 4. The /new page shows the five law groups' choices only when the laws are combined (without
+//    this file they are always shown, and used only when "combined" is chosen).
+(function () {
+  "use strict";
+  var groups = document.getElementById("law-groups");
+  var radios = document.querySelectorAll("input[name=laws]");
+  if (!groups || !radios.length) { return; }
+  var update = function () {
+    var chosen = document.querySelector("input[name=laws]:checked");
+    groups.hidden = !(chosen && chosen.value === "combine");
+  };
+  for (var i = 0; i < radios.length; i += 1) { radios[i].addEventListener("change", update); }
+  update();
+})();
