@@ -150,17 +150,72 @@ def _single_label(
     return _label(rest)
 
 
+#: A county letter where the canonical texts name a county ("to A", "recall B and D").
+_COUNTY_LETTER = re.compile(r"\b((?:[Tt]o|[Rr]ecall|and|in|[Nn]obleman) )([A-I])\b")
+
+
+def county_names(view: Mapping[str, Any] | None) -> dict[str, str]:
+    """Each county's letter and the name the board prints, "York (C)", from the view; rules
+    1.0.0's placeholder names ("County C") add nothing to the letter."""
+    names: dict[str, str] = {}
+    for county in (view or {}).get("counties") or ():
+        letter, name = str(county.get("letter", "")), str(county.get("name", ""))
+        if letter and name and name != f"County {letter}":
+            names[letter] = f"{name} ({letter})"
+    return names
+
+
+def _named(label: str, names: Mapping[str, str]) -> str:
+    def name(m: re.Match[str]) -> str:
+        letter = m.group(2)
+        if letter not in names:
+            return m.group(0)
+        of = "of " if m.group(1).lower() == "nobleman " else ""
+        return f"{m.group(1)}{of}{names[letter]}"
+
+    return _COUNTY_LETTER.sub(name, label)
+
+
+def _rename(node: Group, names: Mapping[str, str]) -> None:
+    node.label = _named(node.label, names)
+    for choice in node.choices:
+        choice.label = _named(choice.label, names)
+    for g in node.groups:
+        _rename(g, names)
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def group_actions(
     legal: Sequence[str], view: Mapping[str, Any] | None = None, seat: int | None = None
 ) -> list[Group]:
     """The legal actions by kind (first word), then by each decision step; ``view`` and
-    ``seat`` (the seat's own view) word the buttons with what a choice gives.
+    ``seat`` (the seat's own view) word the buttons with what a choice gives, and name the
+    counties as the board prints them.
 
     A knight "to A" beside "to A with 1 squire" becomes the choice "no squires" inside the
-    group "to A", so every action is one button at the end of its path.
+    group "to A", so every action is one button at the end of its path. A law's choice is
+    one group whose buttons say the whole choice ("No upgrade", "Exchange 4 gold for 2
+    squires", "Recall Bedford (E)"): the law's prompt above them says what it is about.
     """
+    names = county_names(view)
+    if view is not None and view.get("phase") == "laws":
+        group = Group("Your choice", [Choice(_named(_sentence(t), names), t) for t in legal])
+        return [group]
+    groups = _by_kind(legal, view, seat)
+    for g in groups:
+        _rename(g, names)
+    return groups
+
+
+def _by_kind(legal: Sequence[str], view: Mapping[str, Any] | None, seat: int | None) -> list[Group]:
     by_kind: dict[str, Group] = {}
+    declines = [t for t in legal if t.startswith("no ")]
     for text in legal:
+        if text in declines:
+            continue
         kind = text.split()[0]
         group = by_kind.setdefault(kind, Group(HEADINGS.get(kind, _label(kind))))
         steps = _STEP.split(text)
@@ -174,6 +229,13 @@ def group_actions(
     for g in groups:
         _mark_bare(g)
         _fold(g)
+    # A decline ("no upgrade") is a button saying so, beside the choices it declines (in
+    # their group when there is one kind of them), never a group "No" of its own.
+    for text in declines:
+        home = groups[0] if len(groups) == 1 else Group(_sentence(text))
+        home.choices.insert(0, Choice(_sentence(text), text))
+        if home not in groups:
+            groups.append(home)
     return groups
 
 

@@ -11,6 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from engine.lancaster import LANCASTER
 from pbem.service import GameService
 from tests.engine.lancaster.helpers import RED
 from tests.engine.lancaster.test_printed_rules import _rewards
@@ -42,7 +43,7 @@ def test_the_two_player_page_shows_each_allys_knights_and_its_own_castle(app: Fl
     created = svc.create_game("lancaster", {"players": 2}, [{"name": "Ann"}, {"name": "Bob"}])
     gid = created.id
     loaded = svc.load(gid)
-    assert loaded.rules.version == "2.0.0"
+    assert loaded.rules.version == LANCASTER.version  # the latest: printed, 2.x
     for seat in (0, 1):
         loaded = svc.load(gid)
         svc.submit(gid, seat, "extension 1", expected_version=loaded.version, channel="cli")

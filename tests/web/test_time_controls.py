@@ -148,7 +148,9 @@ def test_the_seat_page_says_when_the_clock_is_paused_or_the_game_waits(
 def test_new_offers_the_presets_and_refuses_another_value(app: Flask) -> None:
     client = app.test_client()
     form = client.get("/new").get_data(as_text=True)
-    options = re.findall(r'<option value="(\w+)"', form)
+    select = re.search(r'<select id="time_control".*?</select>', form, re.S)
+    assert select is not None
+    options = re.findall(r'<option value="(\w+)"', select.group(0))
     assert options == ["none", "relaxed", "standard", "fast", "demo"]
     assert "<strong>fast</strong>: 12 hours per move." in form
     assert "<strong>demo</strong>: 3 minutes per move" in form
