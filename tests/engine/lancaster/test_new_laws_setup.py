@@ -158,3 +158,52 @@ def test_random_games_with_the_new_laws_always_finish(
     first = LANCASTER.initial_state(config, seed)
     assert final.law_sets == first.law_sets and final.law_sets_drawn == first.law_sets_drawn
     assert "sets" in LANCASTER.view(final, None)["laws"]
+
+
+#: every law form the config offers, by its normalised list (base laws only: no key)
+LAW_FORMS = {
+    "base": {},
+    "replace": {"new_laws": "replace"},
+    "combine": {"new_laws": "combine"},
+    "per-group": {"new_laws": ["random", "new", "base", "random", "new"]},
+}
+
+
+@pytest.mark.parametrize(
+    "modules", LANCASTER.module_combinations(), ids=lambda m: "+".join(m) or "none"
+)
+@pytest.mark.parametrize("form", LAW_FORMS, ids=str)
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_every_law_form_with_every_henry_v_module_set_plays_to_the_end(
+    players: int, form: str, modules: tuple[str, ...]
+) -> None:
+    config = {"players": players, **LAW_FORMS[form]}
+    if modules:
+        config["expansions"] = dict.fromkeys(modules, True)
+    for seed in (1, 2):
+        final = contract.random_game(LANCASTER, config, seed)
+        outcome = LANCASTER.outcome(final)
+        assert outcome is not None and outcome.winners and not LANCASTER.to_act(final)
+
+
+def test_random_games_under_replace_make_every_kind_of_new_law_choice() -> None:
+    """The playouts above reach the New Laws' choices, not only their gains."""
+    verbs: set[str] = set()
+
+    def seen(before: Any, seat: int, action: Any, after: Any) -> None:
+        verbs.add(str(action[0]))
+
+    for players in (2, 3, 4, 5):
+        for seed in range(1, 7):
+            contract.random_game(
+                LANCASTER, {"players": players, "new_laws": "replace"}, seed, on_step=seen
+            )
+    assert {
+        "send",
+        "buy_extension",
+        "recall",
+        "turn_over",
+        "exchange",
+        "batches",
+        "upgrade",
+    } <= verbs, verbs
