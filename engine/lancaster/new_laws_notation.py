@@ -109,6 +109,21 @@ def _letters(r: Reading, i: int) -> int:
     return n
 
 
+def _names(state: State) -> Phrase:
+    """Counties by their printed names, as many as named (``York``, ``Stafford and York``):
+    the board, the log and the choices name them so, and placement reads them (2.0.0)."""
+    letters = {c.name.lower(): c.letter for c in state.data.counties}
+
+    def phrase(r: Reading, i: int) -> int:
+        letter = letters.get(r.words[i])
+        if letter is None:
+            return 0
+        r.features["letters"] = (*r.features.get("letters", ()), letter)
+        return 1
+
+    return phrase
+
+
 NONE = keyword("none", True, *NO_WORDS)
 
 
@@ -202,6 +217,7 @@ def _parse_recall(state: State, seat: int, w: list[str]) -> Action:
             keyword("recall", True, "recall", "withdraw", "return", "bring"),
             numbered("strength", "knight"),
             _letters,
+            _names(state),
             NONE,
             _ignore("knight", "knights", "them", "back", "home", "court", "gold", "county"),
             _ignore("counties", "in", "from", "to", "at"),

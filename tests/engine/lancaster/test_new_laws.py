@@ -301,3 +301,11 @@ def test_markers_gained_from_this_rounds_laws_buy_no_batch() -> None:
     )
     assert g.said('Law "Batches for power": nobody has a choice to make.')
     assert g.c(RED).voting_markers == 1 + 1  # kept for the next round; + company
+
+
+def test_a_knight_to_recall_is_named_by_county_name_as_the_board_names_it() -> None:
+    g = _upkeep(1)
+    with pytest.raises(IllegalActionError, match="your knights are in A and B"):
+        g.play(RED, "recall my knight in York")
+    g.play(RED, "recall my knight in Stafford")
+    assert g.county("B") is None and g.county("A") is not None
