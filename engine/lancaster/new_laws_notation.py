@@ -225,7 +225,16 @@ def _parse_recall(state: State, seat: int, w: list[str]) -> Action:
     )
     mine = own_counties(state, seat)
     letters = tuple(sorted(set(r.get("letters", ()))))
-    if r.get("pay") or r.get("none"):
+    if r.get("none"):
+        # "no", "none", "pass" alone could refuse to pay as well as to recall, and "pay
+        # nothing" means recall all: only "recall none" says it (never guessed)
+        if r.get("pay") or letters or not r.get("recall"):
+            raise Unreadable(
+                "say 'pay for all' or which knights to recall, e.g. 'recall B' ('no' alone "
+                "could mean either)"
+            )
+        return ("recall", ())
+    if r.get("pay"):
         if letters or r.get("recall"):
             raise Unreadable("say only the knights to recall, e.g. 'recall B', or 'pay for all'")
         return ("recall", ())
@@ -269,7 +278,15 @@ def _parse_turn_over(state: State, seat: int, w: list[str]) -> Action:
     c = state.colours[seat]
     live = [n for n in c.extensions if n not in c.turned]
     spaces = tuple(sorted(set(r.get("spaces", ()))))
-    if r.get("pay") or r.get("none"):
+    if r.get("none"):
+        # as for the knights in counties: "no" alone, or "pay nothing", is not guessed
+        if r.get("pay") or spaces or not r.get("turn") or r.has("squires"):
+            raise Unreadable(
+                "say 'pay for all extensions' or which to turn over, e.g. 'turn over "
+                "extension 3' ('no' alone could mean either)"
+            )
+        return ("turn_over", ())
+    if r.get("pay"):
         if spaces or r.get("turn"):
             raise Unreadable(
                 "say only the extensions to turn over, e.g. 'turn over extension 3', or "

@@ -309,3 +309,18 @@ def test_a_knight_to_recall_is_named_by_county_name_as_the_board_names_it() -> N
         g.play(RED, "recall my knight in York")
     g.play(RED, "recall my knight in Stafford")
     assert g.county("B") is None and g.county("A") is not None
+
+
+def test_no_alone_or_pay_nothing_is_not_read_as_paying_the_upkeep() -> None:
+    g = _upkeep(5)
+    for text in ("no thanks", "none", "pass", "pay nothing", "keep none"):
+        with pytest.raises(ActionSyntaxError, match="'no' alone could mean either"):
+            g.play(RED, text)
+    g.play(RED, "recall none")
+    assert g.said("Red pays 2 gold for the knights in A and B.")
+    g = laws_game("extension_upkeep", extensions=(1, 3), squires=5)
+    for text in ("no thanks", "none", "pay nothing"):
+        with pytest.raises(ActionSyntaxError, match="'no' alone could mean either"):
+            g.play(RED, text)
+    g.play(RED, "turn over none")
+    assert g.c(RED).turned == ()
