@@ -184,6 +184,8 @@ def _parse_buy_extension(state: State, frame: Frame, seat: int, w: list[str]) ->
         w,
         [
             numbered("space", "extension", "space", "castle", optional_lead=word("space", "on")),
+            # "two extensions" is how many, not castle space 2 (asked one at a time)
+            counted("count", word("extension"), word("extensions")),
             _price(state, frame),
             bare_number("space"),
             keyphrase("none", True, word(*NO_WORDS), "more"),
@@ -192,10 +194,16 @@ def _parse_buy_extension(state: State, frame: Frame, seat: int, w: list[str]) ->
             _ignore("on", "to", "at", "castle", "space"),
         ],
     )
-    if r.get("none"):
+    count = r.get("count")
+    if r.get("none") or count == 0:
         if r.has("space"):
             raise Unreadable("say either a castle space or no more extensions, not both")
         return ("buy_extension", None)
+    if count is not None and count != 1:
+        raise Unreadable(
+            "extension tiles are bought one at a time: say the castle space of the first, "
+            "e.g. 'buy extension 4' (you are asked again after it)"
+        )
     if not r.has("space"):
         raise Unreadable("say which castle space, e.g. 'buy extension 4', or no more extensions")
     return ("buy_extension", r.get("space"))

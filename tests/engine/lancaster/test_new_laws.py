@@ -324,3 +324,13 @@ def test_no_alone_or_pay_nothing_is_not_read_as_paying_the_upkeep() -> None:
             g.play(RED, text)
     g.play(RED, "turn over none")
     assert g.c(RED).turned == ()
+
+
+def test_a_number_of_extension_tiles_is_not_read_as_a_castle_space() -> None:
+    g = laws_game("buy_extensions", gold=9)
+    for text in ("buy two extensions", "buy 3 extensions"):
+        with pytest.raises(ActionSyntaxError, match="bought one at a time"):
+            g.play(RED, text)
+    assert g.c(RED).extensions == (1,)
+    g.play(RED, "buy one extension on space 2")
+    assert g.c(RED).extensions == (1, 2)
