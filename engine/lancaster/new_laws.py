@@ -230,6 +230,16 @@ def has_new_laws(data: Data) -> bool:
     return any(law.module == MODULE for law in data.laws)
 
 
+#: how much of a refused value an error shows: enough to find it, never the whole of a
+#: hostile one (the API's body may be 64 KB, the command line's config has no limit)
+SHOWN = 40
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= SHOWN else f"{text[: SHOWN - 3]}..."
+
+
 def normalise(value: Any, base: Data) -> tuple[str, ...] | None:
     """The config's ``"new_laws"`` as the list of five (None: base laws only), or a clear
     ConfigError."""
@@ -241,7 +251,7 @@ def normalise(value: Any, base: Data) -> tuple[str, ...] | None:
         if value not in WORDS:
             raise ConfigError(
                 f'"new_laws" must be "none", "replace", "combine" or a list of five choices, '
-                f"not {value!r}."
+                f"not {_shown(value)}."
             )
         groups: Sequence[Any] = WORDS[value]
     elif isinstance(value, list | tuple):
@@ -254,7 +264,7 @@ def normalise(value: Any, base: Data) -> tuple[str, ...] | None:
         for g, choice in enumerate(groups):
             if not isinstance(choice, str) or choice not in CHOICES:
                 raise ConfigError(
-                    f'"new_laws" group {g}: {choice!r} is not one of "base", "new", "random".'
+                    f'"new_laws" group {g}: {_shown(choice)} is not one of "base", "new", "random".'
                 )
     else:
         raise ConfigError(

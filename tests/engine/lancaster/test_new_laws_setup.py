@@ -63,6 +63,18 @@ def test_a_wrong_new_laws_value_is_refused_clearly(value: Any, message: str) -> 
         LANCASTER.validate_config({"players": 3, "new_laws": value})
 
 
+@pytest.mark.parametrize(
+    "value",
+    ["x" * 60_000, ["base", "new", "random", "base", "y" * 60_000], [{"z": "w" * 9_000}] * 5],
+)
+def test_a_refused_new_laws_value_is_not_echoed_whole(value: Any) -> None:
+    # the API's body may be 64 KB and the command line's config has no limit: the error
+    # names the value by its first characters, not all of them
+    with pytest.raises(ConfigError) as refused:
+        LANCASTER.validate_config({"players": 3, "new_laws": value})
+    assert len(str(refused.value)) < 200 and "..." in str(refused.value)
+
+
 @pytest.mark.parametrize("rules", [LANCASTER_1_0, LANCASTER_2_0])
 def test_releases_before_2_1_0_refuse_the_new_laws(rules: Any) -> None:
     with pytest.raises(ConfigError, match=f"Rules {rules.version} have no The New Laws"):
