@@ -14,8 +14,11 @@ Deterministic, always legal, and cautious — it never spends gold or squires:
 - laws: buy nothing, dispose of no seal; take a free upgrade (the first knight listed; a
   bishop only when no knight can be upgraded), a free extension (the lowest space) and the
   strength-4 swap; The New Laws: send no squires, buy no extension, no exchange, no batch;
-  pay the upkeep of every knight in a county and every extension where affordable, else
-  recall (turn over) the fewest, the first in order (county letters, castle spaces);
+  upkeep (which spends gold or squires): recall every knight in a county and turn over every
+  extension, as its range depends on hidden gold and squires and a default that paid where
+  affordable would tell the table whether they were (N8); with 2 players, where gold and
+  squires are open, pay where affordable, else recall (turn over) the fewest, the first in
+  order (county letters, castle spaces);
 - county: the nobleman if you can take it, otherwise the reward (its first choice); never
   pay for both; at Surrey, the current start player is named again (nothing changes);
 - castle: use no paid space ("done"); the ally's castle (rules 2.0.0, 2 players) upgrades
@@ -80,8 +83,12 @@ def _knights_stay(state: State, colour: int, spaces: list[Action], at: int) -> l
 def law_choice(state: State, key: str, options: list[Action]) -> Action:
     ordered = knights_first(options)
     verb = ordered[0][0]
+    if verb in ("recall", "turn_over") and not state.two_player:
+        # never spend, and so never show whether the hidden gold (squires) would have paid
+        return max(ordered, key=lambda a: len(a[1]))
     if verb in ("send", "recall", "turn_over"):
-        # send no squires; pay for all where affordable, else recall (turn over) the fewest
+        # send no squires; open gold and squires (2 players): pay for all where affordable,
+        # else recall (turn over) the fewest
         return min(ordered, key=lambda a: (len(a[1]), a[1]))
     if verb in ("buy_extension", "exchange"):
         return (verb, None)

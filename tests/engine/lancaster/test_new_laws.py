@@ -226,9 +226,30 @@ def test_a_knight_in_a_county_not_paid_for_goes_back_to_court() -> None:
     assert g.county("B") is None and g.c(RED).gold == 0 and 2 in g.c(RED).court
 
 
-def test_the_deadline_pays_for_every_knight_it_can_and_recalls_the_fewest() -> None:
-    assert LATEST.auto_action(_upkeep(2).state, RED) == ("recall", ())
-    assert LATEST.auto_action(_upkeep(1).state, RED) == ("recall", ("A",))
+def test_the_deadline_default_spends_nothing_so_it_tells_nothing_of_hidden_gold() -> None:
+    # behind screens (3 players) the default is the same whatever the gold: it recalls every
+    # knight, as paying where affordable would show the table whether Red could
+    assert LATEST.auto_action(_upkeep(2).state, RED) == ("recall", ("A", "B"))
+    assert LATEST.auto_action(_upkeep(1).state, RED) == ("recall", ("A", "B"))
+    for squires in (1, 5):
+        g = laws_game("extension_upkeep", extensions=(1, 3), squires=squires)
+        assert LATEST.auto_action(g.state, RED) == ("turn_over", (1, 3))
+
+
+def test_with_open_gold_the_deadline_pays_for_every_knight_it_can_and_recalls_the_fewest() -> None:
+    def upkeep(gold: int) -> Game:
+        g = Game(2, cards=(5, 6), laws=("county_upkeep", *NEUTRAL), config=NEW, rules=LATEST)
+        g.setup(1, 1)
+        g.edit_colour(RED, gold=gold)
+        g.rerun()
+        g.moves((RED, "knight 1 to A"), (BLUE, "knight 1 to castle 2"), (RED, "knight 2 to B"))
+        g.place_rest_in_castles()
+        g.reject_all_new_laws()
+        assert g.head == ("law_choice", "county_upkeep", RED)
+        return g
+
+    assert LATEST.auto_action(upkeep(2).state, RED) == ("recall", ())
+    assert LATEST.auto_action(upkeep(1).state, RED) == ("recall", ("A",))
 
 
 # -- extension upkeep -------------------------------------------------------------------------
