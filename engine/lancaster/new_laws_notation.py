@@ -39,7 +39,8 @@ VERBS = ("send", "buy_extension", "recall", "turn_over", "exchange", "batches")
 
 
 def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+    # never a comma: the mails list several moves on one line separated by commas
+    return " and ".join(items)
 
 
 def _amount(what: str, n: int) -> str:
@@ -100,10 +101,17 @@ def _collect(key: str) -> Phrase:
     return phrase
 
 
+#: Words after which "a" and "i" are county letters ("recall A", "recall B and I"), as the
+#: canonical form writes them; "recall a knight in B" keeps its article
+_LETTER_AFTER = frozenset({"recall", "withdraw", "return", "bring", "and", "&"})
+
+
 def _letters(r: Reading, i: int) -> int:
-    """County letters, as many as named (``B and D``, ``the knight in B``)."""
+    """County letters, as many as named (``B and D``, ``the knight in B``, ``recall A``)."""
     trial = Reading(r.words, {})
-    n = county("c")(trial, i)
+    after = r.words[i + 1] if i + 1 < len(r.words) else ""
+    loose = i > 0 and r.words[i - 1] in _LETTER_AFTER and after not in {"knight", "knights"}
+    n = county("c", any_letter=loose)(trial, i)
     if n:
         r.features["letters"] = (*r.features.get("letters", ()), trial.features["c"])
     return n
@@ -229,6 +237,9 @@ def _parse_recall(state: State, seat: int, w: list[str]) -> Action:
             NONE,
             _ignore("knight", "knights", "them", "back", "home", "court", "gold", "county"),
             _ignore("counties", "in", "from", "to", "at"),
+            _ignore(
+                "a", "an"
+            ),  # "recall a knight in B" (a county letter only as _letters reads it)
         ],
     )
     mine = own_counties(state, seat)

@@ -219,3 +219,26 @@ def test_random_games_under_replace_make_every_kind_of_new_law_choice() -> None:
         "batches",
         "upgrade",
     } <= verbs, verbs
+
+
+def test_every_new_law_choice_reads_back_from_its_canonical_text_without_a_comma() -> None:
+    """What the mails suggest parses back to the same choice ("recall A" too, whose letter is
+    also an English word), and holds no comma: a mail lists its suggestions separated by
+    commas."""
+    checked: list[str] = []
+
+    def seen(before: Any, seat: int, action: Any, after: Any) -> None:
+        if action[0] not in ("recall", "turn_over", "send", "buy_extension", "exchange", "batches"):
+            return
+        for legal in LANCASTER.legal_actions(before, seat):
+            text = LANCASTER.format_action(before, legal)
+            assert "," not in text, text
+            assert LANCASTER.parse_action(before, seat, text) == legal, text
+            checked.append(text)
+
+    for players in (2, 3, 4, 5):
+        for seed in range(1, 5):
+            contract.random_game(
+                LANCASTER, {"players": players, "new_laws": "replace"}, seed, on_step=seen
+            )
+    assert any(t.startswith("recall ") and " and " in t for t in checked)
