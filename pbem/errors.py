@@ -2,6 +2,12 @@
 
 The web layer turns them into JSON responses, the mail layer into error replies, the CLI into
 messages; none of them shows a stack trace.
+
+Besides its ``message`` (the whole text, as the API and the CLI show it), an error carries
+its parts as fields, so that no caller reads them back out of the text: ``reason`` (what went
+wrong and what to do, without saying which line: a mail quotes the line itself), ``line``
+(the 1-based line of the submission it stopped at) and ``command`` (that line as written),
+``can_type`` (what can be typed now) and its ``code``.
 """
 
 from __future__ import annotations
@@ -14,12 +20,36 @@ class ServiceError(Exception):
     status: int = 500
     code: str = "error"
 
-    def __init__(self, message: str) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: str | None = None,
+        line: int | None = None,
+        command: str | None = None,
+        can_type: Sequence[str] = (),
+    ) -> None:
         super().__init__(message)
         self.message = message
+        self.reason = message if reason is None else reason
+        self.line = line
+        self.command = command
+        self.can_type = tuple(can_type)
 
     def to_json(self) -> dict[str, Any]:
+        """What the API answers."""
         return {"code": self.code, "status": self.status, "message": self.message}
+
+    def to_record(self) -> dict[str, Any]:
+        """``to_json`` with every field, as a submission's result is kept (an idempotent
+        retry, a mail processed again, gets the same error back: ``error_from_json``)."""
+        return {
+            **self.to_json(),
+            "reason": self.reason,
+            "line": self.line,
+            "command": self.command,
+            "can_type": list(self.can_type),
+        }
 
 
 class BadRequest(ServiceError):
@@ -35,10 +65,16 @@ class Unreadable(ServiceError):
     status = 400
     code = "unreadable"
 
-    def __init__(self, message: str, can_type: Sequence[str] = (), line: int | None = None):
-        super().__init__(message)
-        self.can_type = tuple(can_type)
-        self.line = line
+    def __init__(
+        self,
+        message: str,
+        can_type: Sequence[str] = (),
+        line: int | None = None,
+        *,
+        reason: str | None = None,
+        command: str | None = None,
+    ):
+        super().__init__(message, reason=reason, line=line, command=command, can_type=can_type)
 
     def to_json(self) -> dict[str, Any]:
         return {**super().to_json(), "can_type": list(self.can_type), "line": self.line}
@@ -111,23 +147,32 @@ class AgainstTheRules(ServiceError):
     status = 422
     code = "against_the_rules"
 
-    def __init__(self, message: str, line: int | None = None) -> None:
-        super().__init__(message)
-        self.line = line
+    def __init__(
+        self,
+        message: str,
+        line: int | None = None,
+        *,
+        reason: str | None = None,
+        command: str | None = None,
+    ) -> None:
+        super().__init__(message, reason=reason, line=line, command=command)
 
     def to_json(self) -> dict[str, Any]:
         return {**super().to_json(), "line": self.line}
 
 
 def error_from_json(data: dict[str, Any]) -> ServiceError:
-    """Rebuild an error stored with a result (idempotent retries give the same answer)."""
+    """Rebuild an error stored with a result (``to_record``: idempotent retries give the same
+    answer). A result kept before errors had fields has no ``reason``: its message is one."""
     code = data.get("code")
     message = str(data.get("message", ""))
+    parts: dict[str, Any] = {"reason": data.get("reason"), "command": data.get("command")}
     if code == "unreadable":
-        return Unreadable(message, data.get("can_type") or (), data.get("line"))
+        return Unreadable(message, data.get("can_type") or (), data.get("line"), **parts)
     if code == "against_the_rules":
-        return AgainstTheRules(message, data.get("line"))
+        return AgainstTheRules(message, data.get("line"), **parts)
+    parts.update(line=data.get("line"), can_type=data.get("can_type") or ())
     for cls in (BadRequest, Forbidden, GameNotFound, Conflict):
         if cls.code == code:
-            return cls(message)
-    return ServiceError(message)
+            return cls(message, **parts)
+    return ServiceError(message, **parts)

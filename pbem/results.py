@@ -75,7 +75,7 @@ class SubmitResult:
             "version": self.version,
             "applied": [a.__dict__ for a in self.applied],
             "finished": self.finished,
-            "error": self.error.to_json() if self.error else None,
+            "error": self.error.to_record() if self.error else None,
         }
 
     @classmethod

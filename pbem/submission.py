@@ -209,19 +209,16 @@ class Submission:
                     # A line that is no command at all (prose, a signature): that is what the
                     # player must hear first, not only whose turn it is (still refused as
                     # out of turn, 422: whose turn it is decides before what was written).
-                    error = AgainstTheRules(
-                        f"Line {number} ({line[:60]!r}) was not applied: it reads as no command "
-                        f"of this game, and it is not your turn now either; {waiting}.",
-                        line=number,
+                    error = _not_applied(
+                        number,
+                        line,
+                        "it reads as no command of this game, and it is not your turn now "
+                        f"either; {waiting}.",
                     )
                     break
                 except EngineError:
                     pass  # a move, not allowed now: whose turn it is says why
-                error = AgainstTheRules(
-                    f"Line {number} ({line[:60]!r}) was not applied: it is not your turn now; "
-                    f"{waiting}.",
-                    line=number,
-                )
+                error = _not_applied(number, line, f"it is not your turn now; {waiting}.")
                 break
             try:
                 action = rules.parse_action(state, seat, line)
@@ -230,10 +227,14 @@ class Submission:
                 )
             except ActionSyntaxError as e:
                 can_type = e.can_type or tuple(can_type_at(rules, state, seat))
-                error = Unreadable(f"{e} (line {number}).", can_type, line=number)
+                error = Unreadable(
+                    f"{e} (line {number}).", can_type, number, reason=str(e), command=line
+                )
                 break
             except (IllegalActionError, NotYourTurnError, EngineError) as e:
-                error = AgainstTheRules(f"{e} (line {number}).", line=number)
+                error = AgainstTheRules(
+                    f"{e} (line {number}).", number, reason=str(e), command=line
+                )
                 break
             new_events.append(event)
             applied.append(number)
@@ -242,6 +243,12 @@ class Submission:
             applied.extend(0 for _ in auto)
         new_events.extend(finish(txn, state))
         return new_events, applied, state, error
+
+
+def _not_applied(number: int, line: str, reason: str) -> AgainstTheRules:
+    """Line ``number`` of a submission refused for ``reason`` (which names no line)."""
+    message = f"Line {number} ({line[:60]!r}) was not applied: {reason}"
+    return AgainstTheRules(message, number, reason=reason, command=line)
 
 
 def stored_result(

@@ -39,6 +39,6 @@ def failed_and_after(
     """The line of ``lines`` that failed (the error's line number, else the first), and the
     reply's lines under it: the rest of its group, then the groups after it (none of them
     was applied)."""
-    number = getattr(error, "line", None)
-    at = number - 1 if isinstance(number, int) and 1 <= number <= len(lines) else 0
+    number = error.line
+    at = number - 1 if number is not None and 1 <= number <= len(lines) else 0
     return lines[at], [*lines[at + 1 :], *(line for _, group in later for line in group)]

@@ -23,7 +23,6 @@ import contextlib
 import hashlib
 import hmac
 import logging
-import re
 from dataclasses import replace
 from datetime import timedelta
 from typing import Any
@@ -492,10 +491,8 @@ class Inbound:
         """The reply stopped at ``line``: ``done`` was applied before it, ``after`` (the lines
         under it) was not reached."""
         intro = f"Applied first: {', '.join(done)}.\n\n" if done else ""
-        # The quote shows which line; the service's "(line N)" counts within one submission.
-        message = re.sub(r"\s*\(line \d+\)\.?", "", error.message)
-        message = re.sub(r"^Line \d+ \(.*?\) was not applied: ", "", message)
-        message = message[:1].upper() + message[1:]
+        # The quote shows which line: the error's reason names none.
+        message = error.reason[:1].upper() + error.reason[1:]
         if isinstance(error, StaleVersion) and route.seen is not None:
             # In a mail, say what changed rather than the API's "look again and resubmit".
             message = (
@@ -513,13 +510,12 @@ class Inbound:
             if len(after) > 10:
                 quoted += f"\n(and {len(after) - 10} more)"
             problem += f"\n\nNor the lines under it, which come after it:\n\n{quoted}"
-        can_type = getattr(error, "can_type", ())
         outcome = self._error(
             route,
             incoming,
             error.code,
             problem,
-            can_type,
+            error.can_type,
             error,
             applied_first=bool(done),
         )
