@@ -46,7 +46,7 @@ from aiosmtpd.controller import Controller
 from sqlalchemy.engine import make_url
 from sqlmodel import col, select
 
-from pbem.bootstrap import build_service
+from pbem.bootstrap import build_service, reply_words
 from pbem.clock import SystemClock
 from pbem.db import Database
 from pbem.mail.inbound import Inbound
@@ -114,7 +114,7 @@ def _play(db: Database, settings: Settings, games: int) -> tuple[int, float, flo
     spent in ``receive``)."""
     clock = SystemClock()
     service = build_service(settings, db=db, clock=clock)
-    inbound = Inbound(db, settings, service, clock)
+    inbound = Inbound(db, settings, service, clock, words=reply_words(service))
     elapsed = cpu = 0.0
     replies = 0
     for g in range(games):

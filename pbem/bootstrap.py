@@ -8,14 +8,17 @@ from collections.abc import Sequence
 
 import engine
 from engine.core.registry import Registry
+from pbem import disputes, resignation, undo_commands
 from pbem.clock import Clock, SystemClock
 from pbem.db import Database
 from pbem.deadlines.digest import Digester
 from pbem.deadlines.sweep import Sweeper
+from pbem.mail import clock_replies, invitation_replies, reply_answers
 from pbem.mail.clock_notices import ClockNotices
 from pbem.mail.inbound import Inbound
 from pbem.mail.outbox import OutboxListener
 from pbem.mail.relay import Relay
+from pbem.mail.reply_words import ReplyWords
 from pbem.mail.smtp import transport_for
 from pbem.repository import Repository
 from pbem.service import GameService
@@ -57,10 +60,27 @@ def build_service(
     return GameService(db, settings, clock, repository, transactions)
 
 
+def reply_words(service: GameService) -> ReplyWords:
+    """Every word a reply may hold besides moves, each registered by its feature with the
+    handler that applies it through ``service`` (``pbem.mail.reply_words``)."""
+    words = ReplyWords()
+    reply_answers.register_reply_words(words)  # help, show
+    invitation_replies.register_reply_words(words, service.queries)  # join
+    undo_commands.register_reply_words(words, service.undo_commands, service.queries)
+    resignation.register_reply_words(words, service.resignation)  # resign
+    disputes.register_reply_words(words, service.disputes)  # dispute, agree, disagree
+    # default, away until, back, extend, pause, resume, agree/disagree extend …, time zone,
+    # digest
+    clock_replies.register_reply_words(words, service, service.clock)
+    return words
+
+
 def build_inbound(service: GameService, settings: Settings | None = None) -> Inbound:
     """The inbound mail pipeline: it applies replies through ``service`` (with the mail
-    settings of ``settings``, the service's own by default)."""
-    return Inbound(service.db, settings or service.settings, service, service.clock)
+    settings of ``settings``, the service's own by default), their words through the
+    handlers of ``reply_words``."""
+    settings = settings or service.settings
+    return Inbound(service.db, settings, service, service.clock, words=reply_words(service))
 
 
 def mail_dir(settings: Settings) -> str:

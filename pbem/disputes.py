@@ -36,6 +36,7 @@ from pbem import undo as undo_rules
 from pbem.dispute_limits import check_may_open
 from pbem.errors import AgainstTheRules, BadRequest, Conflict, GameNotFound
 from pbem.events import StoredEvent
+from pbem.mail.reply_words import Done, ReplyLine, ReplyWords
 from pbem.models import Dispute
 from pbem.naming import Names, names_for
 from pbem.numbers import NumberError, read_int
@@ -597,3 +598,15 @@ def _action(e: StoredEvent) -> ev.ActionApplied:
     p = e.payload
     assert isinstance(p, ev.ActionApplied)
     return p
+
+
+def register_reply_words(words: ReplyWords, disputes: Disputes) -> None:
+    """The reply words of disputes, each the first word of its line: ``dispute 41: …``
+    opens one, ``agree 45`` / ``disagree 45`` answer one (``apply_mail_line``)."""
+
+    def answer(line: ReplyLine) -> Done:
+        version, did = apply_mail_line(disputes, line.game_id, line.seat, line.text, line.key)
+        return Done(version, did)
+
+    for word in MAIL_WORDS:
+        words.first_word(word, answer)

@@ -10,6 +10,7 @@ from pbem.actions import auto_moves
 from pbem.clock import Clock, format_time
 from pbem.command_checks import check_admin, check_can_act, finish, seed
 from pbem.errors import Conflict
+from pbem.mail.reply_words import CHANNEL, Done, ReplyLine, ReplyWords
 from pbem.results import SubmitResult
 from pbem.unit_of_work import Transactions, UnitOfWork
 
@@ -86,3 +87,13 @@ class Resignation:
             new_events.append(ev.GameFinished(outcome, seed(txn), "resignation"))
             stored = txn.append(new_events, txn.state)
             return SubmitResult(game_id, stored[-1].version, (), True)
+
+
+def register_reply_words(words: ReplyWords, resignation: Resignation) -> None:
+    """The reply word of leaving a game: ``resign``."""
+
+    def resign(line: ReplyLine) -> Done:
+        result = resignation.resign(line.game_id, line.seat, channel=CHANNEL, channel_ref=line.key)
+        return Done(result.version, "resign")
+
+    words.line("resign", resign)

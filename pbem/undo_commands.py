@@ -8,6 +8,8 @@ from pbem import events as ev
 from pbem import undo as undo_rules
 from pbem.command_checks import check_can_act, check_version
 from pbem.errors import Conflict
+from pbem.game_queries import GameQueries
+from pbem.mail.reply_words import CHANNEL, Done, ReplyLine, ReplyWords
 from pbem.naming import names_for
 from pbem.results import UndoResult
 from pbem.unit_of_work import Transactions
@@ -111,3 +113,30 @@ class UndoCommands:
             return UndoResult(
                 game_id, stored[-1].version, "retracted", request, tuple(chosen.versions)
             )
+
+
+def register_reply_words(words: ReplyWords, undo: UndoCommands, queries: GameQueries) -> None:
+    """The reply words of undo: ``undo`` takes back the seat's last move (or asks the others
+    to), ``accept`` / ``decline`` answer the undo request waiting."""
+
+    def take_back(line: ReplyLine) -> Done:
+        result = undo.undo(line.game_id, line.seat, channel=CHANNEL, channel_ref=line.key)
+        return Done(result.version, "undo")
+
+    def decide(line: ReplyLine) -> Done:
+        accept = line.word == "accept"
+        if accept and line.invited:
+            return Done()  # the invitation's "accept", taken before the reply's lines
+        request = queries.open_undo_request(line.game_id)
+        if request is None and accept and queries.was_invited(line.game_id, line.seat):
+            return Done()  # the invitation's "accept", taken by an earlier reply
+        if request is None:
+            raise Conflict("There is no undo request waiting for an answer.")
+        result = undo.decide_undo(
+            line.game_id, line.seat, request, accept, channel=CHANNEL, channel_ref=line.key
+        )
+        return Done(result.version, line.word)
+
+    words.line("undo", take_back)
+    words.line("accept", decide)
+    words.line("decline", decide)

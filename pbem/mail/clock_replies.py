@@ -20,6 +20,7 @@ Each is applied through the game service and answered with a mail saying what wa
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
@@ -32,6 +33,8 @@ from pbem.deadlines.time_control import format_duration
 from pbem.errors import BadRequest
 from pbem.mail import compose as c
 from pbem.mail.models import OutboxMail
+from pbem.mail.reply_words import Done as Did
+from pbem.mail.reply_words import ReplyLine, ReplyWords
 from pbem.repository import Loaded
 from pbem.service import GameService
 from pbem.settings import Settings
@@ -78,6 +81,40 @@ def command_of(line: str) -> str | None:
     if match is None:
         return None
     return next(command for name, command in _COMMANDS.items() if match.group(name))
+
+
+#: The clock's reply words, by the name of their group in ``_LINE``.
+_WORDS = {"default": "default", "away": "away until", "back": "back",
+          "ask": "extend, pause, resume", "answer": "agree/disagree extend, pause, resume",
+          "zone": "time zone", "digest": "digest"}  # fmt: skip
+
+
+def _reads(group: str) -> Callable[[str], bool]:
+    def reads(line: str) -> bool:
+        match = _LINE.match(" ".join(line.split()))
+        return match is not None and match.group(group) is not None
+
+    return reads
+
+
+def _repeat(line: str) -> tuple[str, str] | None:
+    """A clock line that repeats the latest of the same command changes nothing more: it is
+    passed over (forty ``default D4`` lines append one event; ``pbem.mail.reply_answers``)."""
+    line = " ".join(line.split())
+    command = command_of(line)
+    return None if command is None else (command, line)
+
+
+def register_reply_words(words: ReplyWords, service: GameService, clock: Clock) -> None:
+    """The clock's reply words (the module's docstring), each answered in the reply's answer
+    mail with what it did."""
+
+    def apply(line: ReplyLine) -> Did:
+        done = apply_line(service, clock, line.game_id, line.seat, line.email, line.text, line.key)
+        return Did(done.version, done.did, tell=("clock", done.answer))
+
+    for group, word in _WORDS.items():
+        words.pattern(word, _reads(group), apply, repeat=_repeat)
 
 
 def apply_line(

@@ -5,9 +5,11 @@
    at the same moment from another worker, finds the key taken.
 2. **Process once**: a worker claims the stored message (a lease), classifies it, routes it
    (the signed reply token; failing that In-Reply-To / References), checks ``From:``, reads
-   the commands and applies them through the game service (channel ``email``, the key as
-   ``channel_ref``), then records the message's one outcome — together with its error reply,
-   if any, in one transaction.
+   the commands and applies them (channel ``email``, the key as ``channel_ref``): moves
+   through the game service, each reply word through the handler its feature registered
+   in the table (``pbem.mail.reply_words``), which this module reads but never names; then
+   records the message's one outcome — together with its error reply, if any, in one
+   transaction.
 
 Never answered: auto-replies, bounces (which mark the address failing when they cite a mail
 we sent), mailing lists, our own mail, and mail we cannot tie to a seat of any game (no
@@ -33,17 +35,16 @@ from sqlmodel import Session, col, select
 
 from pbem.clock import Clock, SystemClock, format_time
 from pbem.db import Database, DriverStatement
-from pbem.disputes import MAIL_WORDS, apply_mail_line
-from pbem.errors import Conflict, ServiceError, StaleVersion
+from pbem.errors import ServiceError, StaleVersion
 from pbem.events import GAME_STARTED
-from pbem.mail import clock_replies, invitation_replies, replies
 from pbem.mail import compose as c
-from pbem.mail.commands import command_groups, failed_and_after
+from pbem.mail import invitation_replies, replies
 from pbem.mail.inbound_outcome import Outcome, Recorder, Result, record_outcome
 from pbem.mail.models import CONFIRMED, DONE, HELD, PROCESSING, STORED, InboundMail, OutboxMail
 from pbem.mail.reading import Incoming, Kind, read_message
 from pbem.mail.relay import default_owner
-from pbem.mail.reply_answers import Answers, once_each
+from pbem.mail.reply_answers import Answers
+from pbem.mail.reply_words import CHANNEL, ReplyLine, ReplyWords, failed_and_after
 from pbem.mail.routing import NotRouted, Route, route_reply
 from pbem.service import GameService
 from pbem.settings import Settings
@@ -75,10 +76,14 @@ class Inbound:
         service: GameService,
         clock: Clock | None = None,
         owner: str | None = None,
+        *,
+        words: ReplyWords,
     ) -> None:
         self.db = db
         self.settings = settings
         self.service = service
+        #: the reply words and their handlers, filled by the features (``pbem.bootstrap``)
+        self.words = words
         self.clock: Clock = clock or SystemClock()
         self.owner = owner or default_owner()
         if settings.mail.from_mismatch not in ("refuse", "hold"):
@@ -355,7 +360,7 @@ class Inbound:
         answers = Answers()
         mails: list[OutboxMail] = []
         expected = route.seen
-        groups = once_each(command_groups(incoming.commands))
+        groups = self.words.groups(incoming.commands)
         # An invited seat's reply accepts only when it says so or holds a command for the
         # game; a decline, or anything else, changes nothing (pbem.mail.invitation_replies).
         invited_now = route.invitation_waiting  # read with the route
@@ -368,89 +373,65 @@ class Inbound:
             )
             if said != "accept":
                 return self._invitation_not_accepted(route, incoming, said)
-            if not accept_with_move and svc.accept_invitation(game, seat, channel="email"):
+            if not accept_with_move and svc.accept_invitation(game, seat, channel=CHANNEL):
                 done.append("invitation accepted")
         for index, (word, lines) in enumerate(groups):
             try:
-                if word is None:
-                    if expected is None:
-                        expected = svc.load(game).version
-                    # The reply's last commands: its outcome is written in their transaction.
-                    last = index == len(groups) - 1
-                    mails[:] = self._answer(route, answers) if last else []
-                    recorder = (
-                        Recorder(self.settings, self.clock, key, incoming, route, done, mails)
-                        if last
-                        else None
+                if word is not None:  # a feature's word: its handler applies it
+                    email = route.email or ""
+                    did = self.words.handle(
+                        ReplyLine(game, seat, email, key, word, lines[0], invited_now)
                     )
-                    result = svc.submit(
-                        game,
-                        seat,
-                        "\n".join(lines),
-                        expected_version=expected,
-                        channel="email",
-                        channel_ref=key,
-                        idempotency_key=f"mail:{key}:{index}"[:200],
-                        stale_policy="same_decision",
-                        record=recorder,
-                        accept_invitation=accept_with_move and index == 0,
-                    )
-                    if result.invitation_accepted:
-                        done.append("invitation accepted")
-                    done.extend(a.canonical for a in result.applied if a.line)
-                    expected = result.version
-                    if result.error is not None:
-                        line, after = failed_and_after(result.error, lines, groups[index + 1 :])
-                        answered = self._answer(route, answers)
-                        return self._stopped(
-                            route, incoming, done, line, after, result.error, answered
-                        )
-                    recorded = recorder.outcome if recorder is not None else None
-                    if recorded is not None and not result.replayed:
-                        return recorded  # written, and committed with the move
-                elif word == "undo":
-                    expected = svc.undo(game, seat, channel="email", channel_ref=key).version
-                    done.append("undo")
-                elif word in ("accept", "join", "decline"):
-                    if invited_now and word != "decline":
-                        continue  # the invitation's "accept", taken above
-                    request = svc.open_undo_request(game)
-                    if request is None and word != "decline" and svc.was_invited(game, seat):
-                        continue  # the invitation's "accept", taken before
-                    if word == "join":
-                        raise Conflict("There is no invitation waiting for an answer.")
-                    if request is None:
-                        raise Conflict("There is no undo request waiting for an answer.")
-                    expected = svc.decide_undo(
-                        game,
-                        seat,
-                        request,
-                        word == "accept",
-                        channel="email",
-                        channel_ref=key,
-                    ).version
-                    done.append(word)
-                elif word == "clock":  # default …, away until …, back, extend, pause …
-                    expected = self._clock(route, lines[0], key, answers, done) or expected
-                elif word in MAIL_WORDS:  # dispute 41: …, agree 45, disagree 45
-                    expected, did = apply_mail_line(svc.disputes, game, seat, lines[0], key)
-                    done.append(did)
-                elif word == "resign":
-                    expected = svc.resign(game, seat, channel="email", channel_ref=key).version
-                    done.append("resign")
-                else:  # help, show: answered, not an error
-                    answers.ask(word)
-                    done.append(word)
+                    if did.version is not None:
+                        expected = did.version
+                    if did.did is not None:
+                        done.append(did.did)
+                    if did.tell is not None:
+                        answers.add(*did.tell)
+                    continue
+                if expected is None:
+                    expected = svc.load(game).version
+                # The reply's last commands: its outcome is written in their transaction.
+                last = index == len(groups) - 1
+                mails[:] = self._answer(route, answers) if last else []
+                recorder = (
+                    Recorder(self.settings, self.clock, key, incoming, route, done, mails)
+                    if last
+                    else None
+                )
+                result = svc.submit(
+                    game,
+                    seat,
+                    "\n".join(lines),
+                    expected_version=expected,
+                    channel=CHANNEL,
+                    channel_ref=key,
+                    idempotency_key=f"mail:{key}:{index}"[:200],
+                    stale_policy="same_decision",
+                    record=recorder,
+                    accept_invitation=accept_with_move and index == 0,
+                )
+                if result.invitation_accepted:
+                    done.append("invitation accepted")
+                done.extend(a.canonical for a in result.applied if a.line)
+                expected = result.version
+                if result.error is not None:
+                    line, after = failed_and_after(lines, result.error.line, groups[index + 1 :])
+                    answered = self._answer(route, answers)
+                    return self._stopped(route, incoming, done, line, after, result.error, answered)
+                recorded = recorder.outcome if recorder is not None else None
+                if recorded is not None and not result.replayed:
+                    return recorded  # written, and committed with the move
             except ServiceError as error:
                 # Refused before any line was read (a stale version, too many lines): the
                 # player still meant to join (False: accepted already).
                 if (
                     index == 0
                     and accept_with_move
-                    and svc.accept_invitation(game, seat, channel="email")
+                    and svc.accept_invitation(game, seat, channel=CHANNEL)
                 ):
                     done.append("invitation accepted")
-                line, after = failed_and_after(error, lines, groups[index + 1 :])
+                line, after = failed_and_after(lines, error.line, groups[index + 1 :])
                 answered = self._answer(route, answers)
                 return self._stopped(route, incoming, done, line, after, error, answered)
         # The outcome word is printed before the detail ("applied: E5"): not repeated here.
@@ -567,17 +548,6 @@ class Inbound:
             version=loaded.version,
             head_hash=loaded.head_hash,
         )
-
-    def _clock(
-        self, route: Route, line: str, key: str, answers: Answers, done: list[str]
-    ) -> int | None:
-        """A clock line (``pbem.mail.clock_replies``); what it did is in the reply's answer."""
-        did = clock_replies.apply_line(
-            self.service, self.clock, route.game_id, route.seat, route.email or "", line, key
-        )
-        done.append(did.did)
-        answers.add_clock(did.answer)
-        return did.version
 
     def _answer(self, route: Route, answers: Answers) -> list[OutboxMail]:
         """The reply's one informational mail, if it asked for any."""

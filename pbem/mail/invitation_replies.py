@@ -14,7 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Literal
 
+from pbem.errors import Conflict
+from pbem.game_queries import GameQueries
 from pbem.mail import compose as c
+from pbem.mail.reply_words import Done, ReplyLine, ReplyWords
 
 #: The lines that accept an invitation (besides a command for the game).
 ACCEPT_WORDS = ("accept", "join")
@@ -57,3 +60,16 @@ def answer_text(kind: Answer, title: str, name: str) -> str:
         )
         headline = "your reply did not accept the invitation"
     return c.render("invitation_answer", marker=c.MARKER, title=title, headline=headline, body=body)
+
+
+def register_reply_words(words: ReplyWords, queries: GameQueries) -> None:
+    """``join``: the invitation's other ``accept`` (which ``pbem.undo_commands`` registers,
+    since it also answers an undo request). The pipeline answers the invitation before it
+    applies a reply's lines, so the word itself has nothing left to do."""
+
+    def join(line: ReplyLine) -> Done:
+        if line.invited or queries.was_invited(line.game_id, line.seat):
+            return Done()  # accepted with this reply, or by an earlier one
+        raise Conflict("There is no invitation waiting for an answer.")
+
+    words.line("join", join)

@@ -1,7 +1,8 @@
 """A reply's informational answers, mailed as one (docs/mail.md): ``help``, ``show`` and
 what each clock line did. A reply of forty such lines brings one mail, not thirty, so that
 nobody can use the service to multiply mails; and a clock line that repeats the one before
-it of the same command is applied once (forty ``default D4`` lines append one event).
+it of the same command is applied once (forty ``default D4`` lines append one event:
+``pbem.mail.reply_words`` passes such repeats over).
 
 The answer goes to the seat's own address, as every answer to a reply does; a reply that
 asks for one kind of answer gets the very mail it always got (``help``, ``show``,
@@ -17,35 +18,10 @@ from sqlmodel import Session
 
 from pbem.mail import clock_replies, replies
 from pbem.mail import compose as c
-from pbem.mail.commands import Group
 from pbem.mail.models import OutboxMail
+from pbem.mail.reply_words import Done, ReplyLine, ReplyWords
 from pbem.repository import Loaded
 from pbem.settings import Settings
-
-
-def once_each(groups: list[Group]) -> list[Group]:
-    """The reply's groups without the lines that would only repeat: a ``help`` or ``show``
-    after the first, and a clock line identical to the latest line of the same command
-    before it (``default E5``, ``default none``, ``default E5`` keeps all three: the last
-    one changes the order again). Moves, undo, answers and disputes keep every line: two
-    ``undo`` lines take back two moves."""
-    kept: list[Group] = []
-    asked: set[str] = set()
-    latest: dict[str, str] = {}
-    for word, lines in groups:
-        if word in ("help", "show"):
-            if word in asked:
-                continue
-            asked.add(word)
-        elif word == "clock":
-            line = " ".join(lines[0].split())
-            command = clock_replies.command_of(line)
-            if command is not None and latest.get(command) == line:
-                continue
-            if command is not None:
-                latest[command] = line
-        kept.append((word, lines))
-    return kept
 
 
 @dataclass
@@ -61,17 +37,19 @@ class Answers:
     def __bool__(self) -> bool:
         return bool(self.clock) or self.help or self.show
 
-    def ask(self, word: str) -> None:
-        """``help`` or ``show``."""
-        if word == "help":
+    def add(self, kind: str, text: str) -> None:
+        """What a line asked to be told (``Done.tell``): ``help``, ``show``, or what a clock
+        line did (``clock``, with its text)."""
+        if kind == "help":
             self.help = True
-        else:
+        elif kind == "show":
             self.show = True
-
-    def add_clock(self, text: str) -> None:
-        if text in self.clock:
-            self.clock.remove(text)
-        self.clock.append(text)
+        elif kind == "clock":
+            if text in self.clock:
+                self.clock.remove(text)
+            self.clock.append(text)
+        else:
+            raise ValueError(f"no answer of kind {kind!r}")
 
     def mail(
         self,
@@ -118,3 +96,14 @@ class Answers:
             text="\n\n".join(parts) + "\n",
             now=now,
         )
+
+
+def register_reply_words(words: ReplyWords) -> None:
+    """``help`` (the commands) and ``show`` (the position): answered, each once per reply
+    however often it asks, in the reply's one answer mail."""
+
+    def ask(line: ReplyLine) -> Done:
+        return Done(did=line.word, tell=(line.word, ""))
+
+    words.line("help", ask, once=True)
+    words.line("show", ask, once=True)

@@ -11,6 +11,7 @@ from datetime import timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
+from pbem.bootstrap import reply_words
 from pbem.clock import format_time
 from pbem.mail.inbound import Inbound
 from pbem.mail.models import OutboxMail
@@ -80,7 +81,9 @@ def test_away_and_back_in_every_game_of_the_address(world: MailWorld) -> None:
     assert past[0] == "refused" and "already past" in _text(past[2])
     # The same kind of error on the same version: answered once a day (no mail loops), and
     # the log says why.
-    inbound = Inbound(world.db, world.settings, world.service, world.clock)
+    inbound = Inbound(
+        world.db, world.settings, world.service, world.clock, words=reply_words(world.service)
+    )
     garbled = inbound.receive(reply_to(_latest(world, first.id, 0), "away until soon"), "webhook")
     assert garbled.outcome == "refused" and "2026-12-24" in garbled.detail
 

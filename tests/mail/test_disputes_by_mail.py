@@ -16,6 +16,7 @@ from email.message import EmailMessage
 from sqlmodel import select
 
 from pbem.audit import NO_TIME_CONTROL, audit
+from pbem.bootstrap import reply_words
 from pbem.mail.inbound import Inbound
 from pbem.mail.models import InboundMail, OutboxMail
 from pbem.mail.retention import purge_inbound
@@ -31,7 +32,9 @@ def _text(mail: OutboxMail) -> str:
 
 
 def _inbound(world: MailWorld) -> Inbound:
-    return Inbound(world.db, world.settings, world.service, world.clock)
+    return Inbound(
+        world.db, world.settings, world.service, world.clock, words=reply_words(world.service)
+    )
 
 
 def _voted(world: MailWorld) -> tuple[Created, int]:

@@ -17,7 +17,7 @@ import random
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
-from pbem.bootstrap import build_service
+from pbem.bootstrap import build_service, reply_words
 from pbem.clock import ManualClock
 from pbem.db import Database
 from pbem.mail.inbound import Inbound
@@ -63,7 +63,7 @@ def test_no_mail_to_a_seat_holds_another_seats_hidden_values(
         registry=REGISTRY,
         listeners=[OutboxListener(world.settings, clock)],
     )
-    inbound = Inbound(database, world.settings, service, clock)
+    inbound = Inbound(database, world.settings, service, clock, words=reply_words(service))
     names = ["Alice", "Bob", "Carol"]
     seats = [{"name": n, "email": f"{n.lower()}@example.com"} for n in names]
     world.welcome(seats)  # new to the service, they accept an invitation first

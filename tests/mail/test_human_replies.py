@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from pbem.bootstrap import reply_words
 from pbem.mail.inbound import Inbound
 from pbem.mail.models import OutboxMail
 from pbem.mail.reading import command_lines, strip_reply
@@ -16,7 +17,9 @@ PEOPLE = ["Ann", "Bob", "Cat"]
 
 
 def _inbound(world: MailWorld) -> Inbound:
-    return Inbound(world.db, world.settings, world.service, world.clock)
+    return Inbound(
+        world.db, world.settings, world.service, world.clock, words=reply_words(world.service)
+    )
 
 
 def _latest(world: MailWorld, gid: str, seat: int) -> OutboxMail:

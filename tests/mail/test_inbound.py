@@ -11,6 +11,7 @@ from email.message import EmailMessage
 import pytest
 from sqlmodel import select
 
+from pbem.bootstrap import reply_words
 from pbem.mail.compose import rotate_key
 from pbem.mail.inbound import Inbound, TooLarge
 from pbem.mail.models import AddressFailure, InboundMail
@@ -19,7 +20,9 @@ from tests.mail.helpers import MailWorld, reply_to, with_mail
 
 
 def _inbound(world: MailWorld) -> Inbound:
-    return Inbound(world.db, world.settings, world.service, world.clock)
+    return Inbound(
+        world.db, world.settings, world.service, world.clock, words=reply_words(world.service)
+    )
 
 
 def _body(raw: bytes) -> str:
@@ -376,7 +379,7 @@ def test_a_bounce_that_names_no_recipient_marks_the_mail_it_is_about(world: Mail
 def test_an_unknown_from_mismatch_setting_is_named(world: MailWorld) -> None:
     settings = with_mail(world.settings, from_mismatch="hodl")
     with pytest.raises(ValueError, match="from_mismatch is 'hodl'"):
-        Inbound(world.db, settings, world.service, world.clock)
+        Inbound(world.db, settings, world.service, world.clock, words=reply_words(world.service))
 
 
 def test_an_outdated_reply_from_a_seat_not_to_act_is_not_told_to_reply_with_a_move(

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from sqlalchemy import func
 from sqlmodel import select
 
+from pbem.bootstrap import reply_words
 from pbem.mail.inbound import Inbound
 from pbem.mail.models import InboundMail, OutboxMail
 from tests.mail.helpers import MailWorld, reply_to
@@ -113,7 +114,9 @@ def _counts(world: MailWorld, game_id: str) -> tuple[int, int, int]:
 def test_malformed_messages_get_one_outcome_and_change_nothing(world: MailWorld) -> None:
     game = world.new_game()
     turn = next(m for m in world.outbox(game.id) if m.kind == "turn").message
-    inbound = Inbound(world.db, world.settings, world.service, world.clock)
+    inbound = Inbound(
+        world.db, world.settings, world.service, world.clock, words=reply_words(world.service)
+    )
     events_before = world.service.raw_events(game.id)
     outcomes: set[str] = set()
 

@@ -12,6 +12,7 @@ from typing import Any, cast
 
 import pytest
 
+from pbem.bootstrap import reply_words
 from pbem.mail.inbound import Inbound
 from pbem.mail.models import InboundMail
 from pbem.mail.recovery import recover_stranded
@@ -45,11 +46,13 @@ class _DyingService:
 
 def _dying_worker(world: MailWorld, *, after: bool = False) -> Inbound:
     service = cast(GameService, _DyingService(world.service, after=after))
-    return Inbound(world.db, world.settings, service, world.clock)
+    return Inbound(world.db, world.settings, service, world.clock, words=reply_words(service))
 
 
 def _inbound(world: MailWorld) -> Inbound:
-    return Inbound(world.db, world.settings, world.service, world.clock)
+    return Inbound(
+        world.db, world.settings, world.service, world.clock, words=reply_words(world.service)
+    )
 
 
 def _reply(world: MailWorld, game: Created, body: str = "E5", **kwargs: Any) -> bytes:

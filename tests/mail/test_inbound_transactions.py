@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
+from pbem.bootstrap import reply_words
 from pbem.mail import inbound as inbound_module
 from pbem.mail import inbound_outcome
 from pbem.mail.inbound import Inbound
@@ -30,7 +31,9 @@ def test_a_move_whose_outcome_cannot_be_written_is_not_applied(
     world: MailWorld, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = world.new_game()
-    inbound = Inbound(world.db, world.settings, world.service, world.clock)
+    inbound = Inbound(
+        world.db, world.settings, world.service, world.clock, words=reply_words(world.service)
+    )
     clear_failure = inbound_outcome.clear_failure
     calls: list[str] = []
 
@@ -59,7 +62,9 @@ def test_an_applied_reply_is_recorded_in_the_transaction_of_its_move(
     world: MailWorld, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = world.new_game()
-    inbound = Inbound(world.db, world.settings, world.service, world.clock)
+    inbound = Inbound(
+        world.db, world.settings, world.service, world.clock, words=reply_words(world.service)
+    )
     writes = 0
     write, autocommit = world.db.write, world.db.autocommit
     pipelined_write = world.db.pipelined_write
@@ -97,7 +102,9 @@ def test_a_reply_whose_routing_fails_is_stored_and_gets_one_outcome(
     world: MailWorld, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = world.new_game()
-    inbound = Inbound(world.db, world.settings, world.service, world.clock)
+    inbound = Inbound(
+        world.db, world.settings, world.service, world.clock, words=reply_words(world.service)
+    )
 
     def broken(*args: Any) -> Any:
         raise RuntimeError("the routing read failed")
@@ -119,7 +126,9 @@ def test_an_applied_reply_waits_on_postgresql_three_times_in_its_move(
     the outcome's UPDATE goes with the COMMIT (docs/mail.md, "Tests and figures"). On
     SQLite there is no pipeline, nor a round trip to save."""
     game = world.new_game()
-    inbound = Inbound(world.db, world.settings, world.service, world.clock)
+    inbound = Inbound(
+        world.db, world.settings, world.service, world.clock, words=reply_words(world.service)
+    )
     waits = count_pipeline_waits(monkeypatch)
     raw = reply_to(_turn_mail(world, game.id, 0), "E5", message_id="fast@client.example")
     result = inbound.receive(raw, "webhook")

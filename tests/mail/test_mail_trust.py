@@ -14,6 +14,7 @@ from email.message import EmailMessage
 import pytest
 from sqlmodel import select
 
+from pbem.bootstrap import reply_words
 from pbem.mail.compose import rotate_key
 from pbem.mail.inbound import Inbound
 from pbem.mail.models import AddressFailure, OutboxMail
@@ -21,7 +22,9 @@ from tests.mail.helpers import MailWorld, reply_to, with_mail
 
 
 def _inbound(world: MailWorld) -> Inbound:
-    return Inbound(world.db, world.settings, world.service, world.clock)
+    return Inbound(
+        world.db, world.settings, world.service, world.clock, words=reply_words(world.service)
+    )
 
 
 def _body(mail: OutboxMail) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
+from pbem.bootstrap import reply_words
 from pbem.mail.inbound import Inbound
 from tests.mail.helpers import MailWorld, reply_to
 
@@ -24,9 +25,9 @@ def test_a_reply_out_of_turn_names_the_player_the_game_waits_for(world: MailWorl
     assert waiting_for != loaded.names.people[0]  # named with its colour, as on the board
     bobs = [m for m in world.outbox(game.id) if m.seat == 1]
     sent = len(world.outbox(game.id))
-    result = Inbound(world.db, world.settings, world.service, world.clock).receive(
-        reply_to(bobs[-1], loaded.legal(0)[0]), "webhook"
-    )
+    result = Inbound(
+        world.db, world.settings, world.service, world.clock, words=reply_words(world.service)
+    ).receive(reply_to(bobs[-1], loaded.legal(0)[0]), "webhook")
     assert result.outcome != "applied"
     assert world.service.load(game.id).version == loaded.version  # nothing changed
     (answer,) = world.outbox(game.id)[sent:]

@@ -22,6 +22,7 @@ from apscheduler.jobstores.memory import MemoryJobStore
 from apscheduler.schedulers.background import BackgroundScheduler
 from imapclient import IMAPClient
 
+from pbem.bootstrap import reply_words
 from pbem.mail.inbound import Inbound
 from pbem.scheduler import build_scheduler, poll_imap
 from tests.mail.helpers import MailWorld, reply_to, with_mail
@@ -227,7 +228,9 @@ def test_a_reply_in_the_imap_mailbox_is_applied_once(world: MailWorld, dovecot: 
         client.append("INBOX", reply_to(turn, "E5"))
         client.append("INBOX", b"From: x@spam.example\r\nSubject: hi\r\n\r\nbuy now\r\n")
     settings = with_mail(world.settings, imap_url=dovecot.url)
-    inbound = Inbound(world.db, settings, world.service, world.clock)
+    inbound = Inbound(
+        world.db, settings, world.service, world.clock, words=reply_words(world.service)
+    )
     assert poll_imap(settings, inbound) == 2
     assert poll_imap(settings, inbound) == 0
     events = world.service.raw_events(game.id)

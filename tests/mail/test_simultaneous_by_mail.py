@@ -12,6 +12,7 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 
 from engine import REGISTRY
+from pbem.bootstrap import reply_words
 from pbem.mail.compose import thread_root
 from pbem.mail.inbound import Inbound
 from pbem.mail.models import OutboxMail
@@ -24,7 +25,9 @@ PEOPLE = ["Ann", "Bob", "Cat"]
 
 
 def _inbound(world: MailWorld) -> Inbound:
-    return Inbound(world.db, world.settings, world.service, world.clock)
+    return Inbound(
+        world.db, world.settings, world.service, world.clock, words=reply_words(world.service)
+    )
 
 
 def _message(mail: OutboxMail) -> EmailMessage:

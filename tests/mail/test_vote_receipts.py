@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from pbem import events as ev
-from pbem.bootstrap import build_service
+from pbem.bootstrap import build_service, reply_words
 from pbem.mail.inbound import Inbound
 from pbem.mail.outbox import OutboxListener
 from pbem.receipts import check_receipt
@@ -21,7 +21,9 @@ def test_a_vote_by_mail_gets_a_receipt_its_author_alone_can_check_after_the_reve
 ) -> None:
     gid = _lancaster(world).id
     vote_version = _to_parliament(world, gid)
-    inbound = Inbound(world.db, world.settings, world.service, world.clock)
+    inbound = Inbound(
+        world.db, world.settings, world.service, world.clock, words=reply_words(world.service)
+    )
     vote_mails = [_latest(world, gid, seat, "turn") for seat in range(3)]
     before = {m.id for m in world.outbox(gid)}
     assert inbound.receive(reply_to(vote_mails[0], "vote yes"), "webhook").outcome == "applied"
