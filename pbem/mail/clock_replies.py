@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from sqlmodel import Session
@@ -89,10 +90,17 @@ _WORDS = {"default": "default", "away": "away until", "back": "back",
           "zone": "time zone", "digest": "digest"}  # fmt: skip
 
 
+@lru_cache(maxsize=64)
+def _group_of(line: str) -> str | None:
+    """The group of ``_LINE`` a line (its spaces normalised) is, if any: remembered, as each
+    clock word asks it of every line of a reply."""
+    match = _LINE.match(line)
+    return None if match is None else next(g for g in _WORDS if match.group(g) is not None)
+
+
 def _reads(group: str) -> Callable[[str], bool]:
     def reads(line: str) -> bool:
-        match = _LINE.match(" ".join(line.split()))
-        return match is not None and match.group(group) is not None
+        return _group_of(" ".join(line.split())) == group
 
     return reads
 
