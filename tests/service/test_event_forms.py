@@ -165,15 +165,11 @@ UPCAST: dict[tuple[str, int], list[dict[str, Any]]] = {
     ],
 }
 
-#: DisputeResolved V1's schema reads a V1 payload straight into the V2 shape (its opener as
-#: ``opener``, its decider None), so dumping that with the V1 schema gives ``seat: null``
-_V1_INTO_V2 = pytest.mark.xfail(strict=True, reason="V1 loads into the V2 dataclass")
 CASES = [
-    pytest.param(key, i, id=f"{key[0]}-v{key[1]}-{i}",
-                 marks=[_V1_INTO_V2] if key == (ev.DISPUTE_RESOLVED, 1) else [])
+    pytest.param(key, i, id=f"{key[0]}-v{key[1]}-{i}")
     for key, examples in EXAMPLES.items()
     for i in range(len(examples))
-]  # fmt: skip
+]
 
 
 def test_every_registered_schema_version_has_examples() -> None:
