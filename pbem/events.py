@@ -1,4 +1,4 @@
-"""Event types: stable past-tense names, one marshmallow schema per schema version.
+"""Event types: stable past-tense names, one frozen dataclass per schema version.
 
 An event is stored as its payload in canonical JSON (sorted keys, UTF-8, no floats, no
 spaces) and chained: ``hash = sha256(prev_hash ‖ canonical event)``, where the canonical
