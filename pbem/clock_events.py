@@ -2,19 +2,20 @@
 extensions, pauses, vacations and standing orders, and the requests a seat makes for the
 others' consent to an extension, a pause or a resumption.
 
-They are registered with the other event types in ``pbem.events`` (``SCHEMAS``), and like
-them are read by attribute, never by string key elsewhere. None of them changes the board:
+Each is a frozen dataclass whose schema is derived from it (``pbem.event_base``); they are
+registered with the other event types in ``pbem.events`` (``CLOCK_EVENTS``), and like them
+are read by attribute, never by string key elsewhere. None of them changes the board:
 a reply made before one answers the same position (``POSITION_NEUTRAL`` there).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
-from marshmallow import Schema, fields, post_load, validate
+from marshmallow import validate
 
-from pbem.event_base import Payload, _channel, _int, _ref, _Strict
+from pbem.event_base import Channel, Payload, Ref
 
 TIME_CONTROL_SET = "TimeControlSet"
 DEADLINE_MISSED = "DeadlineMissed"
@@ -30,6 +31,9 @@ CLOCK_REQUEST_ANSWERED = "ClockRequestAnswered"
 #: who did it: the player who created the game, the game's administrator (its admin token),
 #: every seat's consent, one seat (``seat`` names it), or the service's sweep
 BY = ("creator", "administrator", "consent", "seat", "service")
+By = Annotated[str, validate.OneOf(BY)]
+#: a moment, as ISO 8601 UTC text
+When = Annotated[str, validate.Length(min=20, max=32)]
 
 
 @dataclass(frozen=True)
@@ -37,8 +41,8 @@ class TimeControlSet(Payload):
     TYPE: ClassVar[str] = TIME_CONTROL_SET
     #: ``TimeControl.to_json()``; applies from the next decision on
     time_control: dict[str, Any]
-    by: str
-    channel: str
+    by: By
+    channel: Channel
 
 
 @dataclass(frozen=True)
@@ -46,7 +50,7 @@ class DeadlineMissed(Payload):
     TYPE: ClassVar[str] = DEADLINE_MISSED
     seat: int
     #: the deadline that passed (ISO 8601 UTC)
-    due_at: str
+    due_at: When
     #: True when the deadline move follows (``on_deadline: move``); False when the game
     #: waits for the administrator
     move: bool
@@ -59,30 +63,30 @@ class DeadlineMissed(Payload):
 class DeadlineExtended(Payload):
     TYPE: ClassVar[str] = DEADLINE_EXTENDED
     seat: int
-    seconds: int
-    by: str
+    seconds: Annotated[int, validate.Range(min=1)]
+    by: By
     #: the seat that asked, when a seat did
     by_seat: int | None
-    channel: str
-    channel_ref: str | None
+    channel: Channel
+    channel_ref: Ref
 
 
 @dataclass(frozen=True)
 class GamePaused(Payload):
     TYPE: ClassVar[str] = GAME_PAUSED
-    by: str
+    by: By
     by_seat: int | None
-    channel: str
-    channel_ref: str | None
+    channel: Channel
+    channel_ref: Ref
 
 
 @dataclass(frozen=True)
 class GameResumed(Payload):
     TYPE: ClassVar[str] = GAME_RESUMED
-    by: str
+    by: By
     by_seat: int | None
-    channel: str
-    channel_ref: str | None
+    channel: Channel
+    channel_ref: Ref
 
 
 @dataclass(frozen=True)
@@ -90,17 +94,17 @@ class VacationStarted(Payload):
     TYPE: ClassVar[str] = VACATION_STARTED
     seat: int
     #: the first moment the player is back (ISO 8601 UTC)
-    until: str
-    channel: str
-    channel_ref: str | None
+    until: When
+    channel: Channel
+    channel_ref: Ref
 
 
 @dataclass(frozen=True)
 class VacationEnded(Payload):
     TYPE: ClassVar[str] = VACATION_ENDED
     seat: int
-    channel: str
-    channel_ref: str | None
+    channel: Channel
+    channel_ref: Ref
 
 
 @dataclass(frozen=True)
@@ -109,9 +113,9 @@ class StandingOrderSet(Payload):
     seat: int
     #: the move as the player wrote it, played at their next deadline if still legal then;
     #: None clears it
-    text: str | None
-    channel: str
-    channel_ref: str | None
+    text: Annotated[str | None, validate.Length(max=500)]
+    channel: Channel
+    channel_ref: Ref
 
 
 #: what a seat may ask the others to consent to (``ClockRequested``)
@@ -127,11 +131,11 @@ class ClockRequested(Payload):
     TYPE: ClassVar[str] = CLOCK_REQUESTED
     seat: int
     #: one of ``REQUESTS``
-    what: str
+    what: Annotated[str, validate.OneOf(REQUESTS)]
     #: the extension asked for (``extend`` only)
-    seconds: int | None
-    channel: str
-    channel_ref: str | None
+    seconds: Annotated[int | None, validate.Range(min=1)]
+    channel: Channel
+    channel_ref: Ref
 
 
 @dataclass(frozen=True)
@@ -141,8 +145,8 @@ class ClockRequestAnswered(Payload):
     request: int
     seat: int
     agree: bool
-    channel: str
-    channel_ref: str | None
+    channel: Channel
+    channel_ref: Ref
 
 
 CLOCK_EVENTS = (
@@ -157,134 +161,3 @@ CLOCK_EVENTS = (
     ClockRequested,
     ClockRequestAnswered,
 )
-
-
-def _by() -> fields.String:
-    return fields.String(required=True, validate=validate.OneOf(BY))
-
-
-def _when() -> fields.String:
-    return fields.String(required=True, validate=validate.Length(min=20, max=32))
-
-
-class TimeControlSetV1(_Strict):
-    time_control = fields.Dict(keys=fields.String(), required=True)
-    by = _by()
-    channel = _channel()
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return TimeControlSet(**data)
-
-
-class DeadlineMissedV1(_Strict):
-    seat = _int()
-    due_at = _when()
-    move = fields.Boolean(required=True)
-    reason = fields.String(required=True)
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return DeadlineMissed(**data)
-
-
-class DeadlineExtendedV1(_Strict):
-    seat = _int()
-    seconds = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
-    by = _by()
-    by_seat = fields.Integer(required=True, strict=True, allow_none=True)
-    channel = _channel()
-    channel_ref = _ref()
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return DeadlineExtended(**data)
-
-
-class GamePausedV1(_Strict):
-    by = _by()
-    by_seat = fields.Integer(required=True, strict=True, allow_none=True)
-    channel = _channel()
-    channel_ref = _ref()
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return GamePaused(**data)
-
-
-class GameResumedV1(GamePausedV1):
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return GameResumed(**data)
-
-
-class VacationStartedV1(_Strict):
-    seat = _int()
-    until = _when()
-    channel = _channel()
-    channel_ref = _ref()
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return VacationStarted(**data)
-
-
-class VacationEndedV1(_Strict):
-    seat = _int()
-    channel = _channel()
-    channel_ref = _ref()
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return VacationEnded(**data)
-
-
-class StandingOrderSetV1(_Strict):
-    seat = _int()
-    text = fields.String(required=True, allow_none=True, validate=validate.Length(max=500))
-    channel = _channel()
-    channel_ref = _ref()
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return StandingOrderSet(**data)
-
-
-class ClockRequestedV1(_Strict):
-    seat = _int()
-    what = fields.String(required=True, validate=validate.OneOf(REQUESTS))
-    seconds = fields.Integer(
-        required=True, strict=True, allow_none=True, validate=validate.Range(min=1)
-    )
-    channel = _channel()
-    channel_ref = _ref()
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return ClockRequested(**data)
-
-
-class ClockRequestAnsweredV1(_Strict):
-    request = _int()
-    seat = _int()
-    agree = fields.Boolean(required=True)
-    channel = _channel()
-    channel_ref = _ref()
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return ClockRequestAnswered(**data)
-
-
-SCHEMAS: dict[tuple[str, int], Schema] = {
-    (TIME_CONTROL_SET, 1): TimeControlSetV1(),
-    (DEADLINE_MISSED, 1): DeadlineMissedV1(),
-    (DEADLINE_EXTENDED, 1): DeadlineExtendedV1(),
-    (GAME_PAUSED, 1): GamePausedV1(),
-    (GAME_RESUMED, 1): GameResumedV1(),
-    (VACATION_STARTED, 1): VacationStartedV1(),
-    (VACATION_ENDED, 1): VacationEndedV1(),
-    (STANDING_ORDER_SET, 1): StandingOrderSetV1(),
-    (CLOCK_REQUESTED, 1): ClockRequestedV1(),
-    (CLOCK_REQUEST_ANSWERED, 1): ClockRequestAnsweredV1(),
-}

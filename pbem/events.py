@@ -1,4 +1,4 @@
-"""Event types: stable past-tense names, one marshmallow schema per schema version.
+"""Event types: stable past-tense names, one frozen dataclass per schema version.
 
 An event is stored as its payload in canonical JSON (sorted keys, UTF-8, no floats, no
 spaces) and chained: ``hash = sha256(prev_hash ‖ canonical event)``, where the canonical
@@ -7,23 +7,25 @@ any stored byte breaks the chain (``pbem replay --verify`` finds it). A secret a
 schema version 2 is chained by its commitment instead of its vote, and its vote and salt must
 match that commitment (``pbem.chain``): changing them breaks the commitment instead.
 
-Each event type is a frozen dataclass (``ActionApplied``, ``UndoRequested`` …); its schema
-loads a stored payload into it and dumps it back to the same JSON, so a payload is read by
-attribute everywhere (``event.payload.seat``), never by string key outside this module.
+Each event type is a frozen dataclass per schema version (``ActionApplied``, its older
+``ActionAppliedV1`` …); its schema is derived from it (``pbem.event_base``), loads a stored
+payload into it and dumps it back to the same JSON, so a payload is read by attribute
+everywhere (``event.payload.seat``), never by string key outside this module.
 
-Schemas never change once events are stored with them: a new shape is a new schema version
-registered beside the old one, with an upcaster in ``UPCASTERS`` from the old payload.
+Schemas never change once events are stored with them: a new shape is a new dataclass of the
+next schema version registered beside the old one, with its ``upcaster`` from the old one
+right after it. The name without a version suffix is always the current one.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
-from marshmallow import ValidationError, fields, post_load, validate
+from marshmallow import ValidationError, fields, validate
 
 # The chain and its commitments live in the standard library alone (the offline verifier
 # reads them where marshmallow is not installed); they are re-exported here for the service.
@@ -60,12 +62,13 @@ from pbem.event_base import (
     CHANNELS,
     CURRENT_VERSION,
     SCHEMAS,
+    UPCASTERS,
+    Channel,
     Payload,
-    _channel,
-    _int,
-    _ref,
-    _Strict,
+    Ref,
+    fields_of,
     register,
+    upcaster,
 )
 
 __all__ = [
@@ -118,193 +121,9 @@ DISPUTE_RESOLVED = "DisputeResolved"
 INVITATION_ACCEPTED = "InvitationAccepted"
 
 
-# -- the event types ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SeatEntry:
-    seat: int
-    name: str
-    email: str | None
-
-
-@dataclass(frozen=True)
-class GameCreated(Payload):
-    TYPE: ClassVar[str] = "GameCreated"
-    game: str
-    rules_version: str
-    config: dict[str, Any]
-    seats: tuple[SeatEntry, ...]
-    seed_commitment: str
-    channel: str
-    #: shown only to its seats and its admin (V2; a V1 game is public)
-    private: bool = False
-    #: the seats whose address had never played: they are mailed an invitation, and no
-    #: other mail until they accept (V3; before V3 nobody was invited)
-    invited: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class GameStarted(Payload):
-    TYPE: ClassVar[str] = "GameStarted"
-    to_act: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class ActionApplied(Payload):
-    TYPE: ClassVar[str] = "ActionApplied"
-    seat: int
-    text: str
-    canonical: str
-    action: Any
-    channel: str
-    channel_ref: str | None
-    received_at: str
-    irreversible: bool
-    secret: bool
-    log: tuple[str, ...]
-    nonce: str | None
-    #: sha256(salt ‖ the vote) of a secret action (V2); the chain hashes it, not the vote
-    commitment: str | None = None
-
-
-@dataclass(frozen=True)
-class UndoRequested(Payload):
-    TYPE: ClassVar[str] = "UndoRequested"
-    seat: int
-    to_version: int
-    versions: tuple[int, ...]
-    channel: str
-    channel_ref: str | None
-
-
-@dataclass(frozen=True)
-class UndoDecided(Payload):
-    TYPE: ClassVar[str] = "UndoDecided"
-    request: int
-    seat: int
-    accept: bool
-    channel: str
-    channel_ref: str | None
-
-
-@dataclass(frozen=True)
-class UndoLapsed(Payload):
-    TYPE: ClassVar[str] = "UndoLapsed"
-    request: int
-    seat: int
-    to_version: int
-
-
-@dataclass(frozen=True)
-class ActionsRetracted(Payload):
-    TYPE: ClassVar[str] = "ActionsRetracted"
-    seat: int
-    request: int | None
-    to_version: int
-    versions: tuple[int, ...]
-    channel: str
-    channel_ref: str | None
-
-
-@dataclass(frozen=True)
-class PlayerResigned(Payload):
-    TYPE: ClassVar[str] = "PlayerResigned"
-    seat: int
-    channel: str
-    channel_ref: str | None
-
-
-@dataclass(frozen=True)
-class GameFinished(Payload):
-    TYPE: ClassVar[str] = "GameFinished"
-    outcome: dict[str, Any]
-    seed: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class DisputeOpened(Payload):
-    TYPE: ClassVar[str] = "DisputeOpened"
-    seat: int
-    versions: tuple[int, ...]
-    text: str
-    channel: str
-    channel_ref: str | None
-
-
-@dataclass(frozen=True)
-class DisputeAnswered(Payload):
-    TYPE: ClassVar[str] = "DisputeAnswered"
-    dispute: int
-    seat: int
-    agree: bool
-    channel: str
-    channel_ref: str | None
-
-
-@dataclass(frozen=True)
-class DisputeResolved(Payload):
-    TYPE: ClassVar[str] = "DisputeResolved"
-    dispute: int
-    #: the seat that opened the dispute
-    opener: int
-    #: the seat whose agreement completed the consent, or None: the administrator decided
-    #: (V2; a V1 event named only the opener, so its decider reads as None)
-    seat: int | None
-    outcome: str
-    by: str
-    reason: str
-    to_version: int | None
-    retracted: tuple[int, ...]
-    revealed: tuple[str, ...]
-    channel: str
-
-
-@dataclass(frozen=True)
-class InvitationAccepted(Payload):
-    TYPE: ClassVar[str] = "InvitationAccepted"
-    seat: int
-    #: web (the link in the invitation) or email (a reply to it)
-    channel: str
-
-
-#: events that change neither the position nor anything a seat decides on: a submission
-#: made before them is as good as one made after them
-BOOKKEEPING = frozenset({INVITATION_ACCEPTED})
-
-#: the clock's events that came through a channel (``channel_ref``: e.g. a Message-ID)
-CLOCK_FROM_CHANNEL = (
-    clock_events.DeadlineExtended,
-    clock_events.GamePaused,
-    clock_events.GameResumed,
-    clock_events.VacationStarted,
-    clock_events.VacationEnded,
-    clock_events.StandingOrderSet,
-    clock_events.ClockRequested,
-    clock_events.ClockRequestAnswered,
-)
-
-#: the events a seat causes, through a channel
-SEAT_ACTS = (
-    ActionApplied,
-    UndoRequested,
-    UndoDecided,
-    ActionsRetracted,
-    PlayerResigned,
-    DisputeOpened,
-    DisputeAnswered,
-)
-#: events that change nothing on the board: a reply made before them still answers the
-#: same position
-POSITION_NEUTRAL = (DisputeOpened, DisputeAnswered, DisputeResolved, *clock_events.CLOCK_EVENTS)
-
-
-def _tuples(data: dict[str, Any], *names: str) -> dict[str, Any]:
-    return {**data, **{n: tuple(data[n]) for n in names}}
-
-
-# -- their schemas ----------------------------------------------------------------------------
+# -- the event types, one frozen dataclass per schema version ----------------------------------
+#
+# Each one's schema is derived from it (``pbem.event_base``): its fields are its stored form.
 
 
 def _json_action_item(value: Any) -> Any:
@@ -343,304 +162,302 @@ class JsonAction(fields.Field[list[Any]]):
         return value
 
 
-class SeatV1(_Strict):
-    seat = _int()
-    name = fields.String(required=True)
-    email = fields.String(required=True, allow_none=True)
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return SeatEntry(**data)
+#: who decided a dispute: the game's ``administrator``, or every other seat's ``consent``
+DisputeBy = Annotated[str, validate.OneOf(("administrator", "consent"))]
+DisputeOutcome = Annotated[str, validate.OneOf(("dismissed", "upheld"))]
 
 
-class GameCreatedV1(_Strict):
-    game = fields.String(required=True)
-    rules_version = fields.String(required=True)
-    config = fields.Dict(keys=fields.String(), required=True)
-    seats = fields.List(fields.Nested(SeatV1), required=True)
+@dataclass(frozen=True)
+class SeatEntry:
+    seat: int
+    name: str
+    email: str | None
+
+
+@dataclass(frozen=True)
+class GameCreatedV1(Payload):
+    TYPE: ClassVar[str] = GAME_CREATED
+    game: str
+    rules_version: str
+    config: dict[str, Any]
+    seats: tuple[SeatEntry, ...]
     #: sha256 of the seed's decimal text; the seed is revealed in GameFinished
-    seed_commitment = fields.String(required=True, validate=validate.Length(equal=64))
-    channel = _channel()
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return GameCreated(**{**data, "seats": tuple(data["seats"])})
+    seed_commitment: Annotated[str, validate.Length(equal=64)]
+    channel: Channel
 
 
+@dataclass(frozen=True)
 class GameCreatedV2(GameCreatedV1):
+    VERSION: ClassVar[int] = 2
     #: only the game's seats and its admin may see it; anyone else is told there is no game
-    private = fields.Boolean(required=True)
+    private: bool
 
 
-def _game_created_v1_to_v2(payload: Payload) -> Payload:
+@upcaster(GameCreatedV1)
+def _game_created_v1_to_v2(old: GameCreatedV1) -> GameCreatedV2:
     # Every game created before the flag existed was public.
-    assert isinstance(payload, GameCreated)
-    return replace(payload, private=False)
+    return GameCreatedV2(**fields_of(old), private=False)
 
 
-class GameCreatedV3(GameCreatedV2):
-    #: the seats mailed an invitation (their address had never played)
-    invited = fields.List(fields.Integer(strict=True), required=True)
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return GameCreated(
-            **{**data, "seats": tuple(data["seats"]), "invited": tuple(data["invited"])}
-        )
+@dataclass(frozen=True)
+class GameCreated(GameCreatedV2):
+    VERSION: ClassVar[int] = 3
+    #: the seats whose address had never played: they are mailed an invitation, and no
+    #: other mail until they accept
+    invited: tuple[int, ...]
 
 
-def _game_created_v2_to_v3(payload: Payload) -> Payload:
+@upcaster(GameCreatedV2)
+def _game_created_v2_to_v3(old: GameCreatedV2) -> GameCreated:
     # Games created before invitations existed mailed every seat from the start.
-    assert isinstance(payload, GameCreated)
-    return replace(payload, invited=())
+    return GameCreated(**fields_of(old), invited=())
 
 
-class GameStartedV1(_Strict):
-    to_act = fields.List(fields.Integer(strict=True), required=True)
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return GameStarted(**_tuples(data, "to_act"))
+@dataclass(frozen=True)
+class GameStarted(Payload):
+    TYPE: ClassVar[str] = GAME_STARTED
+    to_act: tuple[int, ...]
 
 
-class ActionAppliedV1(_Strict):
-    seat = _int()
+@dataclass(frozen=True)
+class ActionAppliedV1(Payload):
+    TYPE: ClassVar[str] = ACTION_APPLIED
+    seat: int
     #: the text exactly as the player submitted it (one command line)
-    text = fields.String(required=True)
+    text: str
     #: the engine's canonical text of the action
-    canonical = fields.String(required=True)
+    canonical: str
     #: the action as JSON (``engine.core.action_to_json``). Widened in place, not a V2: the
     #: old field refused a null item, so no stored V1 event holds one, and every payload
     #: it accepted from an engine (a list of text, integers, booleans or lists) loads the
     #: same with this field, so no stored event's meaning or hash changes.
-    action = JsonAction(required=True)
-    channel = _channel()
+    action: Annotated[Any, JsonAction(required=True)]
+    channel: Channel
     #: e.g. the email's Message-ID
-    channel_ref = _ref()
-    received_at = fields.String(required=True)
+    channel_ref: Ref
+    received_at: str
     #: the transition drew randomness or revealed hidden information: undo stops here
-    irreversible = fields.Boolean(required=True)
+    irreversible: bool
     #: a secret action (a vote): others see "seat N acted" until the next irreversible step
-    secret = fields.Boolean(required=True)
+    secret: bool
     #: the engine's public log lines for this transition
-    log = fields.List(fields.String(), required=True)
+    log: tuple[str, ...]
     #: random salt of a secret action, so that its public hash cannot be used to guess it
-    nonce = fields.String(required=True, allow_none=True)
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return ActionApplied(**_tuples(data, "log"))
+    nonce: str | None
 
 
-class ActionAppliedV2(ActionAppliedV1):
+@dataclass(frozen=True)
+class ActionApplied(ActionAppliedV1):
+    VERSION: ClassVar[int] = 2
     #: a secret action's commitment (``pbem.chain.secret_commitment`` of its salt, action,
     #: canonical text and text); the hash chain holds it in place of those, so a copy of the
     #: log can leave an unrevealed vote out and still check. None (or absent, as in a raw
     #: payload written in the V1 shape) for a public action.
-    commitment = fields.String(
-        load_default=None, allow_none=True, validate=validate.Regexp("^[0-9a-f]{64}$")
-    )
+    commitment: Annotated[
+        str | None,
+        fields.String(
+            load_default=None, allow_none=True, validate=validate.Regexp("^[0-9a-f]{64}$")
+        ),
+    ] = None
 
 
-def _action_applied_v1_to_v2(payload: Payload) -> Payload:
+@upcaster(ActionAppliedV1)
+def _action_applied_v1_to_v2(old: ActionAppliedV1) -> ActionApplied:
     # A secret action recorded before commitments existed is hashed whole, vote included.
-    assert isinstance(payload, ActionApplied)
-    return replace(payload, commitment=None)
+    return ActionApplied(**fields_of(old), commitment=None)
 
 
-class UndoRequestedV1(_Strict):
-    seat = _int()
+@dataclass(frozen=True)
+class UndoRequested(Payload):
+    TYPE: ClassVar[str] = UNDO_REQUESTED
+    seat: int
     #: the version whose position the game would return to
-    to_version = _int()
+    to_version: int
     #: the ActionApplied versions that would be retracted
-    versions = fields.List(fields.Integer(strict=True), required=True)
-    channel = _channel()
-    channel_ref = _ref()
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return UndoRequested(**_tuples(data, "versions"))
+    versions: tuple[int, ...]
+    channel: Channel
+    channel_ref: Ref
 
 
-class UndoDecidedV1(_Strict):
-    request = _int()
-    seat = _int()
-    accept = fields.Boolean(required=True)
-    channel = _channel()
-    channel_ref = _ref()
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return UndoDecided(**data)
+@dataclass(frozen=True)
+class UndoDecided(Payload):
+    TYPE: ClassVar[str] = UNDO_DECIDED
+    request: int
+    seat: int
+    accept: bool
+    channel: Channel
+    channel_ref: Ref
 
 
-class UndoLapsedV1(_Strict):
-    request = _int()
+@dataclass(frozen=True)
+class UndoLapsed(Payload):
+    TYPE: ClassVar[str] = UNDO_LAPSED
+    request: int
     #: the seat that made the request
-    seat = _int()
-    to_version = _int()
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return UndoLapsed(**data)
+    seat: int
+    to_version: int
 
 
-class ActionsRetractedV1(_Strict):
+@dataclass(frozen=True)
+class ActionsRetracted(Payload):
+    TYPE: ClassVar[str] = ACTIONS_RETRACTED
     #: who took the actions back (the requester, for a consented undo)
-    seat = _int()
+    seat: int
     #: the UndoRequested version, or None for a seat taking back its own latest actions
     #: and for an upheld dispute (the DisputeResolved right before it says which)
-    request = fields.Integer(required=True, strict=True, allow_none=True)
-    to_version = _int()
-    versions = fields.List(fields.Integer(strict=True), required=True)
-    channel = _channel()
-    channel_ref = _ref()
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return ActionsRetracted(**_tuples(data, "versions"))
+    request: int | None
+    to_version: int
+    versions: tuple[int, ...]
+    channel: Channel
+    channel_ref: Ref
 
 
-class PlayerResignedV1(_Strict):
-    seat = _int()
-    channel = _channel()
-    channel_ref = _ref()
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return PlayerResigned(**data)
+@dataclass(frozen=True)
+class PlayerResigned(Payload):
+    TYPE: ClassVar[str] = PLAYER_RESIGNED
+    seat: int
+    channel: Channel
+    channel_ref: Ref
 
 
-class InvitationAcceptedV1(_Strict):
-    seat = _int()
-    channel = _channel()
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return InvitationAccepted(**data)
-
-
-class GameFinishedV1(_Strict):
-    outcome = fields.Dict(keys=fields.String(), required=True)
+@dataclass(frozen=True)
+class GameFinished(Payload):
+    TYPE: ClassVar[str] = GAME_FINISHED
+    outcome: dict[str, Any]
     #: the seed, revealed: anyone can check it against the commitment and re-run the game
-    seed = fields.String(required=True)
-    reason = fields.String(required=True, validate=validate.OneOf(("rules", "resignation")))
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return GameFinished(**data)
+    seed: str
+    reason: Annotated[str, validate.OneOf(("rules", "resignation"))]
 
 
-class DisputeOpenedV1(_Strict):
-    seat = _int()
+@dataclass(frozen=True)
+class DisputeOpened(Payload):
+    TYPE: ClassVar[str] = DISPUTE_OPENED
+    seat: int
     #: the ActionApplied versions disputed (in effect when the dispute was opened)
-    versions = fields.List(fields.Integer(strict=True), required=True)
+    versions: tuple[int, ...]
     #: what the seat wrote about them, as it wrote it (every seat reads it)
-    text = fields.String(required=True)
-    channel = _channel()
-    channel_ref = _ref()
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return DisputeOpened(**_tuples(data, "versions"))
+    text: str
+    channel: Channel
+    channel_ref: Ref
 
 
-class DisputeAnsweredV1(_Strict):
+@dataclass(frozen=True)
+class DisputeAnswered(Payload):
+    TYPE: ClassVar[str] = DISPUTE_ANSWERED
     #: the DisputeOpened version
-    dispute = _int()
-    seat = _int()
+    dispute: int
+    seat: int
     #: agrees to retract the disputed actions
-    agree = fields.Boolean(required=True)
-    channel = _channel()
-    channel_ref = _ref()
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return DisputeAnswered(**data)
+    agree: bool
+    channel: Channel
+    channel_ref: Ref
 
 
-class DisputeResolvedV1(_Strict):
-    dispute = _int()
+@dataclass(frozen=True)
+class DisputeResolvedV1(Payload):
+    TYPE: ClassVar[str] = DISPUTE_RESOLVED
+    dispute: int
     #: the seat that opened the dispute (not who decided: ``by`` says that)
-    seat = _int()
-    outcome = fields.String(required=True, validate=validate.OneOf(("dismissed", "upheld")))
-    #: who decided: the game's ``administrator``, or every other seat's ``consent``
-    by = fields.String(required=True, validate=validate.OneOf(("administrator", "consent")))
+    seat: int
+    outcome: DisputeOutcome
+    by: DisputeBy
     #: why (a dismissal's reason; for an upheld dispute, the remedy in words)
-    reason = fields.String(required=True)
+    reason: str
     #: the version the game went back to (upheld), else None
-    to_version = fields.Integer(required=True, strict=True, allow_none=True)
+    to_version: int | None
     #: the ActionApplied versions retracted (the ActionsRetracted right after says the same)
-    retracted = fields.List(fields.Integer(strict=True), required=True)
+    retracted: tuple[int, ...]
     #: what the retracted steps had already revealed to the players (draws, reveals): it
     #: stays known, and the log says so
-    revealed = fields.List(fields.String(), required=True)
-    channel = _channel()
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        # V1 named the opener as its seat, which read as if the opener had decided; the
-        # seat whose answer completed a consent is on the DisputeAnswered right before it.
-        data = _tuples(data, "retracted", "revealed")
-        return DisputeResolved(**{**data, "opener": data["seat"], "seat": None})
+    revealed: tuple[str, ...]
+    channel: Channel
 
 
-class DisputeResolvedV2(_Strict):
-    dispute = _int()
+@dataclass(frozen=True)
+class DisputeResolved(Payload):
+    TYPE: ClassVar[str] = DISPUTE_RESOLVED
+    VERSION: ClassVar[int] = 2
+    dispute: int
     #: the seat that opened the dispute
-    opener = _int()
+    opener: int
     #: who decided, as a seat: the one whose agreement completed the consent; None when the
     #: administrator decided (through ``channel``)
-    seat = fields.Integer(required=True, strict=True, allow_none=True)
-    outcome = fields.String(required=True, validate=validate.OneOf(("dismissed", "upheld")))
-    by = fields.String(required=True, validate=validate.OneOf(("administrator", "consent")))
-    reason = fields.String(required=True)
-    to_version = fields.Integer(required=True, strict=True, allow_none=True)
-    retracted = fields.List(fields.Integer(strict=True), required=True)
-    revealed = fields.List(fields.String(), required=True)
-    channel = _channel()
-
-    @post_load
-    def _typed(self, data: dict[str, Any], **_: Any) -> Any:
-        return DisputeResolved(**_tuples(data, "retracted", "revealed"))
+    seat: int | None
+    outcome: DisputeOutcome
+    by: DisputeBy
+    reason: str
+    to_version: int | None
+    retracted: tuple[int, ...]
+    revealed: tuple[str, ...]
+    channel: Channel
 
 
-def _dispute_resolved_v1_to_v2(payload: Payload) -> Payload:
-    # Already in the V2 shape: the V1 schema loads it so (its decider unknown).
-    return payload
+@upcaster(DisputeResolvedV1)
+def _dispute_resolved_v1_to_v2(old: DisputeResolvedV1) -> DisputeResolved:
+    # V1 named the opener as its seat, which read as if the opener had decided; the seat
+    # whose answer completed a consent is on the DisputeAnswered right before it.
+    return DisputeResolved(**{**fields_of(old), "opener": old.seat, "seat": None})
+
+
+@dataclass(frozen=True)
+class InvitationAccepted(Payload):
+    TYPE: ClassVar[str] = INVITATION_ACCEPTED
+    seat: int
+    #: web (the link in the invitation) or email (a reply to it)
+    channel: Channel
 
 
 register(
-    {
-        (GAME_CREATED, 1): GameCreatedV1(),
-        (GAME_CREATED, 2): GameCreatedV2(),
-        (GAME_CREATED, 3): GameCreatedV3(),
-        (GAME_STARTED, 1): GameStartedV1(),
-        (ACTION_APPLIED, 1): ActionAppliedV1(),
-        (ACTION_APPLIED, 2): ActionAppliedV2(),
-        (UNDO_REQUESTED, 1): UndoRequestedV1(),
-        (UNDO_DECIDED, 1): UndoDecidedV1(),
-        (UNDO_LAPSED, 1): UndoLapsedV1(),
-        (ACTIONS_RETRACTED, 1): ActionsRetractedV1(),
-        (PLAYER_RESIGNED, 1): PlayerResignedV1(),
-        (GAME_FINISHED, 1): GameFinishedV1(),
-        (DISPUTE_OPENED, 1): DisputeOpenedV1(),
-        (DISPUTE_ANSWERED, 1): DisputeAnsweredV1(),
-        (DISPUTE_RESOLVED, 1): DisputeResolvedV1(),
-        (DISPUTE_RESOLVED, 2): DisputeResolvedV2(),
-        (INVITATION_ACCEPTED, 1): InvitationAcceptedV1(),
-    }
+    GameCreatedV1,
+    GameCreatedV2,
+    GameCreated,
+    GameStarted,
+    ActionAppliedV1,
+    ActionApplied,
+    UndoRequested,
+    UndoDecided,
+    UndoLapsed,
+    ActionsRetracted,
+    PlayerResigned,
+    GameFinished,
+    DisputeOpened,
+    DisputeAnswered,
+    DisputeResolvedV1,
+    DisputeResolved,
+    InvitationAccepted,
 )
 # The clock's events (time controls, deadlines, pauses, vacations) live in their own module.
-register(clock_events.SCHEMAS)
+register(*clock_events.CLOCK_EVENTS)
 
-#: (type, from schema version) -> function turning that version's typed payload into the next's
-UPCASTERS: dict[tuple[str, int], Callable[[Payload], Payload]] = {
-    (GAME_CREATED, 1): _game_created_v1_to_v2,
-    (ACTION_APPLIED, 1): _action_applied_v1_to_v2,
-    (GAME_CREATED, 2): _game_created_v2_to_v3,
-    (DISPUTE_RESOLVED, 1): _dispute_resolved_v1_to_v2,
-}
+#: events that change neither the position nor anything a seat decides on: a submission
+#: made before them is as good as one made after them
+BOOKKEEPING = frozenset({INVITATION_ACCEPTED})
+
+#: the clock's events that came through a channel (``channel_ref``: e.g. a Message-ID)
+CLOCK_FROM_CHANNEL = (
+    clock_events.DeadlineExtended,
+    clock_events.GamePaused,
+    clock_events.GameResumed,
+    clock_events.VacationStarted,
+    clock_events.VacationEnded,
+    clock_events.StandingOrderSet,
+    clock_events.ClockRequested,
+    clock_events.ClockRequestAnswered,
+)
+
+#: the events a seat causes, through a channel
+SEAT_ACTS = (
+    ActionApplied,
+    UndoRequested,
+    UndoDecided,
+    ActionsRetracted,
+    PlayerResigned,
+    DisputeOpened,
+    DisputeAnswered,
+)
+#: events that change nothing on the board: a reply made before them still answers the
+#: same position
+POSITION_NEUTRAL = (DisputeOpened, DisputeAnswered, DisputeResolved, *clock_events.CLOCK_EVENTS)
 
 
 @dataclass(frozen=True)

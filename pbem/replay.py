@@ -1,8 +1,5 @@
-"""Replay: folding a game's events through its rules, and verifying a stored game.
-
-The fold applies every ``ActionApplied`` in order; ``ActionsRetracted`` returns to the state
-before the first retracted action (retractions always take back the latest effective
-actions, so that state is on the fold's stack). Other events do not change the state.
+"""Verifying a stored game: its events folded through its rules by the one fold
+(``pbem.fold``, shared with the offline verifier), checking every step.
 
 ``verify`` trusts nothing it reads: it re-runs the game from its first event with no
 snapshot, checks the versions, the hash chain, every secret action against its commitment,
@@ -13,85 +10,20 @@ revealed seed against its commitment.
 
 from __future__ import annotations
 
-import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlmodel import Session, col, select
 
-from engine.core import EngineError, Rules, action_from_json
+from engine.core import Rules
 from engine.core.registry import Registry, UnknownRules
 from pbem import events as ev
 from pbem.events import StoredEvent
+from pbem.fold import Fold, FoldError, state_hash
 from pbem.models import Event, Game, GameSecret, Snapshot
 from pbem.snapshots import is_sealed
-
-
-class ReplayError(Exception):
-    """The events cannot be folded (the log is inconsistent with the rules)."""
-
-    def __init__(self, version: int, message: str) -> None:
-        super().__init__(f"version {version}: {message}")
-        self.version = version
-
-
-class Fold:
-    """The state of one game as events are folded in, from a base state at a base version."""
-
-    def __init__(self, rules: Rules, state: Any, version: int) -> None:
-        self.rules = rules
-        self.state = state
-        self.version = version
-        # (version of an effective action, the state before it): what a retraction restores.
-        self._stack: list[tuple[int, Any]] = []
-
-    @classmethod
-    def from_start(cls, rules: Rules, config: Mapping[str, Any], seed: int) -> Fold:
-        """The state right after GameCreated (version 1)."""
-        return cls(rules, rules.initial_state(config, seed), 1)
-
-    def apply(self, event: StoredEvent) -> None:
-        if event.version != self.version + 1:
-            raise ReplayError(event.version, f"expected version {self.version + 1}")
-        if event.type == ev.ACTION_APPLIED:
-            p = event.payload
-            assert isinstance(p, ev.ActionApplied)
-            action = action_from_json(p.action)
-            try:
-                transition = self.rules.apply(self.state, p.seat, action)
-            except EngineError as e:
-                raise ReplayError(event.version, f"the rules refuse this action: {e}") from e
-            self._stack.append((event.version, self.state))
-            self.state = transition.state
-        elif event.type == ev.ACTIONS_RETRACTED:
-            self.state = self._retract(event)
-        self.version = event.version
-
-    def _retract(self, event: StoredEvent) -> Any:
-        p = event.payload
-        assert isinstance(p, ev.ActionsRetracted)
-        to_version = p.to_version
-        popped: list[int] = []
-        restored = None
-        while self._stack and self._stack[-1][0] > to_version:
-            version, restored = self._stack.pop()
-            popped.append(version)
-        if not popped:
-            raise ReplayError(event.version, "retracts no action that is on the fold")
-        if sorted(popped) != sorted(p.versions):
-            raise ReplayError(
-                event.version,
-                f"retracts versions {list(p.versions)} but the actions after version "
-                f"{to_version} are {sorted(popped)}",
-            )
-        return restored
-
-
-def state_hash(rules: Rules, state: Any) -> str:
-    """A fingerprint of a state: sha256 of its canonical dump."""
-    return hashlib.sha256(ev.canonical_json(rules.dump_state(state)).encode()).hexdigest()
 
 
 @dataclass
@@ -313,62 +245,17 @@ def _check_fold(
         if over_at is not None:
             report.add(event.version, f"an event after the game finished at version {over_at}")
             return
-        if event.type == ev.ACTION_APPLIED and not _check_action(rules, fold.state, event, report):
-            return
-        if isinstance(p := event.payload, ev.GameFinished):
-            over_at = event.version
-            if p.reason == "rules" and not _check_outcome(rules, fold, p, event.version, report):
-                return
         try:
-            fold.apply(event)
-        except ReplayError as e:
-            report.add(e.version, str(e).split(": ", 1)[1])
+            if isinstance(p := event.payload, ev.GameFinished):
+                over_at = event.version
+                if p.reason == "rules":
+                    fold.check_outcome(event.version, p.outcome)
+            fold.apply(event, check=True)
+        except FoldError as e:
+            report.add(e.version, e.message)
             return
         if snaps is not None:
             snaps.at(rules, event.version, event.hash, fold.state)
     if snaps is not None:
         snaps.beyond_the_log()
     report.final_state_hash = state_hash(rules, fold.state)
-
-
-def _check_action(rules: Rules, state: Any, event: StoredEvent, report: VerifyReport) -> bool:
-    data = event.payload
-    assert isinstance(data, ev.ActionApplied)
-    seat = data.seat
-    action = action_from_json(data.action)
-    try:
-        if seat not in rules.to_act(state):
-            report.add(event.version, f"seat {seat} was not to act")
-            return False
-        if action not in rules.legal_actions(state, seat):
-            report.add(event.version, f"{data.canonical!r} was not legal for seat {seat}")
-            return False
-        if rules.format_action(state, action) != data.canonical:
-            report.add(event.version, "the recorded canonical text differs from the engine's")
-            return False
-        transition = rules.apply(state, seat, action)
-        secret = rules.is_secret(state, seat, action)
-    except EngineError as e:
-        report.add(event.version, f"the rules refuse this action: {e}")
-        return False
-    if (transition.irreversible, secret, tuple(transition.log)) != (
-        data.irreversible,
-        data.secret,
-        data.log,
-    ):
-        report.add(event.version, "the recorded flags or log differ from the engine's")
-        return False
-    return True
-
-
-def _check_outcome(
-    rules: Rules, fold: Fold, finished: ev.GameFinished, version: int, report: VerifyReport
-) -> bool:
-    outcome = rules.outcome(fold.state)
-    if rules.to_act(fold.state) or outcome is None:
-        report.add(version, "GameFinished recorded but the rules say the game goes on")
-        return False
-    if json.loads(ev.canonical_json(outcome.to_json())) != finished.outcome:
-        report.add(version, "the recorded outcome differs from the engine's")
-        return False
-    return True

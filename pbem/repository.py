@@ -19,9 +19,9 @@ from pbem import events as ev
 from pbem import snapshots, store
 from pbem.cache import StateCache
 from pbem.errors import BadRequest, GameNotFound, RulesNotInstalled
+from pbem.fold import Fold
 from pbem.models import Game, GameSecret, Seat, Snapshot
 from pbem.naming import Names, names_for
-from pbem.replay import Fold
 from pbem.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -17,8 +17,9 @@ checks, in order:
    text, log and flags the engine's, and the recorded outcome the engine's; it prints the
    final scores.
 
-Because it stands alone it reads payloads by key, as the bundle's documentation describes
-them, rather than through the service's event schemas.
+Because it stands alone it reads a bundle by key, as the bundle's documentation describes
+it, rather than through the service's event schemas; the game is re-run by the same fold as
+the service's (``pbem.fold``), which reads each payload's fields as attributes.
 """
 
 from __future__ import annotations
@@ -29,12 +30,14 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import engine
-from engine.core import EngineError, Rules, action_from_json
+from engine.core import EngineError
 from engine.core.registry import Registry, UnknownRules
 from pbem import chain
+from pbem.fold import Fold, FoldError
 
 FORMAT = "pbem-export-2"
 BUNDLE_KEYS = frozenset(
@@ -55,7 +58,6 @@ EVENT_KEYS = frozenset(
     {"version", "type", "schema_version", "data", "recorded_at", "prev_hash", "hash"}
 )
 GAME_CREATED = "GameCreated"
-ACTIONS_RETRACTED = "ActionsRetracted"
 GAME_FINISHED = "GameFinished"
 #: a seat's standing order (``pbem.clock_events``): left out of the other seats' exports
 STANDING_ORDER_SET = "StandingOrderSet"
@@ -323,92 +325,48 @@ def _replay(
         report.add("rules", str(e))
         return
     try:
-        _Fold(rules, created["config"], int(revealed), report).run(events[1:])
+        fold = Fold.from_start(rules, created["config"], int(revealed))
     except EngineError as e:  # e.g. a config the rules no longer accept
         report.add("version 1", f"the rules refuse the game: {e}")
+        return
+    _run(fold, events[1:], report)
 
 
-class _Fold:
-    """The game re-run from its seed, every action checked as it is applied."""
+@dataclass(frozen=True)
+class _Event:
+    """A bundle's event as the fold reads it (``pbem.fold.Event``)."""
 
-    def __init__(self, rules: Rules, config: Any, seed: int, report: Report) -> None:
-        self.rules = rules
-        self.state = rules.initial_state(config, seed)
-        self.report = report
-        # (version, state before it) of every action in effect: what a retraction restores
-        self.stack: list[tuple[int, Any]] = []
+    version: int
+    type: str
+    #: the payload's fields as attributes (``pbem.fold.Action`` and ``Retraction``)
+    payload: SimpleNamespace
 
-    def run(self, events: Sequence[dict[str, Any]]) -> None:
-        for event in events:
-            where = f"version {event['version']}"
-            data = event["data"]
-            if event["type"] == chain.ACTION_APPLIED:
-                after = self._action(where, data)
-                if after is None:
-                    return
-                self.stack.append((event["version"], self.state))
-                self.state = after
-            elif event["type"] == ACTIONS_RETRACTED:
-                if not self._retract(where, data):
-                    return
-            elif event["type"] == GAME_FINISHED:
-                if event is not events[-1]:
-                    self.report.add(where, "events are recorded after the game finished")
-                    return
-                self._finished(where, data)
-                return
-        self.report.add("events", "the game finished but the re-run never reached the end")
 
-    def _action(self, where: str, data: Mapping[str, Any]) -> Any | None:
-        """The state after the action, once checked; None (and the problem) if it fails."""
-        rules, state, seat = self.rules, self.state, data["seat"]
+def _run(fold: Fold, events: Sequence[dict[str, Any]], report: Report) -> None:
+    """The game re-run from its seed by the one fold, every action checked as it is applied,
+    to its GameFinished."""
+    for event in events:
+        where = f"version {event['version']}"
+        data = event["data"] or {}
         try:
-            action = action_from_json(data["action"])
-            if seat not in rules.to_act(state):
-                self.report.add(where, f"seat {seat} was not to act")
-                return None
-            if action not in rules.legal_actions(state, seat):
-                self.report.add(where, f"{data['canonical']!r} was not legal for seat {seat}")
-                return None
-            if rules.format_action(state, action) != data["canonical"]:
-                self.report.add(where, "the recorded canonical text differs from the engine's")
-                return None
-            transition = rules.apply(state, seat, action)
-            secret = rules.is_secret(state, seat, action)
-        except (EngineError, KeyError, TypeError, ValueError) as e:
-            self.report.add(where, f"the rules refuse this action: {e}")
-            return None
-        recorded = (data["irreversible"], data["secret"], list(data["log"]))
-        if (transition.irreversible, secret, list(transition.log)) != recorded:
-            self.report.add(where, "the recorded flags or log differ from the engine's")
-            return None
-        return transition.state
-
-    def _retract(self, where: str, data: Mapping[str, Any]) -> bool:
-        popped: list[int] = []
-        while self.stack and self.stack[-1][0] > data["to_version"]:
-            version, self.state = self.stack.pop()
-            popped.append(version)
-        if sorted(popped) != sorted(data["versions"]):
-            self.report.add(where, f"retracts {data['versions']} but the fold holds {popped}")
-            return False
-        return True
-
-    def _finished(self, where: str, data: Mapping[str, Any]) -> None:
-        outcome = self.rules.outcome(self.state)
-        self.report.replayed = True
-        if data["reason"] != "rules":
-            # Ended by resignations: the recorded result is the service's, not the rules'.
-            self.report.outcome = data["outcome"]
+            if event["type"] == GAME_FINISHED:
+                if event is not events[-1]:
+                    report.add(where, "events are recorded after the game finished")
+                    return
+                report.replayed = True
+                if data["reason"] != "rules":
+                    # Ended by resignations: the recorded result is the service's, not the rules'.
+                    report.outcome = data["outcome"]
+                    return
+                fold.check_outcome(event["version"], data["outcome"])
+                report.outcome = fold.outcome_json()
+                return
+            payload = SimpleNamespace(**data)
+            fold.apply(_Event(event["version"], event["type"], payload), check=True)
+        except FoldError as e:
+            report.add(f"version {e.version}", e.message)
             return
-        if self.rules.to_act(self.state) or outcome is None:
-            self.report.add(where, "GameFinished recorded but the rules say the game goes on")
-            return
-        engine_outcome = json.loads(chain.canonical_json(outcome.to_json()))
-        if engine_outcome != data["outcome"]:
-            self.report.add(where, "the recorded outcome differs from the engine's")
-            return
-        self.report.outcome = engine_outcome
+    report.add("events", "the game finished but the re-run never reached the end")
 
 
 def summary(report: Report) -> list[str]:

@@ -448,7 +448,7 @@ def play_by_email(
 
 def engine_final_state_hash(name: str, config: Mapping[str, Any], game_seed: int, seed: int) -> str:
     """The final state the same choices reach on the engine alone: every door must end there."""
-    from pbem.replay import state_hash
+    from pbem.fold import state_hash
 
     rules = REGISTRY[name]
     state = rules.initial_state(config, game_seed)

@@ -10,8 +10,8 @@ import pytest
 
 from pbem import events as ev
 from pbem.errors import AgainstTheRules, BadRequest, Conflict, Forbidden, GameNotFound
+from pbem.fold import state_hash
 from pbem.read_models import first_difference
-from pbem.replay import state_hash
 from pbem.service import Created, GameService
 from pbem.views import event_text
 from tests.service.test_games import event_count, play

@@ -6,7 +6,7 @@ them. The property is checked over every game in the registry (and the Hoard tes
 every config of its ``contract_configs()``, at random positions of seeded random games, on
 the path the service takes: ``pbem.actions.action_event`` builds the payload, the event
 schema validates it and canonical JSON stores it, the schema reads it back and
-``pbem.replay.Fold`` applies it.
+``pbem.fold.Fold`` applies it.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from engine.core.registry import Registry
 from pbem import events as ev
 from pbem.actions import action_event
 from pbem.events import StoredEvent
-from pbem.replay import Fold
+from pbem.fold import Fold
 from tests.service.hidden_game import HOARD
 
 REGISTRY: Registry = engine.REGISTRY.with_rules(cast(Rules, HOARD))

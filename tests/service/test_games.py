@@ -19,8 +19,8 @@ from pbem.errors import (
     StaleVersion,
     Unreadable,
 )
+from pbem.fold import state_hash
 from pbem.models import Event, Game, GameSecret, Snapshot
-from pbem.replay import state_hash
 from pbem.service import GameService
 from pbem.unit_of_work import AppendContext
 

@@ -17,8 +17,9 @@ from pbem import events as ev
 from pbem.bootstrap import build_service
 from pbem.db import Database
 from pbem.errors import AgainstTheRules
+from pbem.fold import Fold
 from pbem.models import Snapshot
-from pbem.replay import Fold, verify
+from pbem.replay import verify
 from pbem.service import GameService
 from tests.service.helpers import REGISTRY, make_settings
 from web.cli import main

@@ -7,7 +7,7 @@ import pytest
 
 from pbem import events as ev
 from pbem.errors import AgainstTheRules, Conflict, Forbidden
-from pbem.replay import state_hash
+from pbem.fold import state_hash
 from pbem.service import GameService
 from pbem.views import event_text
 from tests.service.test_games import event_count, new_hoard, play

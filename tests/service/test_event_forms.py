@@ -1,0 +1,195 @@
+"""Every event type's stored form survives its schema unchanged: ``dump(load(x)) == x``.
+
+The hash chain covers the stored bytes of every event, so a schema that loaded a stored
+payload and wrote back anything else (a field renamed, a default added, a list read as
+something that dumps differently) would break every game's chain or its receipts. For
+each (type, schema version) registered, the examples below are payloads as the service
+stores them; they are loaded and dumped by that version's schema and must come back
+byte for byte in canonical JSON. An old schema version is also upcast to the current one,
+and the result pinned, since that is what the service and the API read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pbem import chain
+from pbem import events as ev
+
+SALT = "5" * 32
+VOTE = ["vote", "yes"]
+COMMITMENT = chain.secret_commitment(SALT, VOTE, "vote yes", "Vote yes")
+SEATS = [
+    {"seat": 0, "name": "Ann", "email": "ann@example.org"},
+    {"seat": 1, "name": "Bob", "email": None},
+]
+CREATED_V1 = {
+    "game": "lancaster",
+    "rules_version": "2.1.0",
+    "config": {"players": 2, "variants": {"henry_v": ["kings_court"]}},
+    "seats": SEATS,
+    "seed_commitment": "a" * 64,
+    "channel": "api",
+}
+APPLIED_V1 = {
+    "seat": 1,
+    "text": "place 2 in York",
+    "canonical": "place 2 york",
+    "action": ["place", 2, "york", None, True, [1, ["x"]]],
+    "channel": "email",
+    "channel_ref": "<m1@example.org>",
+    "received_at": "2026-01-02T03:04:05.000006+00:00",
+    "irreversible": True,
+    "secret": False,
+    "log": ["Bob places knight 2 in York (C)"],
+    "nonce": None,
+}
+RESOLVED_V1 = {
+    "dispute": 9,
+    "seat": 1,
+    "outcome": "upheld",
+    "by": "consent",
+    "reason": "the move was misread",
+    "to_version": 6,
+    "retracted": [7, 8],
+    "revealed": ["a card was drawn"],
+    "channel": "email",
+}
+REF = {"channel": "web", "channel_ref": None}
+
+#: (type, schema version) -> payloads as stored in that version
+EXAMPLES: dict[tuple[str, int], list[dict[str, Any]]] = {
+    (ev.GAME_CREATED, 1): [CREATED_V1],
+    (ev.GAME_CREATED, 2): [{**CREATED_V1, "private": True}],
+    (ev.GAME_CREATED, 3): [
+        {**CREATED_V1, "private": False, "invited": [1]},
+        {**CREATED_V1, "config": {}, "seats": [], "private": True, "invited": []},
+    ],
+    (ev.GAME_STARTED, 1): [{"to_act": [0, 1]}, {"to_act": []}],
+    (ev.ACTION_APPLIED, 1): [APPLIED_V1, {**APPLIED_V1, "secret": True, "nonce": SALT}],
+    (ev.ACTION_APPLIED, 2): [
+        {**APPLIED_V1, "commitment": None},
+        {
+            **APPLIED_V1,
+            "action": VOTE,
+            "canonical": "vote yes",
+            "text": "Vote yes",
+            "secret": True,
+            "nonce": SALT,
+            "commitment": COMMITMENT,
+            "log": [],
+        },
+    ],
+    (ev.UNDO_REQUESTED, 1): [{"seat": 0, "to_version": 3, "versions": [4, 5], **REF}],
+    (ev.UNDO_DECIDED, 1): [{"request": 6, "seat": 1, "accept": False, **REF}],
+    (ev.UNDO_LAPSED, 1): [{"request": 6, "seat": 0, "to_version": 3}],
+    (ev.ACTIONS_RETRACTED, 1): [
+        {"seat": 0, "request": 6, "to_version": 3, "versions": [4, 5], **REF},
+        {
+            "seat": 0,
+            "request": None,
+            "to_version": 3,
+            "versions": [4],
+            "channel": "cli",
+            "channel_ref": "x",
+        },
+    ],
+    (ev.PLAYER_RESIGNED, 1): [{"seat": 1, **REF}],
+    (ev.GAME_FINISHED, 1): [
+        {
+            "outcome": {"scores": [3, 4], "winners": [1], "breakdown": {"a": [1]}},
+            "seed": "12345678901234567890",
+            "reason": "rules",
+        },
+        {"outcome": {}, "seed": "1", "reason": "resignation"},
+    ],
+    (ev.DISPUTE_OPENED, 1): [{"seat": 0, "versions": [7], "text": "not my move", **REF}],
+    (ev.DISPUTE_ANSWERED, 1): [{"dispute": 9, "seat": 1, "agree": True, **REF}],
+    (ev.DISPUTE_RESOLVED, 1): [RESOLVED_V1],
+    (ev.DISPUTE_RESOLVED, 2): [
+        {**RESOLVED_V1, "opener": 1, "seat": 0},
+        {
+            **RESOLVED_V1,
+            "opener": 1,
+            "seat": None,
+            "outcome": "dismissed",
+            "by": "administrator",
+            "to_version": None,
+            "retracted": [],
+            "revealed": [],
+            "channel": "cli",
+        },
+    ],
+    (ev.INVITATION_ACCEPTED, 1): [{"seat": 1, "channel": "web"}],
+    (ev.TIME_CONTROL_SET, 1): [
+        {
+            "time_control": {"kind": "fixed", "per_decision": 172800},
+            "by": "creator",
+            "channel": "api",
+        },
+    ],
+    (ev.DEADLINE_MISSED, 1): [
+        {"seat": 0, "due_at": "2026-01-02T03:04:05+00:00", "move": True, "reason": "default"},
+    ],
+    (ev.DEADLINE_EXTENDED, 1): [
+        {"seat": 0, "seconds": 3600, "by": "seat", "by_seat": 0, **REF},
+        {"seat": 0, "seconds": 60, "by": "administrator", "by_seat": None, **REF},
+    ],
+    (ev.GAME_PAUSED, 1): [{"by": "consent", "by_seat": 1, **REF}],
+    (ev.GAME_RESUMED, 1): [{"by": "administrator", "by_seat": None, **REF}],
+    (ev.VACATION_STARTED, 1): [{"seat": 1, "until": "2026-02-01T00:00:00+00:00", **REF}],
+    (ev.VACATION_ENDED, 1): [{"seat": 1, **REF}],
+    (ev.STANDING_ORDER_SET, 1): [
+        {"seat": 1, "text": "pass", **REF},
+        {"seat": 1, "text": None, **REF},
+    ],
+    ("ClockRequested", 1): [
+        {"seat": 0, "what": "extend", "seconds": 7200, **REF},
+        {"seat": 0, "what": "pause", "seconds": None, **REF},
+    ],
+    ("ClockRequestAnswered", 1): [{"request": 5, "seat": 1, "agree": False, **REF}],
+}
+
+#: what an old version reads as once upcast to the current one (what the API shows)
+UPCAST: dict[tuple[str, int], list[dict[str, Any]]] = {
+    (ev.GAME_CREATED, 1): [{**CREATED_V1, "private": False, "invited": []}],
+    (ev.GAME_CREATED, 2): [{**CREATED_V1, "private": True, "invited": []}],
+    (ev.ACTION_APPLIED, 1): [
+        {**APPLIED_V1, "commitment": None},
+        {**APPLIED_V1, "secret": True, "nonce": SALT, "commitment": None},
+    ],
+    (ev.DISPUTE_RESOLVED, 1): [
+        {**{k: v for k, v in RESOLVED_V1.items() if k != "seat"}, "opener": 1, "seat": None}
+    ],
+}
+
+CASES = [
+    pytest.param(key, i, id=f"{key[0]}-v{key[1]}-{i}")
+    for key, examples in EXAMPLES.items()
+    for i in range(len(examples))
+]
+
+
+def test_every_registered_schema_version_has_examples() -> None:
+    assert set(EXAMPLES) == set(ev.SCHEMAS)
+    old = {(t, v) for (t, v) in ev.SCHEMAS if v < ev.CURRENT_VERSION[t]}
+    assert set(UPCAST) == old
+
+
+@pytest.mark.parametrize(("key", "index"), CASES)
+def test_a_stored_payload_dumps_back_to_the_same_bytes(key: tuple[str, int], index: int) -> None:
+    stored = chain.canonical_json(EXAMPLES[key][index])
+    schema = ev.SCHEMAS[key]
+    loaded = schema.load(EXAMPLES[key][index])
+    assert chain.canonical_json(schema.dump(loaded)) == stored
+    type_, version = key
+    upcast = ev.decode(type_, version, stored)
+    if version == ev.CURRENT_VERSION[type_]:
+        assert chain.canonical_json(upcast) == stored
+        # The typed event, as the service appends it, stores the same bytes.
+        assert ev.encode(ev.typed(type_, upcast)) == (version, stored)
+    else:
+        assert upcast == UPCAST[key][index]
+        assert chain.canonical_json(ev.typed(type_, upcast).data) == chain.canonical_json(upcast)
