@@ -2,25 +2,23 @@
 
 from __future__ import annotations
 
-import dataclasses
 import tomllib
-import typing
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel
 
 from pbem.settings import DEFAULT_CONFIG, Settings, SettingsError, load_settings
 
 
-def _fields(cls: type, prefix: str = "") -> set[str]:
-    """Dotted names of every setting, sections (nested dataclasses) included."""
+def _fields(cls: type[BaseModel], prefix: str = "") -> set[str]:
+    """Dotted names of every setting, sections (nested models) included."""
     names = set()
-    hints = typing.get_type_hints(cls)
-    for f in dataclasses.fields(cls):
-        if dataclasses.is_dataclass(hints[f.name]):
-            names |= _fields(hints[f.name], prefix + f.name + ".")
+    for name, field in cls.model_fields.items():
+        if isinstance(field.annotation, type) and issubclass(field.annotation, BaseModel):
+            names |= _fields(field.annotation, prefix + name + ".")
         else:
-            names.add(prefix + f.name)
+            names.add(prefix + name)
     return names
 
 
@@ -39,9 +37,9 @@ def test_default_toml_lists_every_setting_with_the_default_value() -> None:
     assert _toml_keys(data) == _fields(Settings)
     loaded = load_settings(DEFAULT_CONFIG, env={})
     defaults = Settings()
-    for f in dataclasses.fields(Settings):
-        if f.name != "secret_key":
-            assert getattr(loaded, f.name) == getattr(defaults, f.name), f.name
+    for name in Settings.model_fields:
+        if name != "secret_key":
+            assert getattr(loaded, name) == getattr(defaults, name), name
 
 
 def test_readme_settings_table_names_every_setting() -> None:

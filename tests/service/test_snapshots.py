@@ -20,7 +20,8 @@ from pbem.errors import AgainstTheRules
 from pbem.models import Snapshot
 from pbem.replay import Fold, verify
 from pbem.service import GameService
-from tests.service.helpers import REGISTRY, make_settings
+from tests.service.helpers import REGISTRY
+from tests.settings import make_settings
 from web.cli import main
 
 FORGED_GEM = "gem-ffffffffffff"

@@ -34,7 +34,8 @@ from werkzeug.routing import IntegerConverter, Rule
 from pbem.bootstrap import build_service
 from pbem.db import Database
 from pbem.models import Event
-from tests.service.helpers import REGISTRY, make_settings
+from tests.service.helpers import REGISTRY
+from tests.settings import make_settings
 from tests.web.helpers import bearer
 from web import create_app
 from web.errors import wants_json
