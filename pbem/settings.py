@@ -1,17 +1,24 @@
-"""Settings: one frozen dataclass, loaded from a TOML file and overridden by ``PBEM_*`` variables.
+"""Settings: pydantic-settings models, loaded from a TOML file and overridden by ``PBEM_*``
+variables.
 
-Order of precedence (last wins): the dataclass defaults (the same values as
+Order of precedence (last wins): the field defaults (the same values as
 ``config/default.toml``), the TOML file (``PBEM_CONFIG`` or ``config/default.toml``), then
 environment variables: ``PBEM_DATABASE_URL`` sets ``database_url``; a key of a section is
 ``PBEM_<SECTION>_<KEY>`` (``PBEM_MAIL_SMTP_URL`` sets ``mail.smtp_url``).
 
-To add a setting: add a field here (a nested frozen dataclass for a section), a line in
+``load_settings`` alone reads the file and the environment, through two sources of our own
+(``TomlFile`` and ``Environment``): they check each value where it is written, so a message
+names the file and key, or the variable, that holds the mistake, and a number typed in a
+variable goes through the project's one ASCII-only reader (``pbem.numbers.read_int``). Settings
+built in code (``Settings(database_url=...)``, as tests and benchmarks do) are exactly the
+values given over the defaults: neither the environment nor a file leaks into them.
+
+To add a setting: add a field here (a section is a nested ``_Section`` model), a line in
 ``config/default.toml`` and a row in the README's settings table (a test checks all three).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import secrets
 import time
@@ -19,10 +26,18 @@ import tomllib
 import types
 import typing
 from collections.abc import Mapping
-from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic.fields import FieldInfo
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
 
 from pbem.mail.headers import clean_address
 from pbem.numbers import NumberError, read_int
@@ -31,6 +46,8 @@ from pbem.resources import default_config
 #: ``config/default.toml``, shipped with the package (a file in a checkout and in a wheel).
 DEFAULT_CONFIG = default_config()
 ENV_PREFIX = "PBEM_"
+#: Between a section and its key in a variable's name: ``PBEM_MAIL_SMTP_URL``.
+ENV_NESTED_DELIMITER = "_"
 
 
 #: Short names for the mail settings, as deployment guides spell them.
@@ -41,12 +58,23 @@ ENV_ALIASES = {
 }
 
 
+_M = typing.TypeVar("_M", bound=BaseModel)
+
+
 class SettingsError(Exception):
     """A setting is unknown or has a value of the wrong kind; the message says which."""
 
 
-@dataclass(frozen=True)
-class MailSettings:
+class _Section(BaseModel):
+    """A ``[section]`` of the settings file: frozen, and no key of its own invention."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def with_changes(self, **changes: Any) -> Self:
+        return _changed(self, changes)
+
+
+class MailSettings(_Section):
     """The ``[mail]`` section (see docs/mail.md)."""
 
     #: SMTP relay (``smtp://user:pass@host:587?starttls=1``); empty: write .eml files instead.
@@ -92,8 +120,7 @@ class MailSettings:
     inbound_retention_days: int = 365
 
 
-@dataclass(frozen=True)
-class InvitationSettings:
+class InvitationSettings(_Section):
     """The ``[invitations]`` section: mail to an address that never played is an invitation
     (docs/mail.md, "Invitations")."""
 
@@ -109,8 +136,7 @@ class InvitationSettings:
     organiser_keys: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class DeadlineSettings:
+class DeadlineSettings(_Section):
     """The ``[deadlines]`` section: the sweep that acts on passed deadlines and sends the
     reminders (docs/deadlines.md)."""
 
@@ -120,8 +146,15 @@ class DeadlineSettings:
     sweep_batch: int = 1000
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        frozen=True,
+        extra="forbid",
+        case_sensitive=True,
+        env_prefix=ENV_PREFIX,
+        env_nested_delimiter=ENV_NESTED_DELIMITER,
+    )
+
     #: SQLAlchemy URL: SQLite file (embedded default) or PostgreSQL (``postgresql://...``).
     database_url: str = "sqlite:///var/pbem.db"
     #: The public address of the service, used to build links in mails and the CLI.
@@ -151,18 +184,96 @@ class Settings:
     #: lifetime, checked on the server too: an older cookie opens nothing).
     session_days: int = 14
     #: Mail: notifications through the outbox, replies by mail (``[mail]`` section).
-    mail: MailSettings = dataclasses.field(default_factory=MailSettings)
+    mail: MailSettings = Field(default_factory=MailSettings)
     #: Invitations: their rate limits and the organiser keys (``[invitations]`` section).
-    invitations: InvitationSettings = dataclasses.field(default_factory=InvitationSettings)
+    invitations: InvitationSettings = Field(default_factory=InvitationSettings)
     #: Deadlines: the sweep's interval and batch (``[deadlines]`` section).
-    deadlines: DeadlineSettings = dataclasses.field(default_factory=DeadlineSettings)
+    deadlines: DeadlineSettings = Field(default_factory=DeadlineSettings)
 
-    def with_changes(self, **changes: Any) -> Settings:
-        return dataclasses.replace(self, **changes)
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # Built in code: the values given and the defaults, nothing else (load_settings reads
+        # the file and the environment).
+        return (init_settings,)
+
+    def with_changes(self, **changes: Any) -> Self:
+        return _changed(self, changes)
 
     @property
     def var_path(self) -> Path:
         return Path(self.var_dir)
+
+
+def _changed(model: _M, changes: Mapping[str, Any]) -> _M:
+    """A copy with ``changes``; a name that is no setting is a mistake, not a new attribute."""
+    unknown = sorted(set(changes) - set(type(model).model_fields))
+    if unknown:
+        raise TypeError(f"{type(model).__name__} has no setting {', '.join(unknown)}")
+    return model.model_copy(update=changes)
+
+
+class TomlFile(TomlConfigSettingsSource):
+    """The settings file: its keys checked against the settings (an unknown key or a value of
+    the wrong kind is named with the file and the key), and a missing or malformed file said
+    in words."""
+
+    def __init__(self, settings_cls: type[BaseSettings], path: Path | Traversable) -> None:
+        try:
+            found = path.is_file()
+        except OSError:
+            found = False
+        if not found:
+            raise SettingsError(
+                f"the settings file {path} does not exist; set PBEM_CONFIG to a TOML file "
+                "such as config/default.toml"
+            )
+        self.model = settings_cls  # _read_file runs inside the base class's __init__
+        super().__init__(settings_cls, toml_file=path)
+
+    def _read_file(self, file_path: Path | Traversable) -> dict[str, Any]:
+        try:
+            with file_path.open("rb") as f:
+                values = tomllib.load(f)
+        except FileNotFoundError:  # removed since __init__ looked
+            raise SettingsError(
+                f"the settings file {file_path} does not exist; set PBEM_CONFIG to a TOML file "
+                "such as config/default.toml"
+            ) from None
+        except tomllib.TOMLDecodeError as e:
+            raise SettingsError(f"{file_path} is not valid TOML: {e}") from None
+        return _checked(self.model, values, where=str(file_path))
+
+
+class Environment(PydanticBaseSettingsSource):
+    """``PBEM_<KEY>`` and ``PBEM_<SECTION>_<KEY>`` variables of ``env`` (the process's by
+    default), each converted with the variable's name in its error. The short names of
+    ``ENV_ALIASES`` count as their full names; the full name wins when both are set. Other
+    ``PBEM_*`` variables (``PBEM_CONFIG``, a test's own) are not settings and are left alone."""
+
+    def __init__(self, settings_cls: type[BaseSettings], env: Mapping[str, str]) -> None:
+        super().__init__(settings_cls)
+        aliased = {full: env[short] for short, full in ENV_ALIASES.items() if short in env}
+        self.env: Mapping[str, str] = {**aliased, **env}
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        # Required by the base class; __call__ reads every field (sections included) itself.
+        name = self.config.get("env_prefix", "") + field_name.upper()
+        return self.env.get(name), name, False
+
+    def __call__(self) -> dict[str, Any]:
+        return _from_env(
+            self.settings_cls,
+            self.env,
+            prefix=self.config.get("env_prefix", ""),
+            delimiter=self.config.get("env_nested_delimiter") or ENV_NESTED_DELIMITER,
+        )
 
 
 def load_settings(
@@ -176,19 +287,14 @@ def load_settings(
         chosen = Path(env["PBEM_CONFIG"])
     else:
         chosen = DEFAULT_CONFIG
+    # Highest priority first: the environment over the file, the file over the defaults.
+    sources = (Environment(Settings, env), TomlFile(Settings, chosen))
     try:
-        with chosen.open("rb") as f:
-            values = tomllib.load(f)
-    except FileNotFoundError:
-        raise SettingsError(
-            f"the settings file {chosen} does not exist; set PBEM_CONFIG to a TOML file "
-            "such as config/default.toml"
-        ) from None
-    except tomllib.TOMLDecodeError as e:
-        raise SettingsError(f"{chosen} is not valid TOML: {e}") from None
-    settings: Settings = _build(Settings, values, where=str(chosen))
-    aliased = {full: env[short] for short, full in ENV_ALIASES.items() if short in env}
-    settings = _apply_env(settings, {**aliased, **env})
+        # pydantic-settings' documented way to build from sources chosen per call; the typed
+        # __init__ that mypy synthesises from the fields does not list it.
+        settings = Settings(_build_sources=(sources, {}))  # type: ignore[call-arg]
+    except ValidationError as e:  # the sources check every value: kept as a last guard
+        raise SettingsError(f"{chosen}: {e}") from None
     _check_values(settings)
     if not settings.secret_key:
         settings = settings.with_changes(secret_key=_stored_secret_key(settings.var_path))
@@ -234,36 +340,47 @@ def _check_values(settings: Settings) -> None:
         )
 
 
-def _build(cls: type[Any], values: Mapping[str, Any], where: str) -> Any:
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    hints = typing.get_type_hints(cls)
-    kwargs: dict[str, Any] = {}
+def _section(field: FieldInfo) -> type[BaseModel] | None:
+    annotation = field.annotation
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    return None
+
+
+def _checked(cls: type[BaseModel], values: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The file's ``values`` for ``cls``, each of the field's type (sections as dicts)."""
+    fields = cls.model_fields
+    checked: dict[str, Any] = {}
     for key, value in values.items():
         if key not in fields:
             raise SettingsError(
                 f"{where}: unknown setting {key!r}; known settings: {', '.join(sorted(fields))}"
             )
-        hint = hints[key]
-        if dataclasses.is_dataclass(hint):
+        section = _section(fields[key])
+        if section is not None:
             if not isinstance(value, Mapping):
                 raise SettingsError(f"{where}: [{key}] must be a section (a TOML table)")
-            kwargs[key] = _build(typing.cast(type[Any], hint), value, f"{where} [{key}]")
+            checked[key] = _checked(section, value, f"{where} [{key}]")
         else:
-            kwargs[key] = _coerce(hint, value, f"{where}: {key}")
-    return cls(**kwargs)
+            checked[key] = _coerce(fields[key].annotation, value, f"{where}: {key}")
+    return checked
 
 
-def _apply_env(settings: Any, env: Mapping[str, str], prefix: str = ENV_PREFIX) -> Any:
-    hints = typing.get_type_hints(type(settings))
-    changes: dict[str, Any] = {}
-    for f in dataclasses.fields(settings):
-        hint = hints[f.name]
-        name = prefix + f.name.upper()
-        if dataclasses.is_dataclass(hint):
-            changes[f.name] = _apply_env(getattr(settings, f.name), env, name + "_")
+def _from_env(
+    cls: type[BaseModel], env: Mapping[str, str], prefix: str, delimiter: str
+) -> dict[str, Any]:
+    """The settings of ``cls`` that ``env`` sets, each converted to the field's type."""
+    found: dict[str, Any] = {}
+    for field_name, field in cls.model_fields.items():
+        name = prefix + field_name.upper()
+        section = _section(field)
+        if section is not None:
+            inner = _from_env(section, env, name + delimiter, delimiter)
+            if inner:
+                found[field_name] = inner
         elif name in env:
-            changes[f.name] = _coerce(hint, env[name], name)
-    return dataclasses.replace(settings, **changes)
+            found[field_name] = _coerce(field.annotation, env[name], name)
+    return found
 
 
 def _coerce(hint: Any, value: Any, where: str) -> Any:

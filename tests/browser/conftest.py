@@ -23,7 +23,7 @@ from pbem.bootstrap import build_service
 from pbem.db import Database
 from pbem.migrate import upgrade
 from pbem.service import GameService
-from tests.service.helpers import make_settings
+from tests.settings import make_settings
 from web import create_app
 
 CHROMIUM = "/usr/bin/chromium"

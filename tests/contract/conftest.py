@@ -7,7 +7,6 @@ marked ``slow`` play more seeds and run only when asked for (``-m slow``).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,9 +24,9 @@ from pbem.mail.smtp import transport_for
 from pbem.migrate import upgrade
 from pbem.replay import verify
 from pbem.service import GameService
-from pbem.settings import MailSettings, Settings
 from tests.contract.players import REGISTRY, WEBHOOK_SECRET, MailDoor
 from tests.mail.servers import SmtpTestServer
+from tests.settings import contract_settings
 from web import create_app
 
 
@@ -62,24 +61,6 @@ def database_url(request: pytest.FixtureRequest) -> str:
     return url
 
 
-def contract_settings(database_url: str, var_dir: Path, smtp_url: str = "") -> Settings:
-    return Settings(
-        database_url=database_url,
-        base_url="https://pbem.test",
-        secret_key="contract-suite-secret",
-        var_dir=str(var_dir),
-        snapshot_every=16,
-        mail=dataclasses.replace(
-            MailSettings(
-                smtp_url=smtp_url,
-                from_address="games@pbem.test",
-                reply_domain="reply.pbem.test",
-                inbound_secret=WEBHOOK_SECRET,
-            ),
-        ),
-    )
-
-
 @pytest.fixture
 def clock() -> ManualClock:
     return ManualClock(datetime(2025, 6, 2, 9, 0, tzinfo=UTC))
@@ -88,7 +69,7 @@ def clock() -> ManualClock:
 @pytest.fixture
 def service(database: Database, tmp_path: Path, clock: ManualClock) -> GameService:
     """The service as the CLI and web build it (the outbox listener included)."""
-    settings = contract_settings(database.url, tmp_path)
+    settings = contract_settings(database.url, tmp_path, inbound_secret=WEBHOOK_SECRET)
     return build_service(settings, db=database, clock=clock, registry=REGISTRY)
 
 
@@ -107,7 +88,9 @@ def mail_door(
     clock: ManualClock,
     smtp_server: SmtpTestServer,
 ) -> MailDoor:
-    settings = contract_settings(database.url, tmp_path, smtp_server.url)
+    settings = contract_settings(
+        database.url, tmp_path, inbound_secret=WEBHOOK_SECRET, smtp_url=smtp_server.url
+    )
     service = build_service(settings, db=database, clock=clock, registry=REGISTRY)
     relay = Relay(database, settings, transport_for(settings.mail.smtp_url, ""), clock)
     client = create_app(settings, service).test_client()

@@ -16,8 +16,9 @@ from pbem.bootstrap import build_service
 from pbem.clock import ManualClock
 from pbem.db import Database
 from pbem.mail.models import Lease, OutboxMail
-from tests.mail.helpers import MailWorld, mail_settings
+from tests.mail.helpers import MailWorld
 from tests.mail.servers import DOVECOT, Dovecot, SmtpTestServer
+from tests.settings import mail_settings
 
 
 @pytest.fixture

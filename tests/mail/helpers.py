@@ -3,12 +3,10 @@ written as a mail client would write them."""
 
 from __future__ import annotations
 
-import dataclasses
 import secrets
 from dataclasses import dataclass
 from email import message_from_bytes, policy
 from email.message import EmailMessage
-from pathlib import Path
 
 from sqlalchemy import delete
 from sqlmodel import col, select
@@ -19,7 +17,7 @@ from pbem.db import Database
 from pbem.invitations import has_played
 from pbem.mail.models import OutboxMail
 from pbem.service import Created, GameService
-from pbem.settings import MailSettings, Settings
+from pbem.settings import Settings
 
 
 @dataclass
@@ -83,32 +81,6 @@ def mail_text(mail: OutboxMail) -> str:
     content = message.get_content()
     assert isinstance(content, str)
     return content
-
-
-def with_mail(settings: Settings, **changes: object) -> Settings:
-    return settings.with_changes(mail=dataclasses.replace(settings.mail, **changes))
-
-
-def mail_settings(database_url: str, var_dir: Path, **mail: object) -> Settings:
-    return Settings(
-        database_url=database_url,
-        base_url="https://pbem.test",
-        secret_key="test-only-secret-for-the-mail-suite",
-        var_dir=str(var_dir),
-        snapshot_every=5,
-        mail=dataclasses.replace(
-            MailSettings(
-                from_address="games@pbem.test",
-                from_name="Lancelot by mail",
-                reply_domain="reply.pbem.test",
-                inbound_secret="hook-secret",
-                backoff_base=30,
-                backoff_cap=600,
-                max_attempts=5,
-            ),
-            **mail,
-        ),
-    )
 
 
 def reply_to(

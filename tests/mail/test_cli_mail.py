@@ -17,7 +17,8 @@ from pbem.cli import main
 from pbem.db import Database
 from pbem.mail.models import DEAD, OutboxMail
 from pbem.settings import Settings
-from tests.mail.helpers import reply_to, with_mail
+from tests.mail.helpers import reply_to
+from tests.settings import build_settings
 
 
 @pytest.fixture
@@ -123,12 +124,13 @@ def test_mail_in_during_a_dead_workers_lease_is_queued_then_recovered(  # type: 
     game_id, mails = _game(run, database_url)
     raw = reply_to(next(m for m in mails if m.kind == "turn"), "E5")
     # A worker stored and claimed the message (a 2 s lease), then died.
-    settings = Settings(
-        database_url=database_url,
-        var_dir=str(tmp_path / "var"),
+    settings = build_settings(
+        database_url,
+        tmp_path / "var",
         secret_key="cli-test-secret-0123456789",
+        snapshot_every=Settings().snapshot_every,
+        mail={"lease_seconds": 2},
     )
-    settings = with_mail(settings, lease_seconds=2)
     service = build_service(settings)
     build_inbound(service).store(raw, "stdin", claim=True)
     service.db.dispose()

@@ -5,7 +5,6 @@ and mails nobody. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-import dataclasses
 import secrets
 from datetime import timedelta
 from pathlib import Path
@@ -17,14 +16,13 @@ from pbem.bootstrap import build_inbound, build_service
 from pbem.creation_limits import limit_key
 from pbem.errors import TooManyRequests
 from pbem.models import Game
-from pbem.settings import DEFAULT_CONFIG, InvitationSettings, SettingsError, load_settings
+from pbem.settings import DEFAULT_CONFIG, SettingsError, load_settings
 from tests.mail.helpers import MailWorld, reply_to
+from tests.settings import with_invitations
 
 
 def _limited(world: MailWorld, **limits: object) -> MailWorld:
-    settings = world.settings.with_changes(
-        invitations=dataclasses.replace(InvitationSettings(), **limits)
-    )
+    settings = with_invitations(world.settings, **limits)
     return MailWorld(
         world.db, settings, world.clock, build_service(settings, db=world.db, clock=world.clock)
     )

@@ -21,8 +21,9 @@ from pbem.mail.inbound import Inbound
 from pbem.mail.models import InboundMail, OutboxMail
 from pbem.mail.retention import purge_inbound
 from pbem.service import Created
-from tests.mail.helpers import MailWorld, reply_to, with_mail
+from tests.mail.helpers import MailWorld, reply_to
 from tests.mail.test_simultaneous_by_mail import _lancaster, _latest, _to_parliament
+from tests.settings import with_mail
 
 
 def _text(mail: OutboxMail) -> str:

@@ -130,7 +130,7 @@ def test_the_webhook_needs_its_secret_and_a_message(world: MailWorld) -> None:
 
 
 def test_the_webhook_is_closed_without_a_secret(world: MailWorld) -> None:
-    from tests.mail.helpers import with_mail
+    from tests.settings import with_mail
 
     settings = with_mail(world.settings, inbound_secret="")
     client = create_app(settings, world.service).test_client()
@@ -139,7 +139,7 @@ def test_the_webhook_is_closed_without_a_secret(world: MailWorld) -> None:
 
 
 def test_a_held_reply_is_applied_by_the_button_behind_the_link(world: MailWorld) -> None:
-    from tests.mail.helpers import with_mail
+    from tests.settings import with_mail
 
     settings = with_mail(world.settings, from_mismatch="hold")
     client = create_app(settings, world.service).test_client()

@@ -16,7 +16,8 @@ from pbem.mail.compose import rotate_key
 from pbem.mail.inbound import Inbound, TooLarge
 from pbem.mail.models import AddressFailure, InboundMail
 from pbem.service import Created
-from tests.mail.helpers import MailWorld, reply_to, with_mail
+from tests.mail.helpers import MailWorld, reply_to
+from tests.settings import with_mail
 
 
 def _inbound(world: MailWorld) -> Inbound:

@@ -18,7 +18,8 @@ from pbem.mail.models import InboundMail
 from pbem.mail.recovery import recover_stranded
 from pbem.scheduler import build_scheduler
 from pbem.service import Created, GameService
-from tests.mail.helpers import MailWorld, reply_to, with_mail
+from tests.mail.helpers import MailWorld, reply_to
+from tests.settings import with_mail
 from web import create_app
 
 SECRET = {"Authorization": "Bearer hook-secret"}

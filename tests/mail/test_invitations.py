@@ -5,7 +5,6 @@ operator requires one; creation is idempotent. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-import dataclasses
 import secrets
 from datetime import timedelta
 from email import message_from_bytes, policy
@@ -19,8 +18,8 @@ from pbem.errors import Conflict, Forbidden, TooManyRequests
 from pbem.models import Game
 from pbem.read_models import first_difference, rebuild_all
 from pbem.replay import verify
-from pbem.settings import InvitationSettings
 from tests.mail.helpers import MailWorld, reply_to
+from tests.settings import with_invitations
 from web import create_app
 from web.cli import main as cli
 
@@ -32,9 +31,7 @@ def _players(*names: str) -> list[dict[str, str]]:
 
 
 def _limited(world: MailWorld, **limits: object) -> MailWorld:
-    settings = world.settings.with_changes(
-        invitations=dataclasses.replace(InvitationSettings(), **limits)
-    )
+    settings = with_invitations(world.settings, **limits)
     service = build_service(settings, db=world.db, clock=world.clock)
     return MailWorld(world.db, settings, world.clock, service)
 

@@ -18,7 +18,8 @@ from pbem.bootstrap import reply_words
 from pbem.mail.compose import rotate_key
 from pbem.mail.inbound import Inbound
 from pbem.mail.models import AddressFailure, OutboxMail
-from tests.mail.helpers import MailWorld, reply_to, with_mail
+from tests.mail.helpers import MailWorld, reply_to
+from tests.settings import with_mail
 
 
 def _inbound(world: MailWorld) -> Inbound:

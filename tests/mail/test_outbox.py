@@ -18,8 +18,9 @@ from pbem.mail.outbox import OutboxListener
 from pbem.mail.relay import Relay, RelayResult, requeue_dead
 from pbem.mail.smtp import transport_for
 from pbem.unit_of_work import AppendContext
-from tests.mail.helpers import MailWorld, with_mail
+from tests.mail.helpers import MailWorld
 from tests.mail.servers import SmtpTestServer
+from tests.settings import with_mail
 
 
 def _parse(raw: bytes) -> EmailMessage:

@@ -19,8 +19,9 @@ from pbem.clock import ManualClock, SystemClock
 from pbem.mail.models import SENDING, SENT
 from pbem.mail.relay import Relay
 from pbem.mail.smtp import Session, Transport, transport_for
-from tests.mail.helpers import MailWorld, with_mail
+from tests.mail.helpers import MailWorld
 from tests.mail.servers import SmtpTestServer
+from tests.settings import with_mail
 
 
 def _message_ids(server: SmtpTestServer) -> list[str]:

@@ -25,8 +25,9 @@ from imapclient import IMAPClient
 from pbem.bootstrap import reply_words
 from pbem.mail.inbound import Inbound
 from pbem.scheduler import build_scheduler, poll_imap
-from tests.mail.helpers import MailWorld, reply_to, with_mail
+from tests.mail.helpers import MailWorld, reply_to
 from tests.mail.servers import Dovecot, SmtpTestServer, free_port
+from tests.settings import with_mail
 
 
 def _wait_for(condition, timeout: float = 10.0) -> bool:  # type: ignore[no-untyped-def]

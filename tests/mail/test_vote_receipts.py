@@ -11,9 +11,10 @@ from pbem.bootstrap import build_service, reply_words
 from pbem.mail.inbound import Inbound
 from pbem.mail.outbox import OutboxListener
 from pbem.receipts import check_receipt
-from tests.mail.helpers import MailWorld, reply_to, with_mail
+from tests.mail.helpers import MailWorld, reply_to
 from tests.mail.test_simultaneous_by_mail import _lancaster, _latest, _text, _to_parliament
 from tests.service.helpers import REGISTRY
+from tests.settings import with_mail
 
 
 def test_a_vote_by_mail_gets_a_receipt_its_author_alone_can_check_after_the_reveal(

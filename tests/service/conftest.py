@@ -9,7 +9,8 @@ import pytest
 from pbem.bootstrap import build_service
 from pbem.db import Database
 from pbem.service import GameService
-from tests.service.helpers import REGISTRY, make_settings
+from tests.service.helpers import REGISTRY
+from tests.settings import make_settings
 
 
 @pytest.fixture

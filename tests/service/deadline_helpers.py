@@ -15,7 +15,8 @@ from pbem.clock import ManualClock, format_time
 from pbem.db import Database
 from pbem.models import Deadline
 from pbem.service import GameService
-from tests.service.helpers import REGISTRY, make_settings
+from tests.service.helpers import REGISTRY
+from tests.settings import make_settings
 
 PLAYERS = [{"name": n, "email": f"{n.lower()}@example.org"} for n in ("Ann", "Bob", "Cy", "Di")]
 #: a Monday morning, far from any daylight-saving change

@@ -1,27 +1,16 @@
-"""Helpers of the service suites: the registry with the test game, and test settings."""
+"""Helpers of the service suites: the registry with the test game. Their settings come from
+tests/settings.py."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import psycopg
 import pytest
 
 import engine
 from engine.core.registry import Registry
-from pbem.settings import Settings
 from tests.service.hidden_game import HOARD
 
 REGISTRY: Registry = engine.REGISTRY.with_rules(HOARD)
-
-
-def make_settings(database_url: str, var_dir: Path, **changes: object) -> Settings:
-    return Settings(
-        database_url=database_url,
-        secret_key="test-only-secret",
-        var_dir=str(var_dir),
-        snapshot_every=5,
-    ).with_changes(**changes)
 
 
 def count_pipeline_waits(monkeypatch: pytest.MonkeyPatch) -> list[int]:

@@ -15,7 +15,8 @@ from pbem.bootstrap import build_service
 from pbem.db import Database
 from pbem.models import Deadline
 from pbem.service import GameService
-from tests.service.helpers import REGISTRY, make_settings
+from tests.service.helpers import REGISTRY
+from tests.settings import make_settings
 from web.cli import main
 
 Run = Callable[..., Result]

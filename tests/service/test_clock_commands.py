@@ -21,7 +21,8 @@ from pbem.replay import verify
 from pbem.results import Created
 from pbem.service import GameService
 from tests.service.deadline_helpers import accept_all
-from tests.service.helpers import REGISTRY, make_settings
+from tests.service.helpers import REGISTRY
+from tests.settings import make_settings
 
 START = datetime(2025, 1, 6, 10, 0, tzinfo=UTC)
 HOUR = timedelta(hours=1)

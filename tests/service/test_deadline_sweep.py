@@ -24,7 +24,8 @@ from pbem.mail.models import OutboxMail
 from pbem.models import Deadline, ReminderSent
 from pbem.read_models import first_difference
 from pbem.service import GameService
-from tests.service.helpers import REGISTRY, make_settings
+from tests.service.helpers import REGISTRY
+from tests.settings import make_settings
 from web.cli import main
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday

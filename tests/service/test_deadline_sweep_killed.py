@@ -36,7 +36,8 @@ from pbem.models import Deadline, ReminderSent
 from pbem.read_models import first_difference
 from pbem.service import GameService
 from tests.service.deadline_helpers import accept_all
-from tests.service.helpers import REGISTRY, make_settings
+from tests.service.helpers import REGISTRY
+from tests.settings import make_settings
 from web.cli import main
 
 # The console command as installed (its entry point is web.cli:main).

@@ -24,8 +24,9 @@ from pbem.numbers import LARGEST, NumberError, read_int
 from pbem.service import GameService
 from pbem.settings import DEFAULT_CONFIG, SettingsError, load_settings
 from pbem.verify import verify_bundle
-from tests.service.helpers import REGISTRY, make_settings
+from tests.service.helpers import REGISTRY
 from tests.service.test_bundles import _hoard, _rechained
+from tests.settings import make_settings
 from tests.typed_numbers import NOT_DURATIONS, NOT_NUMBERS, SAMPLES
 from web.cli import main
 

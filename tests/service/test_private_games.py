@@ -22,7 +22,7 @@ from pbem.db import Database
 from pbem.errors import GameNotFound
 from pbem.projections import snapshot_rows
 from pbem.service import GameService
-from tests.service.helpers import make_settings
+from tests.settings import make_settings
 from web.cli import main
 
 PLAYERS = [{"name": "Ann"}, {"name": "Bob"}]

@@ -18,7 +18,8 @@ from pbem.bootstrap import build_service
 from pbem.db import Database
 from pbem.errors import ServiceError
 from pbem.service import GameService
-from tests.service.helpers import REGISTRY, make_settings
+from tests.service.helpers import REGISTRY
+from tests.settings import make_settings
 
 PROCESSES = 20
 

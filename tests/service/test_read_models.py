@@ -18,7 +18,7 @@ from pbem.db import Database
 from pbem.projections import snapshot_rows
 from pbem.read_models import game_ids
 from pbem.service import GameService
-from tests.service.helpers import make_settings
+from tests.settings import make_settings
 from web.cli import main
 
 PLAYERS = [{"name": n, "email": f"{n.lower()}@example.org"} for n in ("Ann", "Bob", "Cy")]

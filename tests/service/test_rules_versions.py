@@ -25,8 +25,8 @@ from pbem.export import export_game
 from pbem.replay import verify
 from pbem.service import GameService
 from pbem.verify import verify_bundle
-from tests.service.helpers import make_settings
 from tests.service.test_games import play
+from tests.settings import make_settings
 
 LATER = LancasterRules("9.0.0", replace(BASE, start_gold=7))
 BEFORE = Registry((LANCASTER_1_0,))

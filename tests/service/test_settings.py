@@ -2,25 +2,23 @@
 
 from __future__ import annotations
 
-import dataclasses
 import tomllib
-import typing
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel
 
 from pbem.settings import DEFAULT_CONFIG, Settings, SettingsError, load_settings
 
 
-def _fields(cls: type, prefix: str = "") -> set[str]:
-    """Dotted names of every setting, sections (nested dataclasses) included."""
+def _fields(cls: type[BaseModel], prefix: str = "") -> set[str]:
+    """Dotted names of every setting, sections (nested models) included."""
     names = set()
-    hints = typing.get_type_hints(cls)
-    for f in dataclasses.fields(cls):
-        if dataclasses.is_dataclass(hints[f.name]):
-            names |= _fields(hints[f.name], prefix + f.name + ".")
+    for name, field in cls.model_fields.items():
+        if isinstance(field.annotation, type) and issubclass(field.annotation, BaseModel):
+            names |= _fields(field.annotation, prefix + name + ".")
         else:
-            names.add(prefix + f.name)
+            names.add(prefix + name)
     return names
 
 
@@ -39,9 +37,9 @@ def test_default_toml_lists_every_setting_with_the_default_value() -> None:
     assert _toml_keys(data) == _fields(Settings)
     loaded = load_settings(DEFAULT_CONFIG, env={})
     defaults = Settings()
-    for f in dataclasses.fields(Settings):
-        if f.name != "secret_key":
-            assert getattr(loaded, f.name) == getattr(defaults, f.name), f.name
+    for name in Settings.model_fields:
+        if name != "secret_key":
+            assert getattr(loaded, name) == getattr(defaults, name), name
 
 
 def test_readme_settings_table_names_every_setting() -> None:
@@ -115,3 +113,86 @@ def test_a_secret_key_too_short_to_sign_with_is_refused_when_the_settings_load(
 ) -> None:
     with pytest.raises(SettingsError, match=r"secret_key is too short.*16 bytes"):
         load_settings(env={"PBEM_SECRET_KEY": "short", "PBEM_VAR_DIR": str(tmp_path)})
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('snapshot_every = "x"\n', "{file}: snapshot_every must be a whole number, not 'x'"),
+        ("dev_pages = 1\n", "{file}: dev_pages must be true or false, not 1"),
+        ("base_url = 1\n", "{file}: base_url must be text (in quotes in TOML), not 1"),
+        ("mail = 1\n", "{file}: [mail] must be a section (a TOML table)"),
+        (
+            "[invitations]\norganiser_keys = [1]\n",
+            "{file} [invitations]: organiser_keys must be a list of texts, not [1]",
+        ),
+        (
+            "[deadlines]\nsweep_every = 5\n",
+            "{file} [deadlines]: unknown setting 'sweep_every'; known settings: sweep_batch, "
+            "sweep_interval",
+        ),
+        ("[mail\n", "{file} is not valid TOML: Expected ']' at the end of a table declaration"),
+    ],
+)
+def test_a_mistake_in_the_file_is_named_with_the_file_and_the_key(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(text)
+    with pytest.raises(SettingsError) as raised:
+        load_settings(cfg, env={"PBEM_VAR_DIR": str(tmp_path)})
+    assert str(raised.value).startswith(message.format(file=cfg))
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        ("PBEM_DEV_PAGES", "maybe", "PBEM_DEV_PAGES must be true or false, not 'maybe'"),
+        ("PBEM_MAIL_MAX_ATTEMPTS", "٣", "PBEM_MAIL_MAX_ATTEMPTS must be a whole number, not '٣'"),
+        ("PBEM_DEADLINES_SWEEP_BATCH", "1e3", "PBEM_DEADLINES_SWEEP_BATCH must be a whole number"),
+    ],
+)
+def test_a_mistake_in_a_variable_is_named_with_the_variable(
+    tmp_path: Path, variable: str, value: str, message: str
+) -> None:
+    with pytest.raises(SettingsError) as raised:
+        load_settings(DEFAULT_CONFIG, env={"PBEM_VAR_DIR": str(tmp_path), variable: value})
+    assert str(raised.value).startswith(message)
+
+
+def test_a_missing_file_is_named_with_the_variable_that_chooses_one(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.toml"
+    with pytest.raises(SettingsError) as raised:
+        load_settings(env={"PBEM_CONFIG": str(missing)})
+    assert str(raised.value) == (
+        f"the settings file {missing} does not exist; set PBEM_CONFIG to a TOML file such as "
+        "config/default.toml"
+    )
+
+
+def test_sections_are_set_by_variables_and_other_pbem_variables_are_no_settings(
+    tmp_path: Path,
+) -> None:
+    env = {
+        "PBEM_VAR_DIR": str(tmp_path),
+        "PBEM_INVITATIONS_ORGANISER_KEYS": "club-key, other-key,",
+        "PBEM_DEADLINES_SWEEP_BATCH": " 12 ",
+        "PBEM_MAIL_CONFIRMATIONS": "off",
+        "PBEM_TEST_POSTGRES_URL": "postgresql://nobody@nowhere/none",
+    }
+    s = load_settings(DEFAULT_CONFIG, env=env)
+    assert s.invitations.organiser_keys == ("club-key", "other-key")
+    assert s.deadlines.sweep_batch == 12
+    assert s.mail.confirmations is False
+
+
+def test_settings_built_in_code_read_neither_the_environment_nor_a_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PBEM_SNAPSHOT_EVERY", "7")
+    monkeypatch.setenv("PBEM_MAIL_SMTP_URL", "smtp://relay.example.org")
+    built = Settings(database_url="sqlite://")
+    assert built.snapshot_every == 50
+    assert built.mail.smtp_url == ""
+    with pytest.raises(TypeError, match="no setting snapshot_evry"):
+        built.with_changes(snapshot_evry=7)

@@ -21,7 +21,8 @@ from pbem.fold import Fold
 from pbem.models import Snapshot
 from pbem.replay import verify
 from pbem.service import GameService
-from tests.service.helpers import REGISTRY, make_settings
+from tests.service.helpers import REGISTRY
+from tests.settings import make_settings
 from web.cli import main
 
 FORGED_GEM = "gem-ffffffffffff"

@@ -10,7 +10,8 @@ from flask.testing import FlaskClient
 
 from pbem.bootstrap import build_service
 from pbem.db import Database
-from tests.service.helpers import REGISTRY, make_settings
+from tests.service.helpers import REGISTRY
+from tests.settings import make_settings
 from web import create_app
 
 

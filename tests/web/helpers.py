@@ -15,7 +15,8 @@ from pbem.db import Database
 from pbem.invitations import has_played
 from pbem.mail.compose import invitation_link
 from pbem.migrate import upgrade
-from tests.service.helpers import REGISTRY, make_settings
+from tests.service.helpers import REGISTRY
+from tests.settings import make_settings
 from web import create_app
 
 

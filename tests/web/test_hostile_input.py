@@ -34,7 +34,8 @@ from werkzeug.routing import IntegerConverter, Rule
 from pbem.bootstrap import build_service
 from pbem.db import Database
 from pbem.models import Event
-from tests.service.helpers import REGISTRY, make_settings
+from tests.service.helpers import REGISTRY
+from tests.settings import make_settings
 from tests.web.helpers import bearer
 from web import create_app
 from web.errors import wants_json
@@ -105,9 +106,10 @@ class Target:
 @pytest.fixture(scope="module")
 def target(database: Database, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
     folder = tmp_path_factory.mktemp("hostile")
-    config = make_settings(database.url, folder, dev_pages=True)
     # The webhook open (a secret the fuzzer does not know), the development pages on.
-    config = config.with_changes(mail=config.mail.__class__(inbound_secret="s3cret-webhook"))
+    config = make_settings(
+        database.url, folder, dev_pages=True, mail={"inbound_secret": "s3cret-webhook"}
+    )
     service = build_service(config, db=database, registry=REGISTRY, listeners=[])
     app = create_app(service=service, host="127.0.0.1")
     client = app.test_client()

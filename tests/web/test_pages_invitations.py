@@ -23,8 +23,8 @@ from pbem.mail.smtp import transport_for
 from pbem.migrate import upgrade
 from pbem.service import GameService
 from tests.form_client import FormClient
-from tests.mail.helpers import mail_settings
 from tests.mail.servers import SmtpTestServer
+from tests.settings import mail_settings
 from web import create_app
 
 PLAYERS = [("Ann", "ann@example.org"), ("Bob", "bob@example.org"), ("Cat", "cat@example.org")]

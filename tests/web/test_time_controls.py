@@ -18,7 +18,8 @@ from pbem.bootstrap import build_service
 from pbem.clock import ManualClock
 from pbem.db import Database
 from pbem.service import GameService
-from tests.service.helpers import REGISTRY, make_settings
+from tests.service.helpers import REGISTRY
+from tests.settings import make_settings
 from web import create_app
 
 START = datetime(2026, 11, 23, 10, 0, tzinfo=UTC)  # a Monday
