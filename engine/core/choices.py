@@ -28,16 +28,16 @@ class _Node:
         return len(self.options) + sum(c.size() for c in self.children.values())
 
 
-def _freeze(node: _Node) -> ChoiceGroup:
+def _freeze(node: _Node, lift: bool) -> ChoiceGroup:
     options = list(node.options)
     groups: list[ChoiceGroup] = []
     for child in node.children.values():
-        if child.size() == 1:
+        if lift and child.size() == 1:
             # a step with one option is no step: the option's sentence says it all
             options.extend(_only(child))
             continue
-        frozen = _freeze(child)
-        if not frozen.options and len(frozen.groups) == 1:
+        frozen = _freeze(child, lift)
+        if lift and not frozen.options and len(frozen.groups) == 1:
             # a step with a single way on goes straight on to it, under its own label
             inner = frozen.groups[0]
             frozen = ChoiceGroup(frozen.label, inner.options, inner.groups, frozen.place)
@@ -51,10 +51,13 @@ def _only(node: _Node) -> list[ChoiceOption]:
     return [o for c in node.children.values() for o in _only(c)]
 
 
-def tree(entries: Iterable[tuple[Sequence[Step], ChoiceOption]]) -> tuple[ChoiceGroup, ...]:
+def tree(
+    entries: Iterable[tuple[Sequence[Step], ChoiceOption]], *, lift: bool = True
+) -> tuple[ChoiceGroup, ...]:
     """The groups of ``entries`` (each an option and its path of steps, outermost first; every
     path has at least one step, the top group). Top groups are kept even with one option: they
-    say what the decision is about."""
+    say what the decision is about. ``lift=False`` keeps every step, even one with a single
+    way on (a page that asks for each step in its own list needs each step's place)."""
     top: dict[str, _Node] = {}
     for path, option in entries:
         if not path:
@@ -64,4 +67,4 @@ def tree(entries: Iterable[tuple[Sequence[Step], ChoiceOption]]) -> tuple[Choice
         for label, place in path[1:]:
             node = node.children.setdefault(label, _Node(label, place))
         node.options.append(option)
-    return tuple(_freeze(node) for node in top.values())
+    return tuple(_freeze(node, lift) for node in top.values())

@@ -44,4 +44,5 @@ def choices(legal: Sequence[Action]) -> Choices:
     # the placements first, as the board shows them; the force of the King after
     order = {PLACE: 0, EXCALIBUR: 0, KING: 1, PASS: 2}
     entries.sort(key=lambda e: order[e[0][0][0]])
-    return Choices(tree(entries))
+    # every step kept: the page asks for Excalibur's square and the knight's in two lists
+    return Choices(tree(entries, lift=False))
