@@ -21,24 +21,40 @@ PASS = "Pass"
 
 def choices(legal: Sequence[Action]) -> Choices:
     entries: list[tuple[Sequence[Step], ChoiceOption]] = []
+    # the force of the King offers up to ~38,000 pairs of squares: each square's name and
+    # each of Excalibur's steps are made once
+    names: dict[tuple[int, int], str] = {}
+    king_steps: dict[str, list[Step]] = {}
+
+    def square(column: int, row: int) -> str:
+        name = names.get((column, row))
+        if name is None:
+            name = names[(column, row)] = format_square(column, row)
+        return name
+
     for action in legal:
-        text = notation.format_action(action)
         kind = action[0]
         if kind == "place":
-            square = format_square(action[1], action[2])
-            option = ChoiceOption(f"Place a knight on {square}", action, text, square)
+            at = square(action[1], action[2])
+            option = ChoiceOption(f"Place a knight on {at}", action, at, at)
             entries.append(([(PLACE, None)], option))
         elif kind == "excalibur":
-            square = format_square(action[1], action[2])
-            option = ChoiceOption(f"Set Excalibur on {square}", action, text, square)
-            entries.append(([(EXCALIBUR, None)], option))
+            at = square(action[1], action[2])
+            text = notation.format_action(action)
+            entries.append(
+                ([(EXCALIBUR, None)], ChoiceOption(f"Set Excalibur on {at}", action, text, at))
+            )
         elif kind == "king":
-            sword = format_square(action[1], action[2])
-            square = format_square(action[3], action[4])
-            label = f"Move Excalibur to {sword}, then place a knight on {square}"
-            step: Step = (f"Move Excalibur to {sword}", sword)
-            entries.append(([(KING, None), step], ChoiceOption(label, action, text, square)))
+            sword = square(action[1], action[2])
+            at = square(action[3], action[4])
+            path = king_steps.get(sword)
+            if path is None:
+                path = king_steps[sword] = [(KING, None), (f"Move Excalibur to {sword}", sword)]
+            label = f"Move Excalibur to {sword}, then place a knight on {at}"
+            # the canonical text (notation.format_action), composed from the cached names
+            entries.append((path, ChoiceOption(label, action, f"king {sword} {at}", at)))
         else:  # pass: the only move when no knight can be placed
+            text = notation.format_action(action)
             label = "Pass (no knight can be placed)" if kind == "pass" else text
             entries.append(([(PASS, None)], ChoiceOption(label, action, text)))
     # the placements first, as the board shows them; the force of the King after
