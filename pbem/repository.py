@@ -14,6 +14,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from engine.core import Rules
+from engine.core.protocol import Choices, choices_of
 from engine.core.registry import Registry, UnknownRules
 from pbem import events as ev
 from pbem import snapshots, store
@@ -74,6 +75,13 @@ class Loaded:
             self.rules.format_action(self.state, a)
             for a in self.rules.legal_actions(self.state, seat)
         ]
+
+    def choices(self, seat: int) -> Choices:
+        """The seat's decision as the engine words it (``Rules.choices``): what the pages
+        build their buttons from; empty once the game is over."""
+        if self.finished:
+            return Choices()
+        return choices_of(self.rules, self.state, seat)
 
 
 def seat_infos(seats: list[Seat] | tuple[Seat, ...]) -> tuple[SeatInfo, ...]:

@@ -2,15 +2,17 @@
 colour, Excalibur, and the squares the seat may play laid over it as form buttons (so a click
 plays without JavaScript).
 
-Everything comes from the rules' view and the seat's legal actions in canonical notation.
+Everything comes from the rules' view and the seat's choices (``Rules.choices``): each option
+names its square (``place``), so the page reads no notation.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from engine.core.protocol import Choices
 
 #: Knight colours by seat when the view names none. The digit of the mail's text board is
 #: drawn on each knight too, so colour is never the only clue.
@@ -23,7 +25,6 @@ FILL = {
     "Purple": "#6a3d9a",
 }
 CELL = 40  # SVG units per square
-SQUARE = re.compile(r"^[A-Z]\d{1,2}$")
 
 
 def seat_colours(view: Mapping[str, Any]) -> list[str]:
@@ -80,7 +81,7 @@ class LancelotBoard:
         return len(self.columns) + 2
 
 
-def board(view: Mapping[str, Any], legal: Sequence[str], names: Sequence[str]) -> LancelotBoard:
+def board(view: Mapping[str, Any], choices: Choices, names: Sequence[str]) -> LancelotBoard:
     """``names``: each seat as people read it ("Ann (Red)")."""
     columns: list[str] = list(view["area"]["columns"])
     rows: list[int] = list(reversed(view["area"]["rows"]))  # the highest row on top
@@ -123,21 +124,19 @@ def board(view: Mapping[str, Any], legal: Sequence[str], names: Sequence[str]) -
     )
     king_excalibur: set[str] = set()
     king_knight: set[str] = set()
-    for text in legal:
-        target = text.removeprefix("excalibur ").strip()
-        if SQUARE.match(target) and target in squares:
-            say = (
-                f"Set Excalibur on {target}"
-                if text.startswith("excalibur")
-                else f"Place a knight on {target}"
-            )
-            result.playable.append((squares[target], text, say))
-        elif text.startswith("king "):
-            _, excalibur_to, knight_on = text.split()
-            king_excalibur.add(excalibur_to)
-            king_knight.add(knight_on)
-        else:
-            result.other.append((text, _describe_other(text)))
+    for group in choices.groups:
+        # an option on one square is played by clicking it; the force of the King is two
+        # steps (Excalibur's new square, then the knight's), asked in two lists
+        for option in group.options:
+            square = squares.get(option.place or "")
+            if square is not None:
+                result.playable.append((square, option.text, option.label))
+            else:
+                result.other.append((option.text, option.label))
+        for step in group.groups:
+            if step.place in squares:
+                king_excalibur.add(step.place)
+            king_knight.update(o.place for o in step.all_options() if o.place in squares)
     order = {name: i for i, name in enumerate(squares)}
     result.king_excalibur = sorted(king_excalibur, key=order.__getitem__)
     result.king_knight = sorted(king_knight, key=order.__getitem__)
@@ -149,9 +148,3 @@ def _symbols(view: Mapping[str, Any]) -> list[str]:
     if isinstance(players, list):
         return [str(p.get("symbol") or i) for i, p in enumerate(players)]
     return [str(i) for i in range(int(players))]
-
-
-def _describe_other(text: str) -> str:
-    if text == "pass":
-        return "Pass (no knight can be placed)"
-    return text

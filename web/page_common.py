@@ -16,6 +16,7 @@ from typing import Any
 
 from flask import current_app, render_template, session
 
+from engine.core.protocol import Choices
 from pbem import events as ev
 from pbem.component_values import law_sets
 from pbem.errors import ServiceError
@@ -29,7 +30,8 @@ from pbem.pages_data import (
 from pbem.repository import Loaded
 from pbem.service import GameService
 from pbem.views import versions_text
-from web import board_lancaster, board_lancelot
+from web import board_lancelot
+from web.choices import for_people
 
 SESSION_KEY = "seats"
 #: The session's admin tokens by game (an admin link, ``?admin=``, on the game or audit page).
@@ -234,10 +236,13 @@ def board_context(loaded: Loaded, doc: dict[str, Any], names: Names) -> dict[str
         # which laws each law group plays (The New Laws, chosen at creation)
         "law_sets": law_sets(game_config(service(), loaded.game_id), view),
     }
+    seat = doc["seat"]
+    # the seat's decision as the engine words it: the pages read no notation
+    choices = loaded.choices(seat) if seat is not None else Choices()
     if loaded.game == "lancelot":
-        context["lancelot"] = board_lancelot.board(view, doc["legal"], people)
+        context["lancelot"] = board_lancelot.board(view, choices, people)
     elif loaded.game == "lancaster":
-        context["groups"] = board_lancaster.group_actions(doc["legal"], view, doc["seat"])
+        context["groups"] = for_people(choices, names)
     else:
         context["board_text"] = names.text(loaded.rules.render_text(view))
     return context

@@ -10,16 +10,19 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.core import rng
 from engine.core.protocol import (
     Action,
+    ChoiceGroup,
+    Choices,
     Rules,
     Seat,
     action_from_json,
     action_sort_key,
     action_to_json,
+    choices_of,
 )
 
 # Large seeds, so that their decimal digits cannot appear in a view by coincidence.
@@ -104,7 +107,10 @@ def _secrets_of(rules: Rules, state: Any, seed: int) -> list[str]:
 ROUND_TRIP_SAMPLE = 300
 
 
-def _round_trip_sample(legal: tuple[Action, ...]) -> tuple[Action, ...]:
+_T = TypeVar("_T")
+
+
+def _round_trip_sample(legal: tuple[_T, ...]) -> tuple[_T, ...]:
     if len(legal) <= ROUND_TRIP_SAMPLE:
         return legal
     stride = -(-len(legal) // ROUND_TRIP_SAMPLE)  # ceiling division
@@ -128,10 +134,12 @@ def check_step(rules: Rules, state: Any, seat: Seat, action: Action, seed: int) 
             back = rules.parse_action(state, s, text)
             assert back == a, f"parse_action(format_action({a!r})) gave {back!r} via {text!r}"
             assert action_from_json(json.loads(json.dumps(action_to_json(a)))) == a
+        check_choices(rules, state, s, legal, seed)
     # Seats not to act have nothing to do.
     for s in range(_seat_count(rules, state)):
         if s not in rules.to_act(state):
             assert rules.legal_actions(state, s) == (), f"seat {s} not to act has actions"
+            assert choices_of(rules, state, s).size() == 0, f"seat {s} not to act has choices"
 
     # dump/load round trip.
     dumped = rules.dump_state(state)
@@ -149,6 +157,46 @@ def check_step(rules: Rules, state: Any, seat: Seat, action: Action, seed: int) 
     after = json.dumps(rules.dump_state(state), sort_keys=True)
     assert before == after, "apply mutated its input state"
     assert state == pristine, "apply mutated its input state"
+
+
+def _check_group(group: ChoiceGroup, where: str) -> None:
+    assert group.label.strip(), f"a group without a label in {where}"
+    inside = f"{where} > {group.label!r}"
+    labels = [o.label for o in group.options]
+    assert all(label.strip() for label in labels), f"an option without a label in {inside}"
+    assert len(set(labels)) == len(labels), f"two options share a label in {inside}: {labels}"
+    steps = [g.label for g in group.groups]
+    assert len(set(steps)) == len(steps), f"two steps share a label in {inside}: {steps}"
+    assert group.size(), f"an empty group {inside}"
+    for inner in group.groups:
+        _check_group(inner, inside)
+
+
+def check_choices(
+    rules: Rules, state: Any, seat: Seat, legal: tuple[Action, ...], seed: int
+) -> Choices:
+    """``choices``: every legal action exactly once, each with its canonical text; labels
+    non-empty and unique within their group; JSON-serialisable and free of secrets."""
+    choices = choices_of(rules, state, seat)
+    options = list(choices.all_options())
+    actions = [o.action for o in options]
+    assert len(actions) == len(set(actions)), f"seat {seat}: an action is offered twice"
+    assert set(actions) == set(legal), (
+        f"seat {seat}: choices offer {sorted(set(actions) - set(legal), key=action_sort_key)[:5]}"
+        f" not legal, miss {sorted(set(legal) - set(actions), key=action_sort_key)[:5]}"
+    )
+    assert len(actions) == len(legal)
+    labels = [g.label for g in choices.groups]
+    assert len(set(labels)) == len(labels), f"seat {seat}: two groups share a label: {labels}"
+    for group in choices.groups:
+        _check_group(group, f"seat {seat}")
+    for option in _round_trip_sample(tuple(options)):
+        text = rules.format_action(state, option.action)
+        assert option.text == text, f"option {option.label!r} submits {option.text!r}, not {text!r}"
+    dumped = json.dumps(choices.to_json(), sort_keys=True)
+    for secret in _secrets_of(rules, state, seed):
+        assert secret not in dumped, f"choices of seat {seat} contain a secret value {secret}"
+    return choices
 
 
 def _seat_count(rules: Rules, state: Any) -> int:

@@ -11,7 +11,7 @@ nested tuples of those. ``action_to_json`` / ``action_from_json`` convert them f
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol, TypeAlias, runtime_checkable
 
@@ -48,6 +48,81 @@ class Outcome:
             "winners": list(self.winners),
             "breakdown": [dict(b) for b in self.breakdown],
         }
+
+
+@dataclass(frozen=True)
+class ChoiceOption:
+    """One thing the seat can do now: a button on a page, a link in a mail.
+
+    ``label`` says what it does in the board's words, whole enough to be read alone ("Place
+    knight 2 in York (C): 1 new knight + 2 voting markers", "No upgrade"); ``text`` is the
+    canonical notation of ``action`` (``format_action``), what a form or a mail line submits;
+    ``place`` names where on the board the choice is made, in the game's own words
+    ("county C", "castle 2", "conflict 7", "G7"), or None when it is made nowhere in
+    particular (a vote, a decline), so a drawn board can highlight it without reading
+    notation.
+    """
+
+    label: str
+    action: Action
+    text: str
+    place: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "action": action_to_json(self.action),
+            "text": self.text,
+            "place": self.place,
+        }
+
+
+@dataclass(frozen=True)
+class ChoiceGroup:
+    """A labelled step of a decision: its options, and the steps nested in it where a
+    decision is made in steps (which knight, then where, then how many squires)."""
+
+    label: str
+    options: tuple[ChoiceOption, ...] = ()
+    groups: tuple[ChoiceGroup, ...] = ()
+    place: str | None = None
+
+    def all_options(self) -> Iterator[ChoiceOption]:
+        """Every option of the group and of its nested steps, depth first."""
+        yield from self.options
+        for group in self.groups:
+            yield from group.all_options()
+
+    def size(self) -> int:
+        return len(self.options) + sum(g.size() for g in self.groups)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "place": self.place,
+            "options": [o.to_json() for o in self.options],
+            "groups": [g.to_json() for g in self.groups],
+        }
+
+
+@dataclass(frozen=True)
+class Choices:
+    """A seat's decision now, as ``Rules.choices`` gives it: labelled groups of options, each
+    option one legal action (every legal action exactly once). Built from the state and the
+    seat's own view only: it never says what the seat may not see. Empty when the seat has
+    nothing to decide."""
+
+    groups: tuple[ChoiceGroup, ...] = ()
+
+    def all_options(self) -> Iterator[ChoiceOption]:
+        for group in self.groups:
+            yield from group.all_options()
+
+    def size(self) -> int:
+        return sum(g.size() for g in self.groups)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"groups": [g.to_json() for g in self.groups]}
 
 
 class EngineError(Exception):
@@ -123,6 +198,12 @@ class Rules(Protocol):
         """Canonical text of an action: ``parse_action(format_action(a)) == a``."""
         ...
 
+    def choices(self, state: Any, seat: Seat) -> Choices:
+        """``seat``'s decision as labelled groups and options (every legal action exactly
+        once); ``Choices()`` when it has none. Pages and mails build their buttons and links
+        from it, never from notation. ``default_choices`` serves a game with nothing better."""
+        ...
+
     def dump_state(self, state: Any) -> dict[str, Any]: ...
 
     def load_state(self, data: Mapping[str, Any]) -> Any: ...
@@ -188,3 +269,31 @@ def _key_of(item: Any) -> tuple[Any, ...]:
 def action_sort_key(action: Action) -> tuple[Any, ...]:
     """The total order ``legal_actions`` must follow."""
     return tuple(_key_of(x) for x in action)
+
+
+def sentence(text: str) -> str:
+    """``text`` with a capital first letter."""
+    return text[:1].upper() + text[1:]
+
+
+def default_choices(rules: Rules, state: Any, seat: Seat) -> Choices:
+    """The choices of a game that words none of its own: one group, a button per legal action
+    saying its canonical text."""
+    legal = rules.legal_actions(state, seat)
+    if not legal:
+        return Choices()
+    options = []
+    for action in legal:
+        text = rules.format_action(state, action)
+        options.append(ChoiceOption(sentence(text), action, text))
+    return Choices((ChoiceGroup("Your move", tuple(options)),))
+
+
+def choices_of(rules: Rules, state: Any, seat: Seat) -> Choices:
+    """``rules.choices``, or ``default_choices`` for a game object that defines none (a rules
+    double in a test, a game added before it words its choices)."""
+    method = getattr(rules, "choices", None)
+    if method is None:
+        return default_choices(rules, state, seat)
+    result: Choices = method(state, seat)
+    return result

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
-from engine.core.protocol import Action, ConfigError, Outcome, Seat, Transition
-from engine.lancaster import flow, new_laws, notation, setup, state, text, view
+from engine.core.protocol import Action, Choices, ConfigError, Outcome, Seat, Transition
+from engine.lancaster import choices, flow, new_laws, notation, setup, state, text, view
 from engine.lancaster.data import BASE, Data
 from engine.lancaster.new_laws import NEW_LAWS_DATA
 from engine.lancaster.overrides import apply_overrides
@@ -71,6 +71,9 @@ class LancasterRules:
 
     def format_action(self, state: State, action: Action) -> str:
         return notation.format_action(state, action)
+
+    def choices(self, state: State, seat: Seat) -> Choices:
+        return choices.choices(state, seat)
 
     def dump_state(self, s: State) -> dict[str, Any]:
         return state.dump(s)

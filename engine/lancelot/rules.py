@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core.notation import examples
 from engine.core.protocol import (
     Action,
+    Choices,
     IllegalActionError,
     NotYourTurnError,
     Outcome,
@@ -22,7 +23,7 @@ from engine.core.protocol import (
     Seat,
     Transition,
 )
-from engine.lancelot import auto, notation, play
+from engine.lancelot import auto, choices, notation, play
 from engine.lancelot import state as st
 from engine.lancelot import view as vw
 from engine.lancelot.lines import EMPTY, EXCALIBUR, Geometry
@@ -249,6 +250,9 @@ class Lancelot:
 
     def format_action(self, s: LancelotState, action: Action) -> str:
         return notation.format_action(action)
+
+    def choices(self, s: LancelotState, seat: Seat) -> Choices:
+        return choices.choices(self.legal_actions(s, seat))
 
     def dump_state(self, s: LancelotState) -> dict[str, Any]:
         return st.dump_state(s)

@@ -176,7 +176,8 @@ def test_a_lancaster_round_from_new_to_the_audit_by_clicking(browser: Any, site:
         if phase == "parliament":
             labels = buttons.evaluate_all("els => els.map(e => e.textContent.trim())")
             assert all(
-                re.fullmatch(r"(Yes|No)(, adding \d+ voting markers?)?", label) for label in labels
+                re.fullmatch(r"Vote (yes|no)(, adding \d+ voting markers?)?", label)
+                for label in labels
             ), labels
         if phase in ("setup", "parliament"):
             mover.set_viewport_size(PHONE)  # the longer buttons still fit a phone

@@ -13,10 +13,9 @@ from flask.testing import FlaskClient
 
 from engine.lancaster import LANCASTER
 from pbem.service import GameService
-from tests.engine.lancaster.helpers import RED
+from tests.engine.lancaster.helpers import RED, Game
 from tests.engine.lancaster.test_printed_rules import _rewards
 from tests.web.helpers import sqlite_app
-from web.board_lancaster import Group, group_actions
 
 
 @pytest.fixture(scope="module")
@@ -68,13 +67,9 @@ def test_the_two_player_page_shows_each_allys_knights_and_its_own_castle(app: Fl
     assert "1 new knight (strength 1) upgrade a knight — knight 2" in text
 
 
-def _buttons(groups: list[Group]) -> dict[str, str]:
-    """Every button of the choices: the action it plays -> its label."""
-    out: dict[str, str] = {}
-    for g in groups:
-        out.update({c.action: c.label for c in g.choices})
-        out.update(_buttons(g.groups))
-    return out
+def _buttons(g: Game, seat: int) -> dict[str, str]:
+    """Every button of the seat's choices (``Rules.choices``): the text it plays -> its label."""
+    return {o.text: o.label for o in g.rules.choices(g.state, seat).all_options()}
 
 
 def test_surreys_buttons_say_what_the_holder_takes_and_who_starts() -> None:
@@ -83,11 +78,11 @@ def test_surreys_buttons_say_what_the_holder_takes_and_who_starts() -> None:
     # reader, a narrow screen) a button did not say what it took.
     g = _rewards((RED, "knight 1 to I"), gold=3, stop=True)
     assert g.head == ("county", 8)
-    buttons = _buttons(group_actions(g.legal(RED), g.view(RED), RED))
-    assert buttons["reward start player Blue"] == "Take the county's reward; Blue starts"
+    buttons = _buttons(g, RED)
+    assert buttons["reward start player Blue"] == "Take the reward: 2 gold + 2 squires; Blue starts"
     assert buttons["noble start player Red"] == "Take the nobleman; Red starts"
     assert buttons["both start player Yellow"] == (
-        "Pay for both: the nobleman and the reward; Yellow starts"
+        "Pay 3 gold for both: the nobleman and the reward; Yellow starts"
     )
     assert len(set(buttons.values())) == len(buttons) == 9
 
