@@ -693,7 +693,7 @@ def _settle(url: str, deployment: Deployment) -> float | None:
     from sqlalchemy import func
     from sqlmodel import col, select
 
-    from pbem.db import Database
+    from pbem.core.db import Database
     from pbem.mail.models import PENDING, SENDING, InboundMail, OutboxMail
 
     db = Database(url)
@@ -730,10 +730,10 @@ def _count(
     from sqlmodel import select
 
     import engine
-    from pbem.db import Database
+    from pbem.core.db import Database
+    from pbem.core.models import Event, Game
+    from pbem.core.replay import verify
     from pbem.mail.models import SENT, InboundMail, OutboxMail
-    from pbem.models import Event, Game
-    from pbem.replay import verify
 
     kills = deployment.kills
     figures.kills_worker = sum(1 for k in kills if k.target == "worker")

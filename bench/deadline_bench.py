@@ -42,12 +42,12 @@ from sqlalchemy import insert
 from sqlalchemy.engine import make_url
 
 from pbem.bootstrap import build_service, build_sweeper
-from pbem.clock import ManualClock, format_time
-from pbem.db import Database
-from pbem.deadlines.sweep import find_due
-from pbem.migrate import upgrade
-from pbem.models import Deadline
-from pbem.settings import DeadlineSettings, MailSettings, Settings
+from pbem.clock.sweep import find_due
+from pbem.config import DeadlineSettings, MailSettings, Settings
+from pbem.core.db import Database
+from pbem.core.migrate import upgrade
+from pbem.core.models import Deadline
+from pbem.core.time_source import ManualClock, format_time
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 TIME_CONTROL = {"kind": "fixed", "per_decision": "1h"}

@@ -47,15 +47,15 @@ from sqlalchemy.engine import make_url
 from sqlmodel import col, select
 
 from pbem.bootstrap import build_service, reply_words
-from pbem.clock import SystemClock
-from pbem.db import Database
-from pbem.mail.inbound import Inbound
+from pbem.config import MailSettings, Settings
+from pbem.core.db import Database
+from pbem.core.migrate import upgrade
+from pbem.core.time_source import SystemClock
+from pbem.mail.inbound.pipeline import Inbound
+from pbem.mail.inbound.reading import read_message
 from pbem.mail.models import PENDING, OutboxMail
-from pbem.mail.reading import read_message
-from pbem.mail.relay import Relay
-from pbem.mail.smtp import transport_for
-from pbem.migrate import upgrade
-from pbem.settings import MailSettings, Settings
+from pbem.mail.outbound.relay import Relay
+from pbem.mail.outbound.smtp import transport_for
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "mail" / "corpus"
 

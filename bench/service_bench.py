@@ -45,7 +45,7 @@ def create_bench_app() -> Any:
     """The app gunicorn serves: the real one, with the Hoard test game registered too."""
     import engine
     from pbem.bootstrap import build_service
-    from pbem.settings import load_settings
+    from pbem.config import load_settings
     from tests.service.hidden_game import HOARD
     from web import create_app
 
@@ -230,8 +230,8 @@ def _postgres_database() -> tuple[str, Any] | None:
 
 
 def run_backend(name: str, url: str, var: Path, args: argparse.Namespace) -> dict[str, Any]:
-    from pbem.db import Database
-    from pbem.migrate import upgrade
+    from pbem.core.db import Database
+    from pbem.core.migrate import upgrade
 
     db = Database(url)
     upgrade(db)

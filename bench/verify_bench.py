@@ -1,4 +1,4 @@
-"""Benchmark of the offline verifier (``python -m pbem.verify``): events checked per second.
+"""Benchmark of the offline verifier (``python -m pbem.audit.verify``): events checked per second.
 
     .venv/bin/python bench/verify_bench.py [--repeat 7]
 
@@ -28,9 +28,9 @@ sys.path[:0] = [str(ROOT)]
 def _service(folder: Path) -> Any:
     import engine
     from pbem.bootstrap import build_service
-    from pbem.db import Database
-    from pbem.migrate import upgrade
-    from pbem.settings import Settings
+    from pbem.config import Settings
+    from pbem.core.db import Database
+    from pbem.core.migrate import upgrade
     from tests.service.hidden_game import HOARD
 
     url = f"sqlite:///{folder / 'bench.db'}"
@@ -58,8 +58,8 @@ def main() -> None:
     args = parser.parse_args()
 
     import engine
-    from pbem.export import bundle_text, export_game
-    from pbem.verify import verify_bytes
+    from pbem.audit.export import bundle_text, export_game
+    from pbem.audit.verify import verify_bytes
     from tests.service.hidden_game import HOARD
 
     registry = engine.REGISTRY.with_rules(HOARD)

@@ -1,1 +1,1 @@
-"""Markdown documents shipped with pbem (rules and notation pages): pbem.resources.document."""
+"""Markdown documents shipped with pbem (rules and notation pages): pbem.core.resources.document."""

@@ -1,1 +1,1 @@
-"""The Alembic migrations of pbem's schema, shipped with the package (see pbem.resources)."""
+"""The Alembic migrations of pbem's schema, shipped with the package (see pbem.core.resources)."""

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from alembic import context
 
-from pbem.db import Database
-from pbem.migrate import table_models
-from pbem.settings import load_settings
+from pbem.config import load_settings
+from pbem.core.db import Database
+from pbem.core.migrate import table_models
 
 config = context.config
 target_metadata = table_models()

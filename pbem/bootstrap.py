@@ -8,22 +8,26 @@ from collections.abc import Sequence
 
 import engine
 from engine.core.registry import Registry
-from pbem import disputes, resignation, undo_commands
-from pbem.clock import Clock, SystemClock
-from pbem.db import Database
-from pbem.deadlines.digest import Digester
-from pbem.deadlines.sweep import Sweeper
-from pbem.mail import clock_replies, invitation_replies, reply_answers
-from pbem.mail.clock_notices import ClockNotices
-from pbem.mail.inbound import Inbound
-from pbem.mail.outbox import OutboxListener
-from pbem.mail.relay import Relay
-from pbem.mail.reply_words import ReplyWords
-from pbem.mail.smtp import transport_for
-from pbem.repository import Repository
+from pbem.clock import replies as clock_replies
+from pbem.clock.digest import Digester
+from pbem.clock.notices import ClockNotices
+from pbem.clock.sweep import Sweeper
+from pbem.config import Settings
+from pbem.core.db import Database
+from pbem.core.repository import Repository
+from pbem.core.time_source import Clock, SystemClock
+from pbem.core.unit_of_work import Listener, Transactions
+from pbem.create import invitation_replies
+from pbem.disputes import commands as disputes
+from pbem.mail.inbound import reply_answers
+from pbem.mail.inbound.pipeline import Inbound
+from pbem.mail.inbound.reply_words import ReplyWords
+from pbem.mail.outbound.outbox import OutboxListener
+from pbem.mail.outbound.relay import Relay
+from pbem.mail.outbound.smtp import transport_for
+from pbem.play import resignation
 from pbem.service import GameService
-from pbem.settings import Settings
-from pbem.unit_of_work import Listener, Transactions
+from pbem.undo import commands as undo_commands
 
 
 def open_database(settings: Settings) -> Database:
@@ -62,7 +66,7 @@ def build_service(
 
 def reply_words(service: GameService) -> ReplyWords:
     """Every word a reply may hold besides moves, each registered by its feature with the
-    handler that applies it through ``service`` (``pbem.mail.reply_words``)."""
+    handler that applies it through ``service`` (``pbem.mail.inbound.reply_words``)."""
     words = ReplyWords()
     reply_answers.register_reply_words(words)  # help, show
     invitation_replies.register_reply_words(words, service.queries)  # join

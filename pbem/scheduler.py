@@ -1,6 +1,6 @@
 """The background runner: APScheduler 3 running the mail relay, the inbound recovery (messages
-left by a worker that died, ``pbem.mail.recovery``), the IMAP poll, the deadline sweep
-(``pbem.deadlines.sweep``) and the daily digest (``pbem.deadlines.digest``) on intervals.
+left by a worker that died, ``pbem.mail.inbound.recovery``), the IMAP poll, the deadline sweep
+(``pbem.clock.sweep``) and the daily digest (``pbem.clock.digest``) on intervals.
 
 Embedded in ``pbem serve`` by default (``mail.embedded_scheduler``), or its own process as
 ``pbem scheduler`` when several web workers run. Jobs live in a MemoryJobStore (nothing is
@@ -32,13 +32,13 @@ from pbem.bootstrap import (
     build_service,
     build_sweeper,
 )
-from pbem.deadlines.digest import INTERVAL_SECONDS as DIGEST_INTERVAL
-from pbem.deadlines.sweep import Sweeper, SweepReport
-from pbem.mail.imap import parse_imap_url, poll
-from pbem.mail.inbound import Inbound, TooLarge
-from pbem.mail.recovery import recover_stranded
+from pbem.clock.digest import INTERVAL_SECONDS as DIGEST_INTERVAL
+from pbem.clock.sweep import Sweeper, SweepReport
+from pbem.config import Settings
+from pbem.mail.inbound.imap import parse_imap_url, poll
+from pbem.mail.inbound.pipeline import Inbound, TooLarge
+from pbem.mail.inbound.recovery import recover_stranded
 from pbem.service import GameService
-from pbem.settings import Settings
 
 log = logging.getLogger(__name__)
 

@@ -2,23 +2,23 @@
 decide an undo request, resign, and the administrator's resign-a-seat and end-the-game), and
 the queries every entry point asks (a game at a version, its log as a seat may see it).
 
-Each command opens a unit of work (``pbem.unit_of_work``) on the game, asks the engine, and
+Each command opens a unit of work (``pbem.core.unit_of_work``) on the game, asks the engine, and
 appends the events; the projections and listeners run in that same transaction. Built by
 ``pbem.bootstrap``.
 
 ``GameService`` is the one door every entry point uses; it composes the parts that hold the
 work, each a module of its own:
 
-- ``pbem.game_creation``: creating a game (invitations, rate limits, idempotency);
-- ``pbem.submission``: submitting actions;
-- ``pbem.undo_commands``: undo and the decisions on undo requests;
-- ``pbem.resignation``: resigning, and the administrator's resign-a-seat and end-the-game;
-- ``pbem.game_queries``: the read side;
-- ``pbem.disputes``: opening, answering and resolving disputes;
-- ``pbem.deadline_moves``: what happens when a seat's deadline has passed;
-- ``pbem.clock_commands``: the clock's commands (extensions, pauses, time controls, standing
-  orders, vacations); ``pbem.clock_consent``: what the seats change on it by consent;
-- ``pbem.command_checks``: the checks the commands share; ``pbem.results``: their answers.
+- ``pbem.create.creation``: creating a game (invitations, rate limits, idempotency);
+- ``pbem.play.submission``: submitting actions;
+- ``pbem.undo.commands``: undo and the decisions on undo requests;
+- ``pbem.play.resignation``: resigning, and the administrator's resign-a-seat and end-the-game;
+- ``pbem.play.queries``: the read side;
+- ``pbem.disputes.commands``: opening, answering and resolving disputes;
+- ``pbem.clock.deadline_moves``: what happens when a seat's deadline has passed;
+- ``pbem.clock.commands``: the clock's commands (extensions, pauses, time controls, standing
+  orders, vacations); ``pbem.clock.consent``: what the seats change on it by consent;
+- ``pbem.play.command_checks``: the checks the commands share; ``pbem.play.results``: their answers.
 """
 
 from __future__ import annotations
@@ -31,22 +31,24 @@ from sqlmodel import Session
 
 from engine.core import Rules
 from engine.core.registry import Registry
-from pbem import invitations
-from pbem.cache import StateCache
-from pbem.clock import Clock
-from pbem.clock_commands import ClockCommands
-from pbem.clock_consent import ClockConsent
-from pbem.command_checks import StalePolicy, check_admin, check_can_act, no_such_game
-from pbem.db import Database
-from pbem.deadline_moves import DeadlineAct, DeadlineMoves
-from pbem.disputes import Disputes
-from pbem.events import StoredEvent
-from pbem.game_creation import GameCreation
-from pbem.game_queries import GameQueries
-from pbem.preferences import Preferences
-from pbem.repository import Loaded, Repository, SeatInfo
-from pbem.resignation import ADMIN_CHANNEL, Resignation
-from pbem.results import (
+from pbem.clock.commands import ClockCommands
+from pbem.clock.consent import ClockConsent
+from pbem.clock.deadline_moves import DeadlineAct, DeadlineMoves
+from pbem.clock.preferences import Preferences
+from pbem.config import Settings
+from pbem.core.cache import StateCache
+from pbem.core.db import Database
+from pbem.core.events import StoredEvent
+from pbem.core.repository import Loaded, Repository, SeatInfo
+from pbem.core.time_source import Clock
+from pbem.core.unit_of_work import Listener, Transactions, UnitOfWork
+from pbem.create import invitations
+from pbem.create.creation import GameCreation
+from pbem.disputes.commands import Disputes
+from pbem.play.command_checks import StalePolicy, check_admin, check_can_act, no_such_game
+from pbem.play.queries import GameQueries
+from pbem.play.resignation import ADMIN_CHANNEL, Resignation
+from pbem.play.results import (
     Applied,
     Created,
     CreatedSeat,
@@ -54,10 +56,8 @@ from pbem.results import (
     SubmitResult,
     UndoResult,
 )
-from pbem.settings import Settings
-from pbem.submission import MAX_KEY, Submission
-from pbem.undo_commands import UndoCommands
-from pbem.unit_of_work import Listener, Transactions, UnitOfWork
+from pbem.play.submission import MAX_KEY, Submission
+from pbem.undo.commands import UndoCommands
 
 # What callers import from here, though it lives in the parts.
 __all__ = [
@@ -94,13 +94,13 @@ class GameService:
         self.submission = Submission(db, settings, clock, transactions, self.queries)
         self.undo_commands = UndoCommands(transactions)
         self.resignation = Resignation(clock, transactions)
-        #: opening, answering and resolving disputes (``pbem.disputes``)
+        #: opening, answering and resolving disputes (``pbem.disputes.commands``)
         self.disputes = Disputes(self)
         self.deadline_moves = DeadlineMoves(clock, transactions)
-        #: the clock's commands (``pbem.clock_commands``) and requests (``pbem.clock_consent``)
+        #: the clock's commands (``pbem.clock.commands``) and requests (``pbem.clock.consent``)
         self.clocks = ClockCommands(db, clock, transactions)
         self.consent = ClockConsent(transactions)
-        #: what each address chose for itself (``pbem.preferences``): its time zone
+        #: what each address chose for itself (``pbem.clock.preferences``): its time zone
         self.preferences = Preferences(db, clock)
 
     @property
@@ -139,7 +139,7 @@ class GameService:
         ``idempotency_key``: a retry with the same key and request gets the same game.
         ``requester``: who asks (a client address), for the rate limit of invitations;
         ``organiser_key``: needed when the settings list organiser keys;
-        ``time_control``: see ``pbem.deadlines.time_control.parse_time_control``."""
+        ``time_control``: see ``pbem.clock.time_control.parse_time_control``."""
         return self.creation.create_game(
             game,
             config,
@@ -153,7 +153,7 @@ class GameService:
         )
 
     def accept_invitation(self, game_id: str, seat: int, *, channel: str) -> bool:
-        """The seat's player accepts its invitation (``pbem.invitations``); False when there
+        """The seat's player accepts its invitation (``pbem.create.invitations``); False when there
         was none waiting."""
         return invitations.accept(self.transactions, game_id, seat, channel)
 
@@ -336,7 +336,7 @@ class GameService:
         an operator sees, for the game's administrator."""
         return self.queries.admin_log(game_id, admin_token)
 
-    # -- checks the disputes share with the commands (``pbem.command_checks``) -------------
+    # -- checks the disputes share with the commands (``pbem.play.command_checks``) -------------
 
     def _check_can_act(self, txn: UnitOfWork, seat: int) -> None:
         check_can_act(txn, seat)

@@ -7,7 +7,7 @@ cannot be reached the PostgreSQL tests are skipped with the reason, unless
 ``PBEM_REQUIRE_POSTGRES=1`` (as in CI), where they fail instead.
 
 ``database_url`` is parametrized over SQLite and PostgreSQL and gives a migrated, empty
-database per test module; ``database`` wraps it in a ``pbem.db.Database``.
+database per test module; ``database`` wraps it in a ``pbem.core.db.Database``.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import pytest
 from flask import Flask
 from sqlalchemy.engine import make_url
 
-from pbem.db import Database
-from pbem.migrate import upgrade
+from pbem.core.db import Database
+from pbem.core.migrate import upgrade
 from tests.form_client import FormClient
 
 # Every app's test client posts its forms with the page's CSRF token (tests/form_client.py).

@@ -9,8 +9,8 @@ from __future__ import annotations
 from flask import Flask
 
 from pbem.bootstrap import build_service
+from pbem.config import Settings, load_settings
 from pbem.service import GameService
-from pbem.settings import Settings, load_settings
 from web.browser_security import BrowserSecurity
 from web.devmail import refuse_beyond_loopback
 from web.errors import PbemApi, register_error_handlers

@@ -9,9 +9,9 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
 
-from pbem.audit import audit
-from pbem.errors import BadRequest, Forbidden
-from pbem.numbers import read_int
+from pbem.audit.evidence import audit
+from pbem.core.errors import BadRequest, Forbidden
+from pbem.core.numbers import read_int
 from pbem.service import GameService, SubmitResult
 from web.api import bearer_token
 

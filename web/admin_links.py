@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import redirect, render_template, url_for
 
-from pbem.errors import ServiceError
+from pbem.core.errors import ServiceError
 from web import page_common as pc
 
 #: Where a taken admin link goes back to: the page it was opened on (a name, never a URL).

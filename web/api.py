@@ -4,7 +4,7 @@
 OpenAPI document at ``/api/v1/openapi.json``).
 
 Seat tokens authenticate with ``Authorization: Bearer <token>``. Every game document in a
-response is built by ``pbem.views.describe`` from the rules' view for the caller's seat.
+response is built by ``pbem.play.views.describe`` from the rules' view for the caller's seat.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from flask_smorest import Blueprint
 from marshmallow import RAISE, missing
 from webargs.flaskparser import FlaskParser, is_json_request
 
-from pbem.errors import BadRequest
-from pbem.invitations import client_requester
-from pbem.receipts import check_receipt
+from pbem.audit.receipts import check_receipt
+from pbem.core.errors import BadRequest
+from pbem.create.invitations import client_requester
+from pbem.play.views import describe
 from pbem.service import GameService
-from pbem.views import describe
 from web import json_input
 from web import schemas as s
 

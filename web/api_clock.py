@@ -16,9 +16,9 @@ from typing import Any
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
-from pbem.clock_commands import MAX_ORDER, duration, parse_until
-from pbem.clock_events import REQUESTS
-from pbem.errors import BadRequest, Forbidden
+from pbem.clock.commands import MAX_ORDER, duration, parse_until
+from pbem.clock.events import REQUESTS
+from pbem.core.errors import BadRequest, Forbidden
 from web.api import BEARER, _errors, bearer_token, blp, required_seat, service
 from web.numbers import WholeNumber
 from web.schemas import Strict

@@ -14,8 +14,8 @@ from typing import Any
 from flask.views import MethodView
 from marshmallow import RAISE, Schema, fields, validate
 
-from pbem.audit import audit
-from pbem.disputes import MAX_TEXT, parse_versions
+from pbem.audit.evidence import audit
+from pbem.disputes.commands import MAX_TEXT, parse_versions
 from web.api import BEARER, _errors, bearer_token, blp, optional_seat, required_seat, service
 from web.numbers import WholeNumber
 from web.schemas import Strict

@@ -16,13 +16,13 @@ from typing import Any
 
 from flask import Blueprint, Response, render_template, request
 
-from pbem import events as ev
-from pbem.audit import audit as evidence_report
-from pbem.errors import BadRequest, ServiceError
-from pbem.naming import Names
-from pbem.numbers import NumberError, read_int
-from pbem.pages_data import verify_game
-from pbem.receipts import ReceiptCheck, check_receipt
+from pbem.audit.evidence import audit as evidence_report
+from pbem.audit.receipts import ReceiptCheck, check_receipt
+from pbem.core import events as ev
+from pbem.core.errors import BadRequest, ServiceError
+from pbem.core.naming import Names
+from pbem.core.numbers import NumberError, read_int
+from pbem.play.pages_data import verify_game
 from web import page_common as pc
 from web.admin_links import take_admin_link
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.core.protocol import ChoiceGroup, ChoiceOption, Choices
-from pbem.naming import Names
+from pbem.core.naming import Names
 
 
 def _named_option(option: ChoiceOption, names: Names) -> ChoiceOption:

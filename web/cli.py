@@ -1,4 +1,4 @@
-"""The ``pbem`` console command: the service's commands (``pbem.cli``) and ``serve``.
+"""The ``pbem`` console command: the service's commands (``pbem.cli.main``) and ``serve``.
 
 ``serve`` starts this web layer, and ``pbem`` never imports ``web`` (the layers point
 ``web -> pbem -> engine``), so the whole command is assembled here, in the outermost layer,
@@ -11,8 +11,8 @@ import copy
 
 import click
 
-from pbem import cli as service_cli
-from pbem.cli_support import WholeNumber
+from pbem.cli import main as service_cli
+from pbem.cli.support import WholeNumber
 from pbem.scheduler import serve_hook
 from web import create_app
 from web.devmail import DevPagesRefused
@@ -46,6 +46,6 @@ def serve(obj: service_cli.Context, host: str, port: int, dev: bool) -> None:
 
 
 # A copy of the service's group with its own table of commands: importing this module
-# leaves ``pbem.cli.main`` as it is.
+# leaves ``pbem.cli.main.main`` as it is.
 main: click.Group = copy.copy(service_cli.main)
 main.commands = {**service_cli.main.commands, "serve": serve}

@@ -36,8 +36,8 @@ from flask import (
 )
 
 from pbem.bootstrap import build_relay, mail_dir
-from pbem.mail.headers import clean
-from pbem.settings import Settings
+from pbem.config import Settings
+from pbem.mail.outbound.headers import clean
 from web.inbound import pipeline
 
 devmail = Blueprint("devmail", __name__, url_prefix="/dev/mail")

@@ -8,8 +8,8 @@ from typing import Any
 
 from flask import Blueprint, redirect, request, url_for
 
-from pbem.disputes import MAX_TEXT, parse_versions
-from pbem.errors import ServiceError
+from pbem.core.errors import ServiceError
+from pbem.disputes.commands import MAX_TEXT, parse_versions
 from web.page_common import seat_or_refusal, service
 
 disputes_pages = Blueprint("disputes", __name__)

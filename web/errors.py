@@ -3,7 +3,7 @@
 """Errors a person can act on, never a stack trace: JSON for the API, a page for the pages.
 
 ``PbemApi`` replaces flask-smorest's HTTP error payload with ours (a ``message`` always), and
-service errors (``pbem.errors.ServiceError``) become responses with their own status. Which
+service errors (``pbem.core.errors.ServiceError``) become responses with their own status. Which
 form an error takes follows the address asked for (:func:`wants_json`): the API, the webhook
 and the pages' status document answer JSON; everything else is a page, and its errors are pages.
 """
@@ -17,7 +17,7 @@ from flask import Flask, abort, current_app, render_template, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from pbem.errors import GameNotFound, ServiceError
+from pbem.core.errors import GameNotFound, ServiceError
 
 log = logging.getLogger(__name__)
 

@@ -12,10 +12,10 @@ from typing import Any
 
 from flask import Blueprint, render_template, request, url_for
 
-from pbem.errors import ServiceError
-from pbem.numbers import NumberError, read_int
-from pbem.pages_data import log_as_of
-from pbem.views import describe
+from pbem.core.errors import ServiceError
+from pbem.core.numbers import NumberError, read_int
+from pbem.play.pages_data import log_as_of
+from pbem.play.views import describe
 from web import page_common as pc
 
 history = Blueprint("history", __name__)

@@ -20,8 +20,8 @@ from flask import Blueprint, current_app, jsonify, render_template_string, reque
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from pbem.bootstrap import build_inbound
-from pbem.mail.inbound import Inbound, TooLarge, key_from_url
-from pbem.settings import Settings
+from pbem.config import Settings
+from pbem.mail.inbound.pipeline import Inbound, TooLarge, key_from_url
 
 inbound = Blueprint("inbound", __name__)
 

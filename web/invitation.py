@@ -1,4 +1,4 @@
-"""``/invitation/<game_id>?link=…``: the link in an invitation (``pbem.invitations``).
+"""``/invitation/<game_id>?link=…``: the link in an invitation (``pbem.create.invitations``).
 
 Opening it only asks; the button accepts (a POST), so that a program that opens every link
 of a mail (a virus scanner, a link preview) cannot accept for the player. Accepting leads to
@@ -11,9 +11,9 @@ from typing import Any
 
 from flask import Blueprint, redirect, render_template, request
 
-from pbem.errors import ServiceError
-from pbem.mail import compose as c
-from pbem.mail.address import INVITATION
+from pbem.core.errors import ServiceError
+from pbem.mail.outbound import compose as c
+from pbem.mail.outbound.address import INVITATION
 from web import page_common as pc
 
 invitation = Blueprint("invitation", __name__)

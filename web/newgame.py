@@ -13,13 +13,13 @@ from typing import Any
 
 from flask import Blueprint, render_template, request
 
-from pbem.component_values import count_for
-from pbem.deadlines.time_control import PRESETS, TimeControlError, parse_time_control
-from pbem.errors import Conflict, Forbidden, ServiceError
-from pbem.invitations import client_requester
-from pbem.mail.headers import check_display_name, clean_address
-from pbem.pages_data import config_error
-from pbem.player_names import check_player_name
+from pbem.clock.time_control import PRESETS, TimeControlError, parse_time_control
+from pbem.core.errors import Conflict, Forbidden, ServiceError
+from pbem.create.invitations import client_requester
+from pbem.create.player_names import check_player_name
+from pbem.mail.outbound.headers import check_display_name, clean_address
+from pbem.play.component_values import count_for
+from pbem.play.pages_data import config_error
 from web import page_common as pc
 
 newgame = Blueprint("newgame", __name__)

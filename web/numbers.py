@@ -1,4 +1,4 @@
-"""Whole numbers at the web's doors, read by ``pbem.numbers.read_int``: ``WholeNumber`` for
+"""Whole numbers at the web's doors, read by ``pbem.core.numbers.read_int``: ``WholeNumber`` for
 the API's query arguments and JSON fields, ``WholeNumberConverter`` for the ``<int:…>`` parts
 of paths.
 
@@ -16,7 +16,7 @@ from marshmallow import ValidationError, fields, validate
 from werkzeug.routing import BaseConverter
 from werkzeug.routing import ValidationError as NoRoute
 
-from pbem.numbers import LARGEST, NumberError, read_int
+from pbem.core.numbers import LARGEST, NumberError, read_int
 
 
 class WholeNumber(fields.Integer):

@@ -17,19 +17,19 @@ from typing import Any
 from flask import current_app, render_template, session
 
 from engine.core.protocol import Choices
-from pbem import events as ev
-from pbem.component_values import law_sets
-from pbem.errors import ServiceError
-from pbem.naming import Names
-from pbem.pages_data import (
+from pbem.core import events as ev
+from pbem.core.errors import ServiceError
+from pbem.core.naming import Names
+from pbem.core.repository import Loaded
+from pbem.play.component_values import law_sets
+from pbem.play.pages_data import (
     game_config,
     overridden_values,
     provisional_values,
     seat_for_page_link,
 )
-from pbem.repository import Loaded
+from pbem.play.views import versions_text
 from pbem.service import GameService
-from pbem.views import versions_text
 from web import board_lancelot
 from web.choices import for_people
 
@@ -91,7 +91,7 @@ def session_seat(game_id: str) -> int | None:
 
 
 def seat_names(names: Names) -> list[str]:
-    """Each seat as people read it, by seat: "Ann (Red)" — ``pbem.naming``, the names of the
+    """Each seat as people read it, by seat: "Ann (Red)" — ``pbem.core.naming``, the names of the
     mails and the API, so a player is called the same everywhere."""
     return [names.of(seat) for seat in range(len(names.people))]
 
@@ -121,7 +121,7 @@ def retracted_versions(events: Sequence[dict[str, Any]]) -> set[int]:
 def log_lines(events: Sequence[dict[str, Any]], names: Names) -> list[LogLine]:
     """The visible events (``GameService.events`` for the viewer) as lines people read.
 
-    Seats are named by ``names`` (``pbem.naming``); an action's log lines come from the
+    Seats are named by ``names`` (``pbem.core.naming``); an action's log lines come from the
     service already named. An event the pages word no differently from the service (an undo
     request that lapsed, or any newer kind) reads as the service's own sentence."""
     retracted = retracted_versions(events)

@@ -3,7 +3,7 @@ view, legal moves as clickable choices, the typed-text box) and for spectators (
 view), and the small JSON document the pages poll to refresh when the game moves.
 
 History, audit and game creation are blueprints of their own, registered under this one.
-Everything shown comes from ``pbem.views.describe`` (the rules' view for the viewer) and the
+Everything shown comes from ``pbem.play.views.describe`` (the rules' view for the viewer) and the
 log as the viewer may see it.
 """
 
@@ -13,11 +13,11 @@ from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
 
-from pbem.errors import ServiceError
-from pbem.naming import Names
-from pbem.numbers import NumberError, read_int
-from pbem.pages_data import clock_of, game_status
-from pbem.views import describe
+from pbem.core.errors import ServiceError
+from pbem.core.naming import Names
+from pbem.core.numbers import NumberError, read_int
+from pbem.play.pages_data import clock_of, game_status
+from pbem.play.views import describe
 from web.admin_links import take_admin_link
 from web.audit import audit
 from web.dispute_pages import disputes_pages

@@ -4,7 +4,7 @@ page every turn mail and ``help`` reply links to.
 
 A game whose rules have component data (Lancaster) ends with a section generated from the
 latest release, "Values not from a published source" (anchor ``provisional``): every value
-still provisional, in words (``pbem.component_values``), the place the game pages link to.
+still provisional, in words (``pbem.play.component_values``), the place the game pages link to.
 
 The Markdown is rendered by markdown-it-py in CommonMark mode with raw HTML turned off (a
 ``<script>`` in a document is shown as text) and its own link check (no ``javascript:``
@@ -18,9 +18,9 @@ import functools
 from flask import Blueprint, render_template
 from markdown_it import MarkdownIt
 
-from pbem.component_values import sections as provisional_sections
-from pbem.errors import ServiceError
-from pbem.resources import DocumentNotFound, document
+from pbem.core.errors import ServiceError
+from pbem.core.resources import DocumentNotFound, document
+from pbem.play.component_values import sections as provisional_sections
 from web.page_common import service
 
 rules_pages = Blueprint("rules", __name__)
@@ -38,7 +38,7 @@ def _markdown() -> MarkdownIt:
 
 def game_documents(game: str) -> list[tuple[str, str]]:
     """(name, Markdown) of each shipped document of ``game``; the one lookup of this page
-    (``pbem.resources.document`` finds them in a checkout and in an installed wheel)."""
+    (``pbem.core.resources.document`` finds them in a checkout and in an installed wheel)."""
     found = []
     for kind in KINDS:
         try:

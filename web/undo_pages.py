@@ -9,8 +9,8 @@ from typing import Any
 
 from flask import Blueprint, redirect, request, url_for
 
-from pbem.errors import ServiceError
-from pbem.numbers import NumberError, read_int
+from pbem.core.errors import ServiceError
+from pbem.core.numbers import NumberError, read_int
 from web.page_common import seat_or_refusal, service
 
 undo_pages = Blueprint("undo", __name__)

@@ -1,5 +1,5 @@
 """Snapshots carry a seal (``snapshots.mac``: an HMAC under the service's secret key), and the
-service uses only a snapshot whose seal verifies (``pbem.snapshots``).
+service uses only a snapshot whose seal verifies (``pbem.core.snapshots``).
 
 The snapshots stored before were never sealed, so the service would ignore them all: they are
 deleted (a cache, rebuilt as games move on), rather than kept to be reported as unsealed.

@@ -1,5 +1,5 @@
 """Deadlines: ``game_clocks`` and ``deadlines`` (read models projected from the clock's events,
-``pbem.projections.deadlines``) and ``reminders_sent`` (each reminder mailed once).
+``pbem.clock.projection``) and ``reminders_sent`` (each reminder mailed once).
 
 Games created before hold no time control: they have no clock and no deadline.
 

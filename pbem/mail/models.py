@@ -1,7 +1,7 @@
 """The mail tables (migration ``0002_mail``).
 
-Times are ISO 8601 text in UTC (``pbem.clock.format_time``), as in ``pbem.models``: fixed
-width, so comparing them as text compares the times.
+Times are ISO 8601 text in UTC (``pbem.core.time_source.format_time``), as in
+``pbem.core.models``: fixed width, so comparing them as text compares the times.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from sqlmodel import Field, SQLModel
 PENDING, SENDING, SENT, DEAD = "pending", "sending", "sent", "dead"
 #: Inbound statuses: stored -> processing (leased by a worker) -> done | held (waits for the
 #: seat's confirmation, then processing again). A worker that dies leaves ``stored`` or
-#: ``processing``: ``pbem.mail.recovery`` takes the message over when the lease runs out.
+#: ``processing``: ``pbem.mail.inbound.recovery`` takes the message over when the lease runs out.
 STORED, PROCESSING, HELD, DONE = "stored", "processing", "held", "done"
 #: The outcome a held message carries while it is processed after the seat confirmed it (so
 #: that recovering it after a crash applies it instead of asking the seat again).

@@ -20,8 +20,8 @@ from werkzeug.serving import make_server
 
 import engine
 from pbem.bootstrap import build_service
-from pbem.db import Database
-from pbem.migrate import upgrade
+from pbem.core.db import Database
+from pbem.core.migrate import upgrade
 from pbem.service import GameService
 from tests.settings import make_settings
 from web import create_app

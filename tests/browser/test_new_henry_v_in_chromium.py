@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pbem import events as ev
+from pbem.core import events as ev
 from tests.browser.conftest import Site, run_axe
 
 

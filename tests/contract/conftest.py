@@ -16,13 +16,13 @@ from click.testing import CliRunner
 
 import engine
 from pbem.bootstrap import build_service
-from pbem.cli import main
-from pbem.clock import ManualClock
-from pbem.db import Database
-from pbem.mail.relay import Relay
-from pbem.mail.smtp import transport_for
-from pbem.migrate import upgrade
-from pbem.replay import verify
+from pbem.cli.main import main
+from pbem.core.db import Database
+from pbem.core.migrate import upgrade
+from pbem.core.replay import verify
+from pbem.core.time_source import ManualClock
+from pbem.mail.outbound.relay import Relay
+from pbem.mail.outbound.smtp import transport_for
 from pbem.service import GameService
 from tests.contract.players import REGISTRY, WEBHOOK_SECRET, MailDoor
 from tests.mail.servers import SmtpTestServer

@@ -13,8 +13,8 @@ moves, so a game is reproducible from its seed. What differs is the door:
   because it got a turn mail it has not answered; seats that owe a move together (secret
   votes) each answer their own mail, however many replies of others came in since.
 
-The service draws a game's seed with ``secrets`` (``pbem.game_creation``); ``pinned_seed`` replaces
-that draw for the duration of a game, so a failing game can be played again exactly.
+The service draws a game's seed with ``secrets`` (``pbem.create.creation``); ``pinned_seed``
+replaces that draw for the duration of a game, so a failing game can be played again exactly.
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ from flask.testing import FlaskClient
 import engine
 from engine.core import Action, Rules, rng
 from engine.core.registry import Registry
-from pbem import game_creation as games_module
-from pbem.mail.relay import Relay
-from pbem.repository import Loaded
+from pbem.core.repository import Loaded
+from pbem.create import creation as games_module
+from pbem.mail.outbound.relay import Relay
 from pbem.service import GameService
 from tests.mail.servers import SmtpTestServer
 from tests.service.hidden_game import HOARD
@@ -448,7 +448,7 @@ def play_by_email(
 
 def engine_final_state_hash(name: str, config: Mapping[str, Any], game_seed: int, seed: int) -> str:
     """The final state the same choices reach on the engine alone: every door must end there."""
-    from pbem.fold import state_hash
+    from pbem.core.fold import state_hash
 
     rules = REGISTRY[name]
     state = rules.initial_state(config, game_seed)

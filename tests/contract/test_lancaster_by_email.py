@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from engine.lancaster.state import COLOUR_NAMES
-from pbem import events as ev
+from pbem.core import events as ev
 from tests.contract.conftest import check_replay
 from tests.contract.players import (
     NAMES,

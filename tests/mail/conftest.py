@@ -13,8 +13,8 @@ import pytest
 from sqlmodel import delete
 
 from pbem.bootstrap import build_service
-from pbem.clock import ManualClock
-from pbem.db import Database
+from pbem.core.db import Database
+from pbem.core.time_source import ManualClock
 from pbem.mail.models import Lease, OutboxMail
 from tests.mail.helpers import MailWorld
 from tests.mail.servers import DOVECOT, Dovecot, SmtpTestServer

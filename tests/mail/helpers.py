@@ -12,12 +12,12 @@ from sqlalchemy import delete
 from sqlmodel import col, select
 
 from pbem.bootstrap import build_inbound
-from pbem.clock import ManualClock
-from pbem.db import Database
-from pbem.invitations import has_played
+from pbem.config import Settings
+from pbem.core.db import Database
+from pbem.core.time_source import ManualClock
+from pbem.create.invitations import has_played
 from pbem.mail.models import OutboxMail
 from pbem.service import Created, GameService
-from pbem.settings import Settings
 
 
 @dataclass

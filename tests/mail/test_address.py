@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.mail.address import (
+from pbem.mail.outbound.address import (
     BadToken,
     ReplyToken,
     find_token,

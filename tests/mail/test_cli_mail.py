@@ -13,10 +13,10 @@ from sqlalchemy import update
 from sqlmodel import col, select
 
 from pbem.bootstrap import build_inbound, build_service
-from pbem.cli import main
-from pbem.db import Database
+from pbem.cli.main import main
+from pbem.config import Settings
+from pbem.core.db import Database
 from pbem.mail.models import DEAD, OutboxMail
-from pbem.settings import Settings
 from tests.mail.helpers import reply_to
 from tests.settings import build_settings
 

@@ -12,10 +12,10 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 
 from pbem.bootstrap import reply_words
-from pbem.clock import format_time
-from pbem.mail.inbound import Inbound
+from pbem.core.models import Deadline
+from pbem.core.time_source import format_time
+from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.models import OutboxMail
-from pbem.models import Deadline
 from pbem.service import Created
 from tests.mail.helpers import MailWorld, reply_to
 
@@ -189,7 +189,7 @@ def test_help_lists_the_clock_commands(world: MailWorld) -> None:
 
 
 def test_a_standing_order_written_with_a_colon_is_the_move_alone() -> None:
-    from pbem.mail.clock_replies import _LINE
+    from pbem.clock.replies import _LINE
 
     found = _LINE.match("Default: D4")
     assert found is not None and found.group("order") == "D4"

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from pbem.mail.address import find_token
-from pbem.mail.reading import Kind, read_message
+from pbem.mail.inbound.reading import Kind, read_message
+from pbem.mail.outbound.address import find_token
 
 CORPUS = Path(__file__).parent / "corpus"
 MANIFEST: dict[str, Any] = json.loads((CORPUS / "expected.json").read_text(encoding="utf-8"))

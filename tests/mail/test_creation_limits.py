@@ -13,10 +13,10 @@ import pytest
 from sqlmodel import func, select
 
 from pbem.bootstrap import build_inbound, build_service
-from pbem.creation_limits import limit_key
-from pbem.errors import TooManyRequests
-from pbem.models import Game
-from pbem.settings import DEFAULT_CONFIG, SettingsError, load_settings
+from pbem.config import DEFAULT_CONFIG, SettingsError, load_settings
+from pbem.core.errors import TooManyRequests
+from pbem.core.models import Game
+from pbem.create.limits import limit_key
 from tests.mail.helpers import MailWorld, reply_to
 from tests.settings import with_invitations
 

@@ -33,7 +33,7 @@ from urllib.parse import urlsplit
 import pytest
 from sqlmodel import col, select
 
-from pbem.db import Database
+from pbem.core.db import Database
 from pbem.mail.models import SENT, OutboxMail
 from tests.mail.servers import Received, SmtpTestServer, free_port
 

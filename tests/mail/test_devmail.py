@@ -14,9 +14,9 @@ import pytest
 from flask import Flask
 
 from pbem.bootstrap import mail_dir
-from pbem.mail.relay import Relay
-from pbem.mail.smtp import FileTransport, eml_name
-from pbem.settings import DEFAULT_CONFIG, Settings, load_settings
+from pbem.config import DEFAULT_CONFIG, Settings, load_settings
+from pbem.mail.outbound.relay import Relay
+from pbem.mail.outbound.smtp import FileTransport, eml_name
 from tests.mail.helpers import MailWorld
 from web import create_app
 from web.devmail import DevPagesRefused

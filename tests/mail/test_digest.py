@@ -12,9 +12,9 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from pbem.bootstrap import build_digester, build_sweeper
-from pbem.deadlines.digest import send_digest
+from pbem.clock.digest import send_digest
+from pbem.clock.preferences import PlayerPreference
 from pbem.mail.models import OutboxMail
-from pbem.preferences import PlayerPreference
 from tests.mail.helpers import MailWorld, mail_text
 
 MONDAY = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)

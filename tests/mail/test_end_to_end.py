@@ -11,8 +11,8 @@ from email.message import EmailMessage
 from flask.testing import FlaskClient
 
 from pbem.mail.models import SENT
-from pbem.mail.relay import Relay
-from pbem.mail.smtp import transport_for
+from pbem.mail.outbound.relay import Relay
+from pbem.mail.outbound.smtp import transport_for
 from tests.mail.helpers import MailWorld, reply_to
 from tests.mail.servers import SmtpTestServer
 from web import create_app

@@ -7,7 +7,7 @@ from typing import Any
 
 import engine
 from engine.core.contract import random_game
-from pbem.mail.compose import MAX_EXAMPLES, can_type
+from pbem.mail.outbound.compose import MAX_EXAMPLES, can_type
 
 
 def _lancaster_placement() -> tuple[Any, Any, int]:

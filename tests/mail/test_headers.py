@@ -9,8 +9,8 @@ import pytest
 from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
-from pbem.mail.headers import clean, clean_address, msgid, new_message
-from pbem.mail.reading import read_message
+from pbem.mail.inbound.reading import read_message
+from pbem.mail.outbound.headers import clean, clean_address, msgid, new_message
 
 EVIL = (
     b"From: Mallory <mallory@example.com>\r\n"
@@ -129,7 +129,7 @@ def test_remembered_headers_and_folds_write_the_bytes_the_email_package_writes(
     # Header objects and their folds are remembered between mails (the same sender,
     # subject and threading headers recur in every mail of a game); each mail, written
     # again with them remembered, has the very bytes the plain SMTP policy writes.
-    from pbem.mail import headers
+    from pbem.mail.outbound import headers
 
     def mail() -> bytes:
         return new_message(
@@ -196,7 +196,7 @@ def test_message_bytes_are_the_bytes_new_message_writes(
 ) -> None:
     # The outbox writes every mail with message_bytes (each header written on its own, the
     # simple ones as they are): the bytes and subject must be new_message's, or its error.
-    from pbem.mail.headers import message_bytes
+    from pbem.mail.outbound.headers import message_bytes
 
     args: dict[str, Any] = {
         "from_": ("Lancelot by mail", "games@pbem.example.org"),
@@ -261,7 +261,7 @@ _BODY = st.one_of(
 def test_message_bytes_writes_the_body_the_email_package_writes(text: str) -> None:
     # message_bytes writes the text part itself (headers._text_part), not with
     # set_content + as_bytes: it must be the same bytes for any text.
-    from pbem.mail.headers import message_bytes
+    from pbem.mail.outbound.headers import message_bytes
 
     args: dict[str, Any] = {
         "from_": ("Lancelot by mail", "games@pbem.example.org"),
@@ -277,7 +277,7 @@ def test_message_bytes_writes_the_body_the_email_package_writes(text: str) -> No
 
 def test_message_bytes_refuses_the_body_the_email_package_refuses() -> None:
     # A lone surrogate cannot be encoded: the email package's error, from either path.
-    from pbem.mail.headers import message_bytes
+    from pbem.mail.outbound.headers import message_bytes
 
     args: dict[str, Any] = {
         "from_": ("Lancelot by mail", "games@pbem.example.org"),

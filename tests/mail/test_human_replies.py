@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from pbem.bootstrap import reply_words
-from pbem.mail.inbound import Inbound
+from pbem.mail.inbound.pipeline import Inbound
+from pbem.mail.inbound.reading import command_lines, strip_reply
 from pbem.mail.models import OutboxMail
-from pbem.mail.reading import command_lines, strip_reply
 from tests.mail.helpers import MailWorld, reply_to
 
 PEOPLE = ["Ann", "Bob", "Cat"]

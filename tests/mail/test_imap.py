@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from imapclient import IMAPClient
 
-from pbem.mail.imap import parse_imap_url, poll
+from pbem.mail.inbound.imap import parse_imap_url, poll
 from tests.mail.servers import Dovecot
 
 

@@ -12,9 +12,9 @@ import pytest
 from sqlmodel import select
 
 from pbem.bootstrap import reply_words
-from pbem.mail.compose import rotate_key
-from pbem.mail.inbound import Inbound, TooLarge
+from pbem.mail.inbound.pipeline import Inbound, TooLarge
 from pbem.mail.models import AddressFailure, InboundMail
+from pbem.mail.outbound.compose import rotate_key
 from pbem.service import Created
 from tests.mail.helpers import MailWorld, reply_to
 from tests.settings import with_mail

@@ -11,7 +11,7 @@ from sqlalchemy import func
 from sqlmodel import select
 
 from pbem.bootstrap import reply_words
-from pbem.mail.inbound import Inbound
+from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.models import InboundMail, OutboxMail
 from tests.mail.helpers import MailWorld, reply_to
 

@@ -13,9 +13,9 @@ from typing import Any, cast
 import pytest
 
 from pbem.bootstrap import reply_words
-from pbem.mail.inbound import Inbound
+from pbem.mail.inbound.pipeline import Inbound
+from pbem.mail.inbound.recovery import recover_stranded
 from pbem.mail.models import InboundMail
-from pbem.mail.recovery import recover_stranded
 from pbem.scheduler import build_scheduler
 from pbem.service import Created, GameService
 from tests.mail.helpers import MailWorld, reply_to

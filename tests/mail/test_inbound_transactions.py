@@ -9,11 +9,11 @@ import pytest
 from sqlmodel import select
 
 from pbem.bootstrap import reply_words
-from pbem.mail import inbound as inbound_module
-from pbem.mail import inbound_outcome
-from pbem.mail.inbound import Inbound
+from pbem.mail.inbound import outcome as inbound_outcome
+from pbem.mail.inbound import pipeline as inbound_module
+from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.models import InboundMail
-from pbem.mail.relay import record_failure
+from pbem.mail.outbound.relay import record_failure
 from tests.mail.helpers import MailWorld, reply_to
 from tests.service.helpers import count_pipeline_waits
 

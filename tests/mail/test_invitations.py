@@ -14,10 +14,10 @@ from click.testing import CliRunner
 from sqlmodel import func, select
 
 from pbem.bootstrap import build_inbound, build_service
-from pbem.errors import Conflict, Forbidden, TooManyRequests
-from pbem.models import Game
-from pbem.read_models import first_difference, rebuild_all
-from pbem.replay import verify
+from pbem.core.errors import Conflict, Forbidden, TooManyRequests
+from pbem.core.models import Game
+from pbem.core.read_models import first_difference, rebuild_all
+from pbem.core.replay import verify
 from tests.mail.helpers import MailWorld, reply_to
 from tests.settings import with_invitations
 from web import create_app

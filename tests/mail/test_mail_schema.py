@@ -6,8 +6,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlmodel import SQLModel
 
-import pbem.models  # noqa: F401
-from pbem.db import Database
+import pbem.core.models  # noqa: F401
+from pbem.core.db import Database
 from pbem.mail import models as _mail_models  # noqa: F401  (registers the mail tables)
 
 

@@ -15,9 +15,9 @@ import pytest
 from sqlmodel import select
 
 from pbem.bootstrap import reply_words
-from pbem.mail.compose import rotate_key
-from pbem.mail.inbound import Inbound
+from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.models import AddressFailure, OutboxMail
+from pbem.mail.outbound.compose import rotate_key
 from tests.mail.helpers import MailWorld, reply_to
 from tests.settings import with_mail
 

@@ -12,12 +12,12 @@ import pytest
 from sqlmodel import select
 
 from pbem.bootstrap import build_service
-from pbem.mail.address import find_token, verify
+from pbem.core.unit_of_work import AppendContext
 from pbem.mail.models import DEAD, PENDING, SENT, AddressFailure
-from pbem.mail.outbox import OutboxListener
-from pbem.mail.relay import Relay, RelayResult, requeue_dead
-from pbem.mail.smtp import transport_for
-from pbem.unit_of_work import AppendContext
+from pbem.mail.outbound.address import find_token, verify
+from pbem.mail.outbound.outbox import OutboxListener
+from pbem.mail.outbound.relay import Relay, RelayResult, requeue_dead
+from pbem.mail.outbound.smtp import transport_for
 from tests.mail.helpers import MailWorld
 from tests.mail.servers import SmtpTestServer
 from tests.settings import with_mail

@@ -12,8 +12,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from pbem.mail.headers import READ_POLICY
-from pbem.mail.reading import (
+from pbem.mail.inbound.reading import (
     _ADDRESSES,
     _PARSER,
     _addresses,
@@ -24,6 +23,7 @@ from pbem.mail.reading import (
     _plain_value,
     body_text,
 )
+from pbem.mail.outbound.headers import READ_POLICY
 
 CORPUS = Path(__file__).parent / "corpus"
 

@@ -15,10 +15,10 @@ from email import message_from_bytes, policy
 
 import pytest
 
-from pbem.clock import ManualClock, SystemClock
+from pbem.core.time_source import ManualClock, SystemClock
 from pbem.mail.models import SENDING, SENT
-from pbem.mail.relay import Relay
-from pbem.mail.smtp import Session, Transport, transport_for
+from pbem.mail.outbound.relay import Relay
+from pbem.mail.outbound.smtp import Session, Transport, transport_for
 from tests.mail.helpers import MailWorld
 from tests.mail.servers import SmtpTestServer
 from tests.settings import with_mail
@@ -116,7 +116,7 @@ def test_a_relay_whose_lease_ran_out_sends_none_of_the_rows_another_relay_took(
             took.append(relay.run_once().sent)
 
     paced = _Paced(transport_for(smtp_server.url, ""), world.clock, 12, second_relay)
-    with caplog.at_level(logging.WARNING, logger="pbem.mail.relay"):
+    with caplog.at_level(logging.WARNING, logger="pbem.mail.outbound.relay"):
         Relay(world.db, world.settings, paced, world.clock, "relay-1").run_once()
     assert took == [total]  # every row's lease had run out: the second relay took the batch
     assert paced.sent == 1  # and the first sent nothing more once it knew
@@ -192,7 +192,7 @@ def test_a_relay_stopped_between_the_250_and_recording_it_resends_that_mail_alon
     )
     assert successor.run_once().sent == 0  # the first relay's lease still runs
     world.clock.advance(timedelta(seconds=11))
-    with caplog.at_level(logging.WARNING, logger="pbem.mail.relay"):
+    with caplog.at_level(logging.WARNING, logger="pbem.mail.outbound.relay"):
         assert successor.run_once().sent == total - 1
     sent = smtp_server.messages()
     ids = _message_ids(smtp_server)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
-from pbem import events as ev
 from pbem.bootstrap import build_inbound
+from pbem.core import events as ev
 from pbem.mail.models import OutboxMail
 from pbem.service import Created
 from tests.mail.helpers import MailWorld, reply_to

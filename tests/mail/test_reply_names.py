@@ -7,7 +7,7 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 
 from pbem.bootstrap import reply_words
-from pbem.mail.inbound import Inbound
+from pbem.mail.inbound.pipeline import Inbound
 from tests.mail.helpers import MailWorld, reply_to
 
 

@@ -1,4 +1,4 @@
-"""The reply words' table (``pbem.mail.reply_words``): every feature's words, as the
+"""The reply words' table (``pbem.mail.inbound.reply_words``): every feature's words, as the
 composition root fills it, and how a reply's lines are read and grouped by it."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.bootstrap import reply_words
-from pbem.mail.reply_words import Done, ReplyLine, ReplyWords
+from pbem.mail.inbound.reply_words import Done, ReplyLine, ReplyWords
 from tests.mail.helpers import MailWorld
 
 
@@ -16,11 +16,11 @@ def _nothing(line: ReplyLine) -> Done:
 
 def test_the_composition_root_registers_every_features_reply_words(world: MailWorld) -> None:
     assert list(reply_words(world.service)) == [
-        *("help", "show"),  # the answers (pbem.mail.reply_answers)
-        "join",  # the invitation (pbem.mail.invitation_replies)
-        *("undo", "accept", "decline"),  # undo (pbem.undo_commands)
-        "resign",  # leaving (pbem.resignation)
-        *("dispute", "agree", "disagree"),  # disputes (pbem.disputes)
+        *("help", "show"),  # the answers (pbem.mail.inbound.reply_answers)
+        "join",  # the invitation (pbem.create.invitation_replies)
+        *("undo", "accept", "decline"),  # undo (pbem.undo.commands)
+        "resign",  # leaving (pbem.play.resignation)
+        *("dispute", "agree", "disagree"),  # disputes (pbem.disputes.commands)
         *("default", "away until", "back", "extend, pause, resume"),  # the clock
         *("agree/disagree extend, pause, resume", "time zone", "digest"),
     ]

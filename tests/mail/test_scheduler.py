@@ -23,7 +23,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from imapclient import IMAPClient
 
 from pbem.bootstrap import reply_words
-from pbem.mail.inbound import Inbound
+from pbem.mail.inbound.pipeline import Inbound
 from pbem.scheduler import build_scheduler, poll_imap
 from tests.mail.helpers import MailWorld, reply_to
 from tests.mail.servers import Dovecot, SmtpTestServer, free_port

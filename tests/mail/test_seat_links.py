@@ -11,9 +11,9 @@ from urllib.parse import parse_qs, urlsplit
 
 from flask.testing import FlaskClient
 
-from pbem.mail.address import find_token
-from pbem.mail.compose import rotate_key
 from pbem.mail.models import OutboxMail
+from pbem.mail.outbound.address import find_token
+from pbem.mail.outbound.compose import rotate_key
 from tests.form_client import FormClient
 from tests.mail.helpers import MailWorld
 from web import create_app

@@ -13,11 +13,11 @@ from email.message import EmailMessage
 
 from engine import REGISTRY
 from pbem.bootstrap import reply_words
-from pbem.mail.compose import thread_root
-from pbem.mail.inbound import Inbound
+from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.models import OutboxMail
+from pbem.mail.outbound.compose import thread_root
+from pbem.play.views import describe
 from pbem.service import Created
-from pbem.views import describe
 from tests.mail.helpers import MailWorld, reply_to
 
 LANCASTER = REGISTRY["lancaster"]

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.mail.headers import new_message
-from pbem.mail.smtp import (
+from pbem.mail.outbound.headers import new_message
+from pbem.mail.outbound.smtp import (
     FileTransport,
     PermanentSendError,
     SmtpTransport,

@@ -12,8 +12,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from pbem.bootstrap import build_sweeper
-from pbem.errors import BadRequest
-from pbem.preferences import PlayerPreference, local_text, parse_zone
+from pbem.clock.preferences import PlayerPreference, local_text, parse_zone
+from pbem.core.errors import BadRequest
 from tests.mail.helpers import MailWorld, mail_text
 
 #: Saturday before Europe's summer time ends (Sun 25 Oct 2026 01:00 UTC): Paris is UTC+2

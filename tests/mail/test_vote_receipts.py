@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 
-from pbem import events as ev
+from pbem.audit.receipts import check_receipt
 from pbem.bootstrap import build_service, reply_words
-from pbem.mail.inbound import Inbound
-from pbem.mail.outbox import OutboxListener
-from pbem.receipts import check_receipt
+from pbem.core import events as ev
+from pbem.mail.inbound.pipeline import Inbound
+from pbem.mail.outbound.outbox import OutboxListener
 from tests.mail.helpers import MailWorld, reply_to
 from tests.mail.test_simultaneous_by_mail import _lancaster, _latest, _text, _to_parliament
 from tests.service.helpers import REGISTRY

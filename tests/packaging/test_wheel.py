@@ -164,7 +164,7 @@ def test_the_installed_package_runs_from_another_directory(installed: Installed)
     token = re.findall(r"token=(\S+)", demo)[0]
 
     notation = installed.run(
-        "python", "-c", "from pbem.resources import document; print(document('mail'), end='')"
+        "python", "-c", "from pbem.core.resources import document; print(document('mail'), end='')"
     ).stdout
     assert notation == (REPO / "docs" / "mail.md").read_text(encoding="utf-8")
 
@@ -216,7 +216,7 @@ def test_the_offline_verifier_runs_where_only_the_engine_is_installed(
     installed: Installed, tmp_path: Path
 ) -> None:
     """A player checks a bundle with the wheel alone: no Flask, no SQLAlchemy, no schema
-    library — ``python -m pbem.verify`` needs the engine and the standard library."""
+    library — ``python -m pbem.audit.verify`` needs the engine and the standard library."""
     bare = tmp_path / "bare"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True)
     _pip(
@@ -244,15 +244,17 @@ def test_the_offline_verifier_runs_where_only_the_engine_is_installed(
 
     bundle = tmp_path / "bundle.json"
     bundle.write_text(_finished_bundle(tmp_path / "made"), encoding="utf-8")
-    checked = run("-m", "pbem.verify", str(bundle))
+    checked = run("-m", "pbem.audit.verify", str(bundle))
     assert checked.returncode == 0, checked.stderr
     assert "final scores:" in checked.stdout and checked.stdout.rstrip().endswith("OK")
-    assert str(bare) in run("-c", "import pbem.verify; print(pbem.verify.__file__)").stdout
+    assert (
+        str(bare) in run("-c", "import pbem.audit.verify; print(pbem.audit.verify.__file__)").stdout
+    )
 
     forged = json.loads(bundle.read_text(encoding="utf-8"))
     forged["events"][3]["recorded_at"] += " "
     bundle.write_text(json.dumps(forged), encoding="utf-8")
-    failed = run("-m", "pbem.verify", str(bundle))
+    failed = run("-m", "pbem.audit.verify", str(bundle))
     assert failed.returncode == 1 and "FAILED at version 4:" in failed.stderr, failed
 
 
@@ -261,11 +263,11 @@ def _finished_bundle(folder: Path) -> str:
     import random
 
     import engine
+    from pbem.audit.export import bundle_text, export_game
     from pbem.bootstrap import build_service
-    from pbem.db import Database
-    from pbem.export import bundle_text, export_game
-    from pbem.migrate import upgrade
-    from pbem.settings import Settings
+    from pbem.config import Settings
+    from pbem.core.db import Database
+    from pbem.core.migrate import upgrade
 
     folder.mkdir()
     url = f"sqlite:///{folder / 'pbem.db'}"

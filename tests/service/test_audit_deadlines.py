@@ -1,4 +1,4 @@
-"""The audit's deadline fields (``pbem.audit``: the report, the API, the page and ``pbem
+"""The audit's deadline fields (``pbem.audit.evidence``: the report, the API, the page and ``pbem
 audit``) say the real deadline state, on SQLite and PostgreSQL with a manual clock: the
 game's time control and each seat's deadline now, and for each step the deadline of the
 decision it ended, whether it was played in time, and when the service played it."""
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from pbem.audit import audit, text_report
+from pbem.audit.evidence import audit, text_report
 from pbem.bootstrap import build_sweeper
-from pbem.clock import ManualClock
-from pbem.db import Database
+from pbem.core.db import Database
+from pbem.core.time_source import ManualClock
 from pbem.service import GameService
 from tests.service.deadline_helpers import clock_of, timed_service
 

@@ -1,5 +1,5 @@
 """Exports that verify offline, on SQLite and PostgreSQL: ``pbem export`` writes the events as
-stored, ``pbem.verify`` re-runs a finished game from them with the engine alone, every
+stored, ``pbem.audit.verify`` re-runs a finished game from them with the engine alone, every
 single-byte change of a bundle fails naming what is wrong, and a seat's export never holds
 another seat's unrevealed secret action (only its commitment), at any version of a game."""
 
@@ -19,16 +19,16 @@ from hypothesis import strategies as st
 from sqlalchemy import text
 from sqlmodel import col, select
 
-from pbem import chain
-from pbem import events as ev
-from pbem.db import Database
-from pbem.export import bundle_of, bundle_text, export_game
-from pbem.models import Event
-from pbem.replay import verify
+from pbem.audit.export import bundle_of, bundle_text, export_game
+from pbem.audit.verify import Report, verify_bundle, verify_bytes
+from pbem.core import chain
+from pbem.core import events as ev
+from pbem.core.db import Database
+from pbem.core.models import Event
+from pbem.core.replay import verify
+from pbem.core.store import stored_event
+from pbem.play.views import visible_events
 from pbem.service import GameService
-from pbem.store import stored_event
-from pbem.verify import Report, verify_bundle, verify_bytes
-from pbem.views import visible_events
 from tests.service.helpers import REGISTRY
 from tests.service.test_games import play
 
@@ -94,7 +94,7 @@ def test_a_finished_lancaster_game_verifies_offline_and_its_scores_are_the_servi
     path = tmp_path / "bundle.json"
     path.write_text(bundle_text(bundle), encoding="utf-8")
     ran = subprocess.run(
-        [sys.executable, "-m", "pbem.verify", str(path)],
+        [sys.executable, "-m", "pbem.audit.verify", str(path)],
         capture_output=True,
         text=True,
         cwd=REPO,
@@ -200,7 +200,7 @@ def test_a_seat_export_never_holds_another_seats_hidden_vote_at_any_version(
         for seat in range(3):
             bundle = bundle_of(gid, rows[:version], seat, stored[:version])
             text = bundle_text(bundle)
-            # What the seat may see is what the views decide (pbem.views), independently.
+            # What the seat may see is what the views decide (pbem.play.views), independently.
             shown = visible_events(stored[:version], seat)
             for item, event in zip(shown, bundle["events"], strict=True):
                 p = stored[item["version"] - 1].payload

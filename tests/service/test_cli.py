@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner, Result
 from sqlalchemy import text
 
-from pbem.db import Database
+from pbem.core.db import Database
 from web.cli import main
 
 # The console command as installed (its entry point is web.cli:main).

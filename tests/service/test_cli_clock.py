@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from pbem import events as ev
 from pbem.bootstrap import build_service
-from pbem.db import Database
-from pbem.models import Deadline
+from pbem.core import events as ev
+from pbem.core.db import Database
+from pbem.core.models import Deadline
 from pbem.service import GameService
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings

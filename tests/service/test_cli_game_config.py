@@ -14,10 +14,10 @@ from click.testing import CliRunner, Result
 from sqlmodel import select
 
 from engine import REGISTRY as ENGINES
-from pbem import events as ev
-from pbem.db import Database
-from pbem.models import Game
-from pbem.store import read
+from pbem.core import events as ev
+from pbem.core.db import Database
+from pbem.core.models import Game
+from pbem.core.store import read
 from web.cli import main
 
 #: the example of docs/web.md

@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner, Result
 from sqlmodel import select
 
-from pbem.db import Database
-from pbem.models import Deadline, Game, GameClockState
+from pbem.core.db import Database
+from pbem.core.models import Deadline, Game, GameClockState
 from web.cli import main
 
 

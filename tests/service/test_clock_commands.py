@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from pbem.bootstrap import build_service, build_sweeper
-from pbem.clock import ManualClock, format_time
-from pbem.db import Database
-from pbem.errors import AgainstTheRules, BadRequest, Conflict, Forbidden, Unreadable
-from pbem.models import Deadline
-from pbem.read_models import first_difference
-from pbem.replay import verify
-from pbem.results import Created
+from pbem.core.db import Database
+from pbem.core.errors import AgainstTheRules, BadRequest, Conflict, Forbidden, Unreadable
+from pbem.core.models import Deadline
+from pbem.core.read_models import first_difference
+from pbem.core.replay import verify
+from pbem.core.time_source import ManualClock, format_time
+from pbem.play.results import Created
 from pbem.service import GameService
 from tests.service.deadline_helpers import accept_all
 from tests.service.helpers import REGISTRY

@@ -15,13 +15,13 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
 
-from pbem import events as ev
-from pbem.clock import format_time
-from pbem.db import Database
-from pbem.deadlines.time_control import parse_time_control
-from pbem.errors import ServiceError
-from pbem.read_models import first_difference
-from pbem.results import Created
+from pbem.clock.time_control import parse_time_control
+from pbem.core import events as ev
+from pbem.core.db import Database
+from pbem.core.errors import ServiceError
+from pbem.core.read_models import first_difference
+from pbem.core.time_source import format_time
+from pbem.play.results import Created
 from pbem.service import GameService
 from tests.service.deadline_helpers import (
     PLAYERS,
@@ -68,7 +68,7 @@ def _step(service: GameService, created: Created, data: st.DataObject) -> None:
     event(step)
     clock = service.clock
     # A rebuild tells appends apart by their recorded time; two of one microsecond are read
-    # as one, which no real clock gives one game (``pbem.read_models.appends``).
+    # as one, which no real clock gives one game (``pbem.core.read_models.appends``).
     clock.advance(timedelta(microseconds=1))  # type: ignore[attr-defined]
     now = clock.now()
     if step == "wait":

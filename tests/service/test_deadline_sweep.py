@@ -1,4 +1,4 @@
-"""The deadline sweep (``pbem.deadlines.sweep``) on SQLite and PostgreSQL, with a manual
+"""The deadline sweep (``pbem.clock.sweep``) on SQLite and PostgreSQL, with a manual
 clock: deadline moves (default, standing order, standing order no longer legal, wait),
 reminders (once each, coalesced per address), two sweeps at once, a sweep interrupted and
 rerun, and days of downtime."""
@@ -15,14 +15,14 @@ import pytest
 from click.testing import CliRunner
 from sqlmodel import col, select
 
-from pbem import events as ev
 from pbem.bootstrap import build_service, build_sweeper
-from pbem.clock import ManualClock, format_time, parse_time
-from pbem.db import Database
-from pbem.deadlines.sweep import Sweeper
+from pbem.clock.sweep import Sweeper
+from pbem.core import events as ev
+from pbem.core.db import Database
+from pbem.core.models import Deadline, ReminderSent
+from pbem.core.read_models import first_difference
+from pbem.core.time_source import ManualClock, format_time, parse_time
 from pbem.mail.models import OutboxMail
-from pbem.models import Deadline, ReminderSent
-from pbem.read_models import first_difference
 from pbem.service import GameService
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings
@@ -421,7 +421,7 @@ def test_reminders_interrupted_before_commit_are_sent_by_the_next_sweep(
     ann = f"ann{secrets.token_hex(4)}@example.org"
     new_game(service, emails=(ann, None))
     clock.set(START + 6 * HOUR)
-    from pbem.deadlines import reminders
+    from pbem.clock import reminders
 
     original = reminders._mail
 

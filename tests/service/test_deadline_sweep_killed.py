@@ -27,13 +27,13 @@ from typing import Any
 from click.testing import CliRunner
 from sqlmodel import col, func, select
 
-from pbem import events as ev
 from pbem.bootstrap import build_service
-from pbem.clock import ManualClock
-from pbem.db import Database
+from pbem.core import events as ev
+from pbem.core.db import Database
+from pbem.core.models import Deadline, ReminderSent
+from pbem.core.read_models import first_difference
+from pbem.core.time_source import ManualClock
 from pbem.mail.models import OutboxMail
-from pbem.models import Deadline, ReminderSent
-from pbem.read_models import first_difference
 from pbem.service import GameService
 from tests.service.deadline_helpers import accept_all
 from tests.service.helpers import REGISTRY

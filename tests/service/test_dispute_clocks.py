@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
-from pbem import events as ev
 from pbem.bootstrap import build_sweeper
-from pbem.clock import ManualClock, format_time
-from pbem.db import Database
-from pbem.deadlines.sweep import Sweeper
-from pbem.errors import Conflict
-from pbem.models import Deadline
-from pbem.read_models import first_difference
+from pbem.clock.sweep import Sweeper
+from pbem.core import events as ev
+from pbem.core.db import Database
+from pbem.core.errors import Conflict
+from pbem.core.models import Deadline
+from pbem.core.read_models import first_difference
+from pbem.core.time_source import ManualClock, format_time
 from pbem.service import Created, GameService
 from tests.service.deadline_helpers import clock_of, timed_service
 from tests.service.helpers import REGISTRY

@@ -25,7 +25,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, OperationalError, StatementError
 
-from pbem.db import Database, DriverStatement
+from pbem.core.db import Database, DriverStatement
 from tests.service.helpers import count_pipeline_waits
 
 _metadata = MetaData()

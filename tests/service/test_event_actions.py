@@ -4,9 +4,9 @@ The engine contract allows actions made of text, integers, booleans, ``None`` an
 tuples (``engine/core/protocol.py``); an ``ActionApplied`` event must carry every one of
 them. The property is checked over every game in the registry (and the Hoard test game) and
 every config of its ``contract_configs()``, at random positions of seeded random games, on
-the path the service takes: ``pbem.actions.action_event`` builds the payload, the event
+the path the service takes: ``pbem.play.actions.action_event`` builds the payload, the event
 schema validates it and canonical JSON stores it, the schema reads it back and
-``pbem.fold.Fold`` applies it.
+``pbem.core.fold.Fold`` applies it.
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 import engine
 from engine.core import Action, Rules, action_from_json, action_to_json, contract
 from engine.core.registry import Registry
-from pbem import events as ev
-from pbem.actions import action_event
-from pbem.events import StoredEvent
-from pbem.fold import Fold
+from pbem.core import events as ev
+from pbem.core.events import StoredEvent
+from pbem.core.fold import Fold
+from pbem.play.actions import action_event
 from tests.service.hidden_game import HOARD
 
 REGISTRY: Registry = engine.REGISTRY.with_rules(cast(Rules, HOARD))

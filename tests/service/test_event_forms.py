@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from pbem import chain
-from pbem import events as ev
+from pbem.core import chain
+from pbem.core import events as ev
 
 SALT = "5" * 32
 VOTE = ["vote", "yes"]

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from sqlalchemy import delete, func, select, text
 
-from pbem import events as ev
-from pbem.errors import (
+from pbem.core import events as ev
+from pbem.core.errors import (
     AgainstTheRules,
     BadRequest,
     Conflict,
@@ -19,10 +19,10 @@ from pbem.errors import (
     StaleVersion,
     Unreadable,
 )
-from pbem.fold import state_hash
-from pbem.models import Event, Game, GameSecret, Snapshot
+from pbem.core.fold import state_hash
+from pbem.core.models import Event, Game, GameSecret, Snapshot
+from pbem.core.unit_of_work import AppendContext
 from pbem.service import GameService
-from pbem.unit_of_work import AppendContext
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": None}]
 

@@ -1,5 +1,5 @@
 """Players are named one way: "Ann (Red)", and a Lancaster 2-player ally "Yellow (Ann's ally)",
-in the engines' own lines and boards (pbem.naming), from the games' real views."""
+in the engines' own lines and boards (pbem.core.naming), from the games' real views."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import engine
-from pbem.naming import _COMMAND_LINE, Names, _patterns_of, names_for
-from pbem.views import board_for_people
+from pbem.core.naming import _COMMAND_LINE, Names, _patterns_of, names_for
+from pbem.play.views import board_for_people
 
 
 def test_lancaster_two_players_names_the_allies_by_their_owner() -> None:

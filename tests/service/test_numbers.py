@@ -1,4 +1,4 @@
-"""The one reader of typed whole numbers (``pbem.numbers.read_int``), the durations read
+"""The one reader of typed whole numbers (``pbem.core.numbers.read_int``), the durations read
 with it, and the command line's doors: digits other than 0 to 9, signs, spaces and huge
 values are refused with a message, never a crash; on the command line a usage error or a
 clean ``Error:``, never a traceback (on SQLite and PostgreSQL)."""
@@ -15,15 +15,15 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from pbem.audit.export import export_game
+from pbem.audit.verify import verify_bundle
 from pbem.bootstrap import build_service
-from pbem.db import Database
-from pbem.deadlines.time_control import TimeControlError, parse_duration, parse_time_control
-from pbem.errors import BadRequest
-from pbem.export import export_game
-from pbem.numbers import LARGEST, NumberError, read_int
+from pbem.clock.time_control import TimeControlError, parse_duration, parse_time_control
+from pbem.config import DEFAULT_CONFIG, SettingsError, load_settings
+from pbem.core.db import Database
+from pbem.core.errors import BadRequest
+from pbem.core.numbers import LARGEST, NumberError, read_int
 from pbem.service import GameService
-from pbem.settings import DEFAULT_CONFIG, SettingsError, load_settings
-from pbem.verify import verify_bundle
 from tests.service.helpers import REGISTRY
 from tests.service.test_bundles import _hoard, _rechained
 from tests.settings import make_settings

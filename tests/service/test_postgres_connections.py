@@ -13,8 +13,8 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from pbem import db as db_module
-from pbem.db import Database
+from pbem.core import db as db_module
+from pbem.core.db import Database
 
 pytestmark = pytest.mark.postgres
 

@@ -14,7 +14,7 @@ from psycopg import pq
 from sqlalchemy import Column, Integer, MetaData, Table, insert, text
 from sqlalchemy.exc import IntegrityError
 
-from pbem.db import Database, DriverStatement
+from pbem.core.db import Database, DriverStatement
 from tests.service.helpers import count_pipeline_waits
 
 pytestmark = pytest.mark.postgres
@@ -143,7 +143,7 @@ def test_a_statement_without_no_wait_waits_for_its_answer(
 def test_a_savepoint_that_fails_is_rolled_back_to_and_the_write_goes_on(
     database: Database,
 ) -> None:
-    # As when two workers answer the same sender at once (pbem.mail.replies): the loser's
+    # As when two workers answer the same sender at once (pbem.mail.inbound.replies): the loser's
     # INSERT fails inside a savepoint, and its transaction carries on without it.
     _store_one(database)
     with database.pipelined_write() as session:

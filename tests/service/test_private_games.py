@@ -16,11 +16,11 @@ from click.testing import CliRunner, Result
 from sqlalchemy import text
 
 import engine
-from pbem import events as ev
 from pbem.bootstrap import build_service
-from pbem.db import Database
-from pbem.errors import GameNotFound
-from pbem.projections import snapshot_rows
+from pbem.core import events as ev
+from pbem.core.db import Database
+from pbem.core.errors import GameNotFound
+from pbem.core.projections.runner import snapshot_rows
 from pbem.service import GameService
 from tests.settings import make_settings
 from web.cli import main

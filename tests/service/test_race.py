@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from pbem.bootstrap import build_service
-from pbem.db import Database
-from pbem.errors import ServiceError
+from pbem.core.db import Database
+from pbem.core.errors import ServiceError
 from pbem.service import GameService
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings

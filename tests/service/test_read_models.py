@@ -14,9 +14,9 @@ from sqlalchemy import text
 
 import engine
 from pbem.bootstrap import build_service
-from pbem.db import Database
-from pbem.projections import snapshot_rows
-from pbem.read_models import game_ids
+from pbem.core.db import Database
+from pbem.core.projections.runner import snapshot_rows
+from pbem.core.read_models import game_ids
 from pbem.service import GameService
 from tests.settings import make_settings
 from web.cli import main

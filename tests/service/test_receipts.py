@@ -10,11 +10,11 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import text
 
-from pbem import chain
-from pbem import events as ev
-from pbem.errors import BadRequest
-from pbem.receipts import check_receipt
-from pbem.replay import verify
+from pbem.audit.receipts import check_receipt
+from pbem.core import chain
+from pbem.core import events as ev
+from pbem.core.errors import BadRequest
+from pbem.core.replay import verify
 from pbem.service import GameService
 from tests.service.test_games import play
 from web.cli import main

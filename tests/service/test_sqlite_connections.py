@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from pbem.db import Database
+from pbem.core.db import Database
 
 HOLD_SECONDS = 0.5
 

@@ -20,8 +20,8 @@ from sqlalchemy import MetaData, inspect, text
 from sqlmodel import SQLModel
 
 import pbem
-from pbem.db import Database
-from pbem.migrate import alembic_config, current_revisions, head_revisions, upgrade
+from pbem.core.db import Database
+from pbem.core.migrate import alembic_config, current_revisions, head_revisions, upgrade
 
 
 def _every_table_model() -> MetaData:

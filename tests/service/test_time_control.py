@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from pbem.deadlines.time_control import (
+from pbem.clock.time_control import (
     DAY,
     HOUR,
     MINUTE,

@@ -14,8 +14,8 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
-from pbem import events as ev
-from pbem.replay import verify
+from pbem.core import events as ev
+from pbem.core.replay import verify
 from pbem.service import GameService
 from tests.service.test_games import play
 

@@ -9,7 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from pbem.bootstrap import build_service
-from pbem.db import Database
+from pbem.core.db import Database
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings
 from web import create_app

@@ -11,10 +11,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from pbem.bootstrap import build_service
-from pbem.db import Database
-from pbem.invitations import has_played
-from pbem.mail.compose import invitation_link
-from pbem.migrate import upgrade
+from pbem.core.db import Database
+from pbem.core.migrate import upgrade
+from pbem.create.invitations import has_played
+from pbem.mail.outbound.compose import invitation_link
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings
 from web import create_app

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem.cli import main
-from pbem.replay import verify
+from pbem.cli.main import main
+from pbem.core.replay import verify
 from pbem.service import GameService
 from tests.web.helpers import bearer, new_game
 

@@ -450,7 +450,7 @@ def test_a_cookie_older_than_the_session_lifetime_opens_nothing(app: Flask) -> N
 
 
 def test_a_rotated_token_closes_the_page_in_every_browser_holding_it(app: Flask) -> None:
-    from pbem.credentials import replace_seat_token
+    from pbem.seats.credentials import replace_seat_token
 
     created = _game(app)
     svc = _service(app)
@@ -507,7 +507,7 @@ def test_the_suites_form_client_is_the_default_test_client(app: Flask) -> None:
 def test_the_session_lifetime_is_a_setting_and_a_wrong_one_stops_the_service(
     app: Flask, tmp_path: Path
 ) -> None:
-    from pbem.settings import SettingsError, load_settings
+    from pbem.config import SettingsError, load_settings
 
     created = _game(app)
     settings = _service(app).settings.with_changes(session_days=2)

@@ -11,8 +11,8 @@ import pytest
 from flask import Flask
 from sqlmodel import select
 
-from pbem.invitations import client_requester
-from pbem.models import CreationAddress
+from pbem.core.models import CreationAddress
+from pbem.create.invitations import client_requester
 
 
 @pytest.mark.parametrize(

@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 from sqlmodel import func, select
 
-from pbem.db import Database
-from pbem.models import Seat
+from pbem.core.db import Database
+from pbem.core.models import Seat
 from tests.mail.servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]

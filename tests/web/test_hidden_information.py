@@ -91,7 +91,7 @@ def test_no_response_to_a_seat_holds_another_seats_hidden_values(
 
 
 def _seed(service: GameService, gid: str) -> str:
-    from pbem.models import GameSecret
+    from pbem.core.models import GameSecret
 
     with service.db.read() as s:
         game = s.get(GameSecret, gid)  # the seed is kept outside the read models

@@ -14,7 +14,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem import events as ev
+from pbem.core import events as ev
 from pbem.service import GameService
 from tests.web.helpers import sqlite_app
 

@@ -32,8 +32,8 @@ from sqlmodel import func, select
 from werkzeug.routing import IntegerConverter, Rule
 
 from pbem.bootstrap import build_service
-from pbem.db import Database
-from pbem.models import Event
+from pbem.core.db import Database
+from pbem.core.models import Event
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings
 from tests.web.helpers import bearer

@@ -17,9 +17,9 @@ import pytest
 from flask import Flask
 
 from engine import REGISTRY as ENGINES
-from pbem import events as ev
-from pbem.component_values import describe, overridden, provisional, sections
-from pbem.resources import document
+from pbem.core import events as ev
+from pbem.core.resources import document
+from pbem.play.component_values import describe, overridden, provisional, sections
 from pbem.service import GameService
 from tests.web.helpers import sqlite_app
 

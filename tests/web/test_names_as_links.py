@@ -1,5 +1,5 @@
 """A player's name is written in the mails to the other players, so no name may read as a
-link or an address (pbem.player_names): refused at creation by the API, the /new page and
+link or an address (pbem.create.player_names): refused at creation by the API, the /new page and
 `pbem new-game`, with an error naming the player's field, and nothing created. Ordinary
 names (spaces, accents, other scripts, apostrophes, hyphens, initials) are kept."""
 
@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from flask.testing import FlaskClient
 
-from pbem.player_names import link_in_name
+from pbem.create.player_names import link_in_name
 from web.cli import main as cli
 
 LINKS = [

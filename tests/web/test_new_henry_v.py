@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 
-from pbem import events as ev
+from pbem.core import events as ev
 from pbem.service import GameService
 from tests.web.helpers import sqlite_app
 

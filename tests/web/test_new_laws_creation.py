@@ -8,7 +8,7 @@ run this file after the merge.
 The config contract (from the engine): ``"new_laws"`` absent or "none" = the base laws;
 "replace"; "combine" = each group drawn at random; or a list of five of "base", "new",
 "random" for groups 0 to 4. The tests read a recorded config through
-``pbem.component_values.chosen_law_sets``, so that the engine may normalise "replace" to five
+``pbem.play.component_values.chosen_law_sets``, so that the engine may normalise "replace" to five
 "new" (or keep it) without breaking them.
 """
 
@@ -26,11 +26,11 @@ from click.testing import CliRunner
 from flask import Flask
 
 from engine import REGISTRY as ENGINES
-from pbem import events as ev
-from pbem.component_values import chosen_law_sets
-from pbem.db import Database
+from pbem.core import events as ev
+from pbem.core.db import Database
+from pbem.core.store import read
+from pbem.play.component_values import chosen_law_sets
 from pbem.service import GameService
-from pbem.store import read
 from tests.web.helpers import sqlite_app
 from web.cli import main
 

@@ -1,4 +1,4 @@
-"""Players are named on the pages exactly as in the mails and the API (``pbem.naming``):
+"""Players are named on the pages exactly as in the mails and the API (``pbem.core.naming``):
 "Ann (Red)" in the status line, the engine's prompt and the log; a 2-player Lancaster game's
 ally colour as "Yellow (Ann's ally)"; an undo request that lapsed as a sentence, like the
 other undo events; Lancaster's buttons saying what a choice gives.

@@ -14,7 +14,7 @@ import pytest
 from flask import Flask
 
 from engine import REGISTRY as ENGINES
-from pbem import component_values
+from pbem.play import component_values
 from pbem.service import GameService
 from tests.web.helpers import sqlite_app
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from pbem.resources import document
+from pbem.core.resources import document
 
 
 def test_the_lancaster_page_renders_the_notation_document(client: FlaskClient) -> None:

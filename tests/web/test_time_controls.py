@@ -13,10 +13,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem import events as ev
 from pbem.bootstrap import build_service
-from pbem.clock import ManualClock
-from pbem.db import Database
+from pbem.core import events as ev
+from pbem.core.db import Database
+from pbem.core.time_source import ManualClock
 from pbem.service import GameService
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings

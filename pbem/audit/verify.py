@@ -1,0 +1,417 @@
+"""Check an exported game offline: ``python -m pbem.audit.verify bundle.json`` (or ``pbem
+verify-export``).
+
+It needs the rules engine and the standard library, nothing else: no database, no web
+framework, no schema library, so that a player can check a game without trusting (or
+installing) the service. It reads the bundle (``docs/audit.md`` describes its format) and
+checks, in order:
+
+1. the bundle's own fields: its format, and that its rules, config, seed commitment, head
+   hash and version are those its events record;
+2. the hash chain: versions 1..n without a gap, each ``prev_hash`` the hash before it, each
+   ``hash`` recomputed from the event (``pbem.core.chain``);
+3. every secret action's vote and salt against its commitment (a seat's export carries other
+   seats' unrevealed votes as their commitments only: their links still check);
+4. once the game is finished: the revealed seed against its commitment, then the whole game
+   re-run by the rules from that seed, every action legal where it was played, its canonical
+   text, log and flags the engine's, and the recorded outcome the engine's; it prints the
+   final scores.
+
+Because it stands alone it reads a bundle by key, as the bundle's documentation describes
+it, rather than through the service's event schemas; the game is re-run by the same fold as
+the service's (``pbem.core.fold``), which reads each payload's fields as attributes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import engine
+from engine.core import EngineError
+from engine.core.registry import Registry, UnknownRules
+from pbem.core import chain
+from pbem.core.fold import Fold, FoldError
+
+FORMAT = "pbem-export-2"
+BUNDLE_KEYS = frozenset(
+    {
+        "format",
+        "game_id",
+        "seen_by",
+        "rules",
+        "config",
+        "seed_commitment",
+        "seed",
+        "head_hash",
+        "version",
+        "events",
+    }
+)
+EVENT_KEYS = frozenset(
+    {"version", "type", "schema_version", "data", "recorded_at", "prev_hash", "hash"}
+)
+GAME_CREATED = "GameCreated"
+GAME_FINISHED = "GameFinished"
+#: a seat's standing order (``pbem.clock.events``): left out of the other seats' exports
+STANDING_ORDER_SET = "StandingOrderSet"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What is wrong, and where: ``where`` is "version N" or the bundle field's name."""
+
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
+
+
+@dataclass
+class Report:
+    game_id: str = "?"
+    events: int = 0
+    problems: list[Problem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    #: secret actions checked against their commitments / carried as commitments only
+    commitments_checked: int = 0
+    sealed: int = 0
+    #: other seats' standing orders left out of a seat's export (never revealed: they are
+    #: their seats' own, and the re-run of the rules does not need them)
+    orders_withheld: int = 0
+    finished: bool = False
+    replayed: bool = False
+    head_hash: str | None = None
+    #: the engine's outcome of the re-run game (or the recorded one of a game ended early)
+    outcome: dict[str, Any] | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def add(self, where: str, message: str) -> None:
+        self.problems.append(Problem(where, message))
+
+
+class _BadBundle(Exception):
+    """The bundle cannot be read far enough to check anything more."""
+
+
+def verify_file(path: str | Path, registry: Registry | None = None) -> Report:
+    return verify_bytes(Path(path).read_bytes(), registry)
+
+
+def verify_bytes(raw: bytes, registry: Registry | None = None) -> Report:
+    """Check a bundle as its bytes: any byte that does not decode is named too."""
+    report = Report()
+    try:
+        bundle = _parse(raw)
+    except _BadBundle as e:
+        report.add("bundle", str(e))
+        return report
+    return verify_bundle(bundle, registry, report)
+
+
+def _parse(raw: bytes) -> Any:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise _BadBundle(f"the file is not UTF-8 text (byte {e.start})") from None
+
+    def refuse_constant(name: str) -> Any:
+        raise _BadBundle(f"the file holds {name}, which JSON bundles never do")
+
+    def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [k for k, _ in pairs]
+        if len(set(keys)) != len(keys):
+            raise _BadBundle(f"an object names a key twice: {sorted(keys)}")
+        return dict(pairs)
+
+    try:
+        return json.loads(text, parse_constant=refuse_constant, object_pairs_hook=unique_keys)
+    except ValueError as e:
+        raise _BadBundle(f"the file is not valid JSON: {e}") from None
+
+
+def verify_bundle(
+    bundle: Any, registry: Registry | None = None, report: Report | None = None
+) -> Report:
+    """Check a parsed bundle; the report lists every problem found (the first ones stop the
+    checks that depend on them: a broken chain is not re-run)."""
+    report = report if report is not None else Report()
+    registry = engine.REGISTRY if registry is None else registry
+    try:
+        events = _check_shape(bundle, report)
+    except _BadBundle as e:
+        report.add("bundle", str(e))
+        return report
+    report.game_id = bundle["game_id"]
+    report.events = len(events)
+    _check_chain(bundle["game_id"], events, report)
+    if report.problems:
+        return report
+    created = events[0]["data"]
+    _check_fields(bundle, created, events, report)
+    if report.problems:
+        return report
+    report.head_hash = events[-1]["hash"]
+    finished = next((e for e in events if e["type"] == GAME_FINISHED), None)
+    report.finished = finished is not None
+    if finished is None:
+        if bundle["seed"] is not None:
+            report.add("seed", "an unfinished game's bundle carries a seed")
+        else:
+            report.notes.append(
+                "the game is not finished: its seed is still secret, so the rules cannot "
+                "re-run it yet (the chain and the commitments are checked)"
+            )
+        return report
+    _replay(bundle, created, events, finished, registry, report)
+    return report
+
+
+def _check_shape(bundle: Any, report: Report) -> list[dict[str, Any]]:
+    if not isinstance(bundle, dict):
+        raise _BadBundle("the bundle is not a JSON object")
+    keys = set(bundle)
+    if keys != BUNDLE_KEYS:
+        raise _BadBundle(
+            f"the bundle's fields are not those of {FORMAT}: unknown "
+            f"{sorted(keys - BUNDLE_KEYS)}, missing {sorted(BUNDLE_KEYS - keys)}"
+        )
+    if bundle["format"] != FORMAT:
+        raise _BadBundle(f"format {bundle['format']!r} is not {FORMAT!r}")
+    if not isinstance(bundle["game_id"], str):
+        raise _BadBundle("game_id is not text")
+    events = bundle["events"]
+    if not isinstance(events, list) or not events:
+        raise _BadBundle("the bundle holds no events")
+    for i, event in enumerate(events, start=1):
+        if not isinstance(event, dict) or set(event) != EVENT_KEYS:
+            shown = sorted(event) if isinstance(event, dict) else type(event).__name__
+            raise _BadBundle(f"event {i} does not have the fields {sorted(EVENT_KEYS)}: {shown}")
+        for name in ("version", "schema_version"):
+            if type(event[name]) is not int:
+                raise _BadBundle(f"event {i}: {name} is not an integer")
+        for name in ("type", "recorded_at", "prev_hash", "hash"):
+            if not isinstance(event[name], str):
+                raise _BadBundle(f"event {i}: {name} is not text")
+        if event["data"] is not None and not isinstance(event["data"], dict):
+            raise _BadBundle(f"event {i}: data is not a JSON object")
+    return events
+
+
+def _check_chain(game_id: str, events: Sequence[dict[str, Any]], report: Report) -> None:
+    prev = chain.GENESIS_HASH
+    for position, event in enumerate(events, start=1):
+        version = event["version"]
+        # Named by its place in the list: a changed version number is the event's fault.
+        where = f"version {position}"
+        if version != position:
+            report.add(where, f"the event in this place says it is version {version}")
+        if event["prev_hash"] != prev:
+            report.add(where, "prev_hash is not the hash of the event before it")
+        prev = event["hash"]
+        data = event["data"]
+        if data is None:
+            # A secret action recorded before commitments existed, or another seat's standing
+            # order, left out of a seat's export: its link is taken as recorded (the next
+            # event's prev_hash holds it).
+            if event["type"] == STANDING_ORDER_SET:
+                report.orders_withheld += 1
+            else:
+                report.sealed += 1
+            continue
+        try:
+            canonical = chain.canonical_event(
+                game_id,
+                version,
+                event["type"],
+                event["schema_version"],
+                data,
+                event["recorded_at"],
+            )
+        except chain.EventDataError as e:
+            report.add(where, f"the event cannot be hashed: {e}")
+            continue
+        if chain.chain_hash(event["prev_hash"], canonical) != event["hash"]:
+            report.add(where, "the hash does not match the event (the event or hash was changed)")
+        if chain.is_committed(event["type"], event["schema_version"], data):
+            problem = chain.commitment_problem(event["type"], event["schema_version"], data)
+            if problem is not None:
+                report.add(where, problem)
+            elif "action" in data:
+                report.commitments_checked += 1
+            else:
+                report.sealed += 1
+    if report.orders_withheld:
+        report.notes.append(
+            f"{report.orders_withheld} standing order(s) of other seats are left out: they "
+            "are their seats' own"
+        )
+    if report.sealed:
+        report.notes.append(
+            f"{report.sealed} secret action(s) of other seats are carried as commitments "
+            "only: they are revealed later (or in the full export)"
+        )
+
+
+def _check_fields(
+    bundle: Mapping[str, Any],
+    created: Mapping[str, Any] | None,
+    events: Sequence[dict[str, Any]],
+    report: Report,
+) -> None:
+    if events[0]["type"] != GAME_CREATED or created is None:
+        report.add("version 1", f"the first event is not {GAME_CREATED}")
+        return
+    recorded = {
+        "rules": {"name": created.get("game"), "version": created.get("rules_version")},
+        "config": created.get("config"),
+        "seed_commitment": created.get("seed_commitment"),
+        "head_hash": events[-1]["hash"],
+        "version": events[-1]["version"],
+    }
+    for name, value in recorded.items():
+        if bundle[name] != value:
+            report.add(name, f"the bundle says {bundle[name]!r}, its events say {value!r}")
+    seen_by = bundle["seen_by"]
+    if (
+        seen_by != "everything"
+        and not (
+            isinstance(seen_by, str)
+            and seen_by.startswith("seat ")
+            and seen_by[5:].isascii()  # isdigit() alone lets "²" through to int(), which refuses it
+            and seen_by[5:].isdigit()
+            and str(int(seen_by[5:])) == seen_by[5:]
+        )
+    ):
+        report.add("seen_by", f"{seen_by!r} is neither 'everything' nor 'seat N'")
+
+
+def _replay(
+    bundle: Mapping[str, Any],
+    created: Mapping[str, Any],
+    events: Sequence[dict[str, Any]],
+    finished: Mapping[str, Any],
+    registry: Registry,
+    report: Report,
+) -> None:
+    revealed = (finished["data"] or {}).get("seed")
+    where = f"version {finished['version']}"
+    if bundle["seed"] != revealed:
+        report.add("seed", f"the bundle's seed is not the one revealed at {where}")
+        return
+    if not isinstance(revealed, str) or not (revealed.isascii() and revealed.isdigit()):
+        report.add(where, "the revealed seed is not a decimal number")
+        return
+    if chain.seed_commitment(int(revealed)) != created["seed_commitment"]:
+        report.add("seed", "the seed does not match the commitment recorded at creation")
+        return
+    if report.sealed:
+        report.add(where, "a finished game's bundle still carries unrevealed secret actions")
+        return
+    try:
+        # The game is re-run under the release it was created with, never the latest.
+        rules = registry.release(str(created["game"]), str(created["rules_version"]))
+    except UnknownRules as e:
+        report.add("rules", str(e))
+        return
+    try:
+        fold = Fold.from_start(rules, created["config"], int(revealed))
+    except EngineError as e:  # e.g. a config the rules no longer accept
+        report.add("version 1", f"the rules refuse the game: {e}")
+        return
+    _run(fold, events[1:], report)
+
+
+@dataclass(frozen=True)
+class _Event:
+    """A bundle's event as the fold reads it (``pbem.core.fold.Event``)."""
+
+    version: int
+    type: str
+    #: the payload's fields as attributes (``pbem.core.fold.Action`` and ``Retraction``)
+    payload: SimpleNamespace
+
+
+def _run(fold: Fold, events: Sequence[dict[str, Any]], report: Report) -> None:
+    """The game re-run from its seed by the one fold, every action checked as it is applied,
+    to its GameFinished."""
+    for event in events:
+        where = f"version {event['version']}"
+        data = event["data"] or {}
+        try:
+            if event["type"] == GAME_FINISHED:
+                if event is not events[-1]:
+                    report.add(where, "events are recorded after the game finished")
+                    return
+                report.replayed = True
+                if data["reason"] != "rules":
+                    # Ended by resignations: the recorded result is the service's, not the rules'.
+                    report.outcome = data["outcome"]
+                    return
+                fold.check_outcome(event["version"], data["outcome"])
+                report.outcome = fold.outcome_json()
+                return
+            payload = SimpleNamespace(**data)
+            fold.apply(_Event(event["version"], event["type"], payload), check=True)
+        except FoldError as e:
+            report.add(f"version {e.version}", e.message)
+            return
+    report.add("events", "the game finished but the re-run never reached the end")
+
+
+def summary(report: Report) -> list[str]:
+    """The report as lines for people."""
+    lines = [f"game {report.game_id}: {report.events} events"]
+    if report.ok:
+        lines.append(f"chain intact: head hash {report.head_hash}")
+        if report.commitments_checked:
+            lines.append(f"{report.commitments_checked} secret action(s) match their commitments")
+        if report.replayed:
+            lines.append("seed matches its commitment; re-run by the rules: every action legal")
+    lines.extend(f"note: {n}" for n in report.notes)
+    if report.ok and report.outcome is not None:
+        scores = report.outcome.get("scores") or []
+        winners = set(report.outcome.get("winners") or [])
+        if scores:
+            lines.append("final scores:")
+            lines.extend(
+                f"  seat {seat}: {score}{'  (winner)' if seat in winners else ''}"
+                for seat, score in enumerate(scores)
+            )
+        else:
+            lines.append(f"winners: {sorted(winners)}")
+    lines.extend(f"FAILED at {p}" for p in report.problems)
+    lines.append("OK" if report.ok else "FAILED")
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m pbem.audit.verify",
+        description="Check an exported pbem game offline: chain, commitments, seed, rules.",
+    )
+    parser.add_argument("bundle", help="the bundle file written by `pbem export`")
+    args = parser.parse_args(argv)
+    try:
+        raw = Path(args.bundle).read_bytes()
+    except OSError as e:
+        print(f"cannot read {args.bundle}: {e.strerror}", file=sys.stderr)
+        return 2
+    report = verify_bytes(raw)
+    out = sys.stdout if report.ok else sys.stderr
+    print("\n".join(summary(report)), file=out)
+    return 0 if report.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

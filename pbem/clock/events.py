@@ -1,0 +1,163 @@
+"""The events of the game's clock (docs/deadlines.md): its time control, deadlines missed,
+extensions, pauses, vacations and standing orders, and the requests a seat makes for the
+others' consent to an extension, a pause or a resumption.
+
+Each is a frozen dataclass whose schema is derived from it (``pbem.core.event_base``); they are
+registered with the other event types in ``pbem.core.events`` (``CLOCK_EVENTS``), and like them
+are read by attribute, never by string key elsewhere. None of them changes the board:
+a reply made before one answers the same position (``POSITION_NEUTRAL`` there).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar
+
+from marshmallow import validate
+
+from pbem.core.event_base import Channel, Payload, Ref
+
+TIME_CONTROL_SET = "TimeControlSet"
+DEADLINE_MISSED = "DeadlineMissed"
+DEADLINE_EXTENDED = "DeadlineExtended"
+GAME_PAUSED = "GamePaused"
+GAME_RESUMED = "GameResumed"
+VACATION_STARTED = "VacationStarted"
+VACATION_ENDED = "VacationEnded"
+STANDING_ORDER_SET = "StandingOrderSet"
+CLOCK_REQUESTED = "ClockRequested"
+CLOCK_REQUEST_ANSWERED = "ClockRequestAnswered"
+
+#: who did it: the player who created the game, the game's administrator (its admin token),
+#: every seat's consent, one seat (``seat`` names it), or the service's sweep
+BY = ("creator", "administrator", "consent", "seat", "service")
+By = Annotated[str, validate.OneOf(BY)]
+#: a moment, as ISO 8601 UTC text
+When = Annotated[str, validate.Length(min=20, max=32)]
+
+
+@dataclass(frozen=True)
+class TimeControlSet(Payload):
+    TYPE: ClassVar[str] = TIME_CONTROL_SET
+    #: ``TimeControl.to_json()``; applies from the next decision on
+    time_control: dict[str, Any]
+    by: By
+    channel: Channel
+
+
+@dataclass(frozen=True)
+class DeadlineMissed(Payload):
+    TYPE: ClassVar[str] = DEADLINE_MISSED
+    seat: int
+    #: the deadline that passed (ISO 8601 UTC)
+    due_at: When
+    #: True when the deadline move follows (``on_deadline: move``); False when the game
+    #: waits for the administrator
+    move: bool
+    #: what is played and why: ``standing order``, ``default`` (the engine's auto_action),
+    #: ``standing order not legal: …``, or ``waiting``
+    reason: str
+
+
+@dataclass(frozen=True)
+class DeadlineExtended(Payload):
+    TYPE: ClassVar[str] = DEADLINE_EXTENDED
+    seat: int
+    seconds: Annotated[int, validate.Range(min=1)]
+    by: By
+    #: the seat that asked, when a seat did
+    by_seat: int | None
+    channel: Channel
+    channel_ref: Ref
+
+
+@dataclass(frozen=True)
+class GamePaused(Payload):
+    TYPE: ClassVar[str] = GAME_PAUSED
+    by: By
+    by_seat: int | None
+    channel: Channel
+    channel_ref: Ref
+
+
+@dataclass(frozen=True)
+class GameResumed(Payload):
+    TYPE: ClassVar[str] = GAME_RESUMED
+    by: By
+    by_seat: int | None
+    channel: Channel
+    channel_ref: Ref
+
+
+@dataclass(frozen=True)
+class VacationStarted(Payload):
+    TYPE: ClassVar[str] = VACATION_STARTED
+    seat: int
+    #: the first moment the player is back (ISO 8601 UTC)
+    until: When
+    channel: Channel
+    channel_ref: Ref
+
+
+@dataclass(frozen=True)
+class VacationEnded(Payload):
+    TYPE: ClassVar[str] = VACATION_ENDED
+    seat: int
+    channel: Channel
+    channel_ref: Ref
+
+
+@dataclass(frozen=True)
+class StandingOrderSet(Payload):
+    TYPE: ClassVar[str] = STANDING_ORDER_SET
+    seat: int
+    #: the move as the player wrote it, played at their next deadline if still legal then;
+    #: None clears it
+    text: Annotated[str | None, validate.Length(max=500)]
+    channel: Channel
+    channel_ref: Ref
+
+
+#: what a seat may ask the others to consent to (``ClockRequested``)
+REQUESTS = ("extend", "pause", "resume")
+
+
+@dataclass(frozen=True)
+class ClockRequested(Payload):
+    """A seat asks every other seat's consent to extend its deadline, pause or resume the
+    game; granted by the last agreement (which appends the change, ``by`` ``consent``),
+    refused by one disagreement."""
+
+    TYPE: ClassVar[str] = CLOCK_REQUESTED
+    seat: int
+    #: one of ``REQUESTS``
+    what: Annotated[str, validate.OneOf(REQUESTS)]
+    #: the extension asked for (``extend`` only)
+    seconds: Annotated[int | None, validate.Range(min=1)]
+    channel: Channel
+    channel_ref: Ref
+
+
+@dataclass(frozen=True)
+class ClockRequestAnswered(Payload):
+    TYPE: ClassVar[str] = CLOCK_REQUEST_ANSWERED
+    #: the version of the ``ClockRequested`` answered
+    request: int
+    seat: int
+    agree: bool
+    channel: Channel
+    channel_ref: Ref
+
+
+CLOCK_EVENTS = (
+    TimeControlSet,
+    DeadlineMissed,
+    DeadlineExtended,
+    GamePaused,
+    GameResumed,
+    VacationStarted,
+    VacationEnded,
+    StandingOrderSet,
+    ClockRequested,
+    ClockRequestAnswered,
+)

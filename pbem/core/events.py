@@ -1,0 +1,581 @@
+"""Event types: stable past-tense names, one frozen dataclass per schema version.
+
+An event is stored as its payload in canonical JSON (sorted keys, UTF-8, no floats, no
+spaces) and chained: ``hash = sha256(prev_hash ‖ canonical event)``, where the canonical
+event holds the game id, version, type, schema version, payload and recording time. Changing
+any stored byte breaks the chain (``pbem replay --verify`` finds it). A secret action of
+schema version 2 is chained by its commitment instead of its vote, and its vote and salt must
+match that commitment (``pbem.core.chain``): changing them breaks the commitment instead.
+
+Each event type is a frozen dataclass per schema version (``ActionApplied``, its older
+``ActionAppliedV1`` …); its schema is derived from it (``pbem.core.event_base``), loads a stored
+payload into it and dumps it back to the same JSON, so a payload is read by attribute
+everywhere (``event.payload.seat``), never by string key outside this module.
+
+Schemas never change once events are stored with them: a new shape is a new dataclass of the
+next schema version registered beside the old one, with its ``upcaster`` from the old one
+right after it. The name without a version suffix is always the current one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Annotated, Any, ClassVar
+
+from marshmallow import ValidationError, fields, validate
+
+# The chain and its commitments live in the standard library alone (the offline verifier
+# reads them where marshmallow is not installed); they are re-exported here for the service.
+from pbem.clock import events as clock_events
+from pbem.clock.events import (
+    DEADLINE_EXTENDED,
+    DEADLINE_MISSED,
+    GAME_PAUSED,
+    GAME_RESUMED,
+    STANDING_ORDER_SET,
+    TIME_CONTROL_SET,
+    VACATION_ENDED,
+    VACATION_STARTED,
+    DeadlineExtended,
+    DeadlineMissed,
+    GamePaused,
+    GameResumed,
+    StandingOrderSet,
+    TimeControlSet,
+    VacationEnded,
+    VacationStarted,
+)
+from pbem.core.chain import (
+    GENESIS_HASH,
+    EventDataError,
+    canonical_event,
+    canonical_json,
+    chain_hash,
+    commitment_problem,
+    secret_commitment,
+    seed_commitment,
+)
+from pbem.core.event_base import (
+    CHANNELS,
+    CURRENT_VERSION,
+    SCHEMAS,
+    UPCASTERS,
+    Channel,
+    Payload,
+    Ref,
+    fields_of,
+    register,
+    upcaster,
+)
+
+__all__ = [
+    "CHANNELS",
+    "CURRENT_VERSION",
+    "DEADLINE_EXTENDED",
+    "DEADLINE_MISSED",
+    "GAME_PAUSED",
+    "GAME_RESUMED",
+    "GENESIS_HASH",
+    "SCHEMAS",
+    "STANDING_ORDER_SET",
+    "TIME_CONTROL_SET",
+    "VACATION_ENDED",
+    "VACATION_STARTED",
+    "DeadlineExtended",
+    "DeadlineMissed",
+    "EventDataError",
+    "GamePaused",
+    "GameResumed",
+    "Payload",
+    "StandingOrderSet",
+    "TimeControlSet",
+    "VacationEnded",
+    "VacationStarted",
+    "canonical_event",
+    "canonical_json",
+    "chain_hash",
+    "commitment_problem",
+    "secret_commitment",
+    "seed_commitment",
+]
+
+GAME_CREATED = "GameCreated"
+GAME_STARTED = "GameStarted"
+ACTION_APPLIED = "ActionApplied"
+UNDO_REQUESTED = "UndoRequested"
+UNDO_DECIDED = "UndoDecided"
+#: an open undo request that lapsed because the game moved on before everyone answered
+UNDO_LAPSED = "UndoLapsed"
+ACTIONS_RETRACTED = "ActionsRetracted"
+PLAYER_RESIGNED = "PlayerResigned"
+GAME_FINISHED = "GameFinished"
+#: a seat disputes one or more actions of the log; ``DisputeResolved`` ends it
+DISPUTE_OPENED = "DisputeOpened"
+#: another seat agrees (or not) to retract what a dispute is about
+DISPUTE_ANSWERED = "DisputeAnswered"
+DISPUTE_RESOLVED = "DisputeResolved"
+#: the player of an invited seat agreed to get the game's mails (docs/mail.md, "Invitations")
+INVITATION_ACCEPTED = "InvitationAccepted"
+
+
+# -- the event types, one frozen dataclass per schema version ----------------------------------
+#
+# Each one's schema is derived from it (``pbem.core.event_base``): its fields are its stored form.
+
+
+def _json_action_item(value: Any) -> Any:
+    """One item of a JSON action, as lists; ValueError names the first item that is not one."""
+    # bool before int: both are accepted, but a bool must stay a bool (True is not 1).
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, list | tuple):
+        return [_json_action_item(v) for v in value]
+    raise ValueError(f"{value!r} is not text, an integer, a boolean, null or a list of those")
+
+
+class JsonAction(fields.Field[list[Any]]):
+    """An engine action as ``engine.core.action_to_json`` writes it.
+
+    The engine contract (``engine/core/protocol.py``) allows any JSON-able tuple: items that
+    are text, integers, booleans, ``None`` or nested tuples of those, to any depth. The
+    field accepts exactly that shape, so every action an engine can produce is stored and
+    read back unchanged (e.g. Lancaster's ``favor gold``, whose action carries a ``None``);
+    floats and objects are refused here as in the contract.
+    """
+
+    default_error_messages = {  # noqa: RUF012 (marshmallow's own class attribute)
+        "invalid": "Not a JSON action: {reason}.",
+    }
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> list[Any]:
+        if not isinstance(value, list | tuple):
+            raise self.make_error("invalid", reason="an action is a list")
+        try:
+            return [_json_action_item(v) for v in value]
+        except ValueError as e:
+            raise self.make_error("invalid", reason=str(e)) from None
+
+    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:
+        return value
+
+
+#: who decided a dispute: the game's ``administrator``, or every other seat's ``consent``
+DisputeBy = Annotated[str, validate.OneOf(("administrator", "consent"))]
+DisputeOutcome = Annotated[str, validate.OneOf(("dismissed", "upheld"))]
+
+
+@dataclass(frozen=True)
+class SeatEntry:
+    seat: int
+    name: str
+    email: str | None
+
+
+@dataclass(frozen=True)
+class GameCreatedV1(Payload):
+    TYPE: ClassVar[str] = GAME_CREATED
+    game: str
+    rules_version: str
+    config: dict[str, Any]
+    seats: tuple[SeatEntry, ...]
+    #: sha256 of the seed's decimal text; the seed is revealed in GameFinished
+    seed_commitment: Annotated[str, validate.Length(equal=64)]
+    channel: Channel
+
+
+@dataclass(frozen=True)
+class GameCreatedV2(GameCreatedV1):
+    VERSION: ClassVar[int] = 2
+    #: only the game's seats and its admin may see it; anyone else is told there is no game
+    private: bool
+
+
+@upcaster(GameCreatedV1)
+def _game_created_v1_to_v2(old: GameCreatedV1) -> GameCreatedV2:
+    # Every game created before the flag existed was public.
+    return GameCreatedV2(**fields_of(old), private=False)
+
+
+@dataclass(frozen=True)
+class GameCreated(GameCreatedV2):
+    VERSION: ClassVar[int] = 3
+    #: the seats whose address had never played: they are mailed an invitation, and no
+    #: other mail until they accept
+    invited: tuple[int, ...]
+
+
+@upcaster(GameCreatedV2)
+def _game_created_v2_to_v3(old: GameCreatedV2) -> GameCreated:
+    # Games created before invitations existed mailed every seat from the start.
+    return GameCreated(**fields_of(old), invited=())
+
+
+@dataclass(frozen=True)
+class GameStarted(Payload):
+    TYPE: ClassVar[str] = GAME_STARTED
+    to_act: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ActionAppliedV1(Payload):
+    TYPE: ClassVar[str] = ACTION_APPLIED
+    seat: int
+    #: the text exactly as the player submitted it (one command line)
+    text: str
+    #: the engine's canonical text of the action
+    canonical: str
+    #: the action as JSON (``engine.core.action_to_json``). Widened in place, not a V2: the
+    #: old field refused a null item, so no stored V1 event holds one, and every payload
+    #: it accepted from an engine (a list of text, integers, booleans or lists) loads the
+    #: same with this field, so no stored event's meaning or hash changes.
+    action: Annotated[Any, JsonAction(required=True)]
+    channel: Channel
+    #: e.g. the email's Message-ID
+    channel_ref: Ref
+    received_at: str
+    #: the transition drew randomness or revealed hidden information: undo stops here
+    irreversible: bool
+    #: a secret action (a vote): others see "seat N acted" until the next irreversible step
+    secret: bool
+    #: the engine's public log lines for this transition
+    log: tuple[str, ...]
+    #: random salt of a secret action, so that its public hash cannot be used to guess it
+    nonce: str | None
+
+
+@dataclass(frozen=True)
+class ActionApplied(ActionAppliedV1):
+    VERSION: ClassVar[int] = 2
+    #: a secret action's commitment (``pbem.core.chain.secret_commitment`` of its salt, action,
+    #: canonical text and text); the hash chain holds it in place of those, so a copy of the
+    #: log can leave an unrevealed vote out and still check. None (or absent, as in a raw
+    #: payload written in the V1 shape) for a public action.
+    commitment: Annotated[
+        str | None,
+        fields.String(
+            load_default=None, allow_none=True, validate=validate.Regexp("^[0-9a-f]{64}$")
+        ),
+    ] = None
+
+
+@upcaster(ActionAppliedV1)
+def _action_applied_v1_to_v2(old: ActionAppliedV1) -> ActionApplied:
+    # A secret action recorded before commitments existed is hashed whole, vote included.
+    return ActionApplied(**fields_of(old), commitment=None)
+
+
+@dataclass(frozen=True)
+class UndoRequested(Payload):
+    TYPE: ClassVar[str] = UNDO_REQUESTED
+    seat: int
+    #: the version whose position the game would return to
+    to_version: int
+    #: the ActionApplied versions that would be retracted
+    versions: tuple[int, ...]
+    channel: Channel
+    channel_ref: Ref
+
+
+@dataclass(frozen=True)
+class UndoDecided(Payload):
+    TYPE: ClassVar[str] = UNDO_DECIDED
+    request: int
+    seat: int
+    accept: bool
+    channel: Channel
+    channel_ref: Ref
+
+
+@dataclass(frozen=True)
+class UndoLapsed(Payload):
+    TYPE: ClassVar[str] = UNDO_LAPSED
+    request: int
+    #: the seat that made the request
+    seat: int
+    to_version: int
+
+
+@dataclass(frozen=True)
+class ActionsRetracted(Payload):
+    TYPE: ClassVar[str] = ACTIONS_RETRACTED
+    #: who took the actions back (the requester, for a consented undo)
+    seat: int
+    #: the UndoRequested version, or None for a seat taking back its own latest actions
+    #: and for an upheld dispute (the DisputeResolved right before it says which)
+    request: int | None
+    to_version: int
+    versions: tuple[int, ...]
+    channel: Channel
+    channel_ref: Ref
+
+
+@dataclass(frozen=True)
+class PlayerResigned(Payload):
+    TYPE: ClassVar[str] = PLAYER_RESIGNED
+    seat: int
+    channel: Channel
+    channel_ref: Ref
+
+
+@dataclass(frozen=True)
+class GameFinished(Payload):
+    TYPE: ClassVar[str] = GAME_FINISHED
+    outcome: dict[str, Any]
+    #: the seed, revealed: anyone can check it against the commitment and re-run the game
+    seed: str
+    reason: Annotated[str, validate.OneOf(("rules", "resignation"))]
+
+
+@dataclass(frozen=True)
+class DisputeOpened(Payload):
+    TYPE: ClassVar[str] = DISPUTE_OPENED
+    seat: int
+    #: the ActionApplied versions disputed (in effect when the dispute was opened)
+    versions: tuple[int, ...]
+    #: what the seat wrote about them, as it wrote it (every seat reads it)
+    text: str
+    channel: Channel
+    channel_ref: Ref
+
+
+@dataclass(frozen=True)
+class DisputeAnswered(Payload):
+    TYPE: ClassVar[str] = DISPUTE_ANSWERED
+    #: the DisputeOpened version
+    dispute: int
+    seat: int
+    #: agrees to retract the disputed actions
+    agree: bool
+    channel: Channel
+    channel_ref: Ref
+
+
+@dataclass(frozen=True)
+class DisputeResolvedV1(Payload):
+    TYPE: ClassVar[str] = DISPUTE_RESOLVED
+    dispute: int
+    #: the seat that opened the dispute (not who decided: ``by`` says that)
+    seat: int
+    outcome: DisputeOutcome
+    by: DisputeBy
+    #: why (a dismissal's reason; for an upheld dispute, the remedy in words)
+    reason: str
+    #: the version the game went back to (upheld), else None
+    to_version: int | None
+    #: the ActionApplied versions retracted (the ActionsRetracted right after says the same)
+    retracted: tuple[int, ...]
+    #: what the retracted steps had already revealed to the players (draws, reveals): it
+    #: stays known, and the log says so
+    revealed: tuple[str, ...]
+    channel: Channel
+
+
+@dataclass(frozen=True)
+class DisputeResolved(Payload):
+    TYPE: ClassVar[str] = DISPUTE_RESOLVED
+    VERSION: ClassVar[int] = 2
+    dispute: int
+    #: the seat that opened the dispute
+    opener: int
+    #: who decided, as a seat: the one whose agreement completed the consent; None when the
+    #: administrator decided (through ``channel``)
+    seat: int | None
+    outcome: DisputeOutcome
+    by: DisputeBy
+    reason: str
+    to_version: int | None
+    retracted: tuple[int, ...]
+    revealed: tuple[str, ...]
+    channel: Channel
+
+
+@upcaster(DisputeResolvedV1)
+def _dispute_resolved_v1_to_v2(old: DisputeResolvedV1) -> DisputeResolved:
+    # V1 named the opener as its seat, which read as if the opener had decided; the seat
+    # whose answer completed a consent is on the DisputeAnswered right before it.
+    return DisputeResolved(**{**fields_of(old), "opener": old.seat, "seat": None})
+
+
+@dataclass(frozen=True)
+class InvitationAccepted(Payload):
+    TYPE: ClassVar[str] = INVITATION_ACCEPTED
+    seat: int
+    #: web (the link in the invitation) or email (a reply to it)
+    channel: Channel
+
+
+register(
+    GameCreatedV1,
+    GameCreatedV2,
+    GameCreated,
+    GameStarted,
+    ActionAppliedV1,
+    ActionApplied,
+    UndoRequested,
+    UndoDecided,
+    UndoLapsed,
+    ActionsRetracted,
+    PlayerResigned,
+    GameFinished,
+    DisputeOpened,
+    DisputeAnswered,
+    DisputeResolvedV1,
+    DisputeResolved,
+    InvitationAccepted,
+)
+# The clock's events (time controls, deadlines, pauses, vacations) live in their own module.
+register(*clock_events.CLOCK_EVENTS)
+
+#: events that change neither the position nor anything a seat decides on: a submission
+#: made before them is as good as one made after them
+BOOKKEEPING = frozenset({INVITATION_ACCEPTED})
+
+#: the clock's events that came through a channel (``channel_ref``: e.g. a Message-ID)
+CLOCK_FROM_CHANNEL = (
+    clock_events.DeadlineExtended,
+    clock_events.GamePaused,
+    clock_events.GameResumed,
+    clock_events.VacationStarted,
+    clock_events.VacationEnded,
+    clock_events.StandingOrderSet,
+    clock_events.ClockRequested,
+    clock_events.ClockRequestAnswered,
+)
+
+#: the events a seat causes, through a channel
+SEAT_ACTS = (
+    ActionApplied,
+    UndoRequested,
+    UndoDecided,
+    ActionsRetracted,
+    PlayerResigned,
+    DisputeOpened,
+    DisputeAnswered,
+)
+#: events that change nothing on the board: a reply made before them still answers the
+#: same position
+POSITION_NEUTRAL = (DisputeOpened, DisputeAnswered, DisputeResolved, *clock_events.CLOCK_EVENTS)
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """A raw payload about to be appended (the typed events are appended as they are)."""
+
+    type: str
+    data: dict[str, Any]
+
+
+#: what the store appends: a typed event, or a raw payload checked against its schema
+Appendable = Payload | NewEvent
+
+
+def encode(event: Appendable) -> tuple[int, str]:
+    """Validate a new event's payload: returns (schema version, canonical JSON)."""
+    version = CURRENT_VERSION.get(event.type)
+    if version is None:
+        raise EventDataError(f"unknown event type {event.type!r}")
+    schema = SCHEMAS[(event.type, version)]
+    data = event.data
+    errors = schema.validate(data)
+    if errors:
+        raise EventDataError(f"{event.type} payload is invalid: {errors}")
+    problem = commitment_problem(event.type, version, data)
+    if problem is not None:
+        raise EventDataError(f"{event.type}: {problem}")
+    return version, canonical_json(data)
+
+
+def decode_payload(type_: str, schema_version: int, text: str) -> tuple[dict[str, Any], Payload]:
+    """A stored payload, validated against its schema and upcast to the current version: as
+    JSON and typed."""
+    schema = SCHEMAS.get((type_, schema_version))
+    if schema is None:
+        raise EventDataError(f"unknown event type or schema version: {type_} v{schema_version}")
+    try:
+        raw = json.loads(text)
+    except ValueError as e:
+        raise EventDataError(f"payload is not valid JSON: {e}") from None
+    if not isinstance(raw, dict):
+        raise EventDataError("payload is not a JSON object")
+    try:
+        payload: Payload = schema.load(raw)
+    except ValidationError as e:
+        raise EventDataError(
+            f"{type_} v{schema_version} payload is invalid: {e.messages}"
+        ) from None
+    if schema_version == CURRENT_VERSION[type_]:
+        return raw, payload
+    while schema_version < CURRENT_VERSION[type_]:
+        payload = UPCASTERS[(type_, schema_version)](payload)
+        schema_version += 1
+    return payload.data, payload
+
+
+def decode(type_: str, schema_version: int, text: str) -> dict[str, Any]:
+    """A stored payload as JSON, validated and upcast to the current version."""
+    return decode_payload(type_, schema_version, text)[0]
+
+
+def typed(type_: str, data: Mapping[str, Any]) -> Payload:
+    """A payload of the current schema version, as its event type."""
+    schema = SCHEMAS.get((type_, CURRENT_VERSION.get(type_, 0)))
+    if schema is None:
+        raise EventDataError(f"unknown event type {type_!r}")
+    try:
+        payload: Payload = schema.load(data)
+    except ValidationError as e:
+        raise EventDataError(f"{type_} payload is invalid: {e.messages}") from None
+    return payload
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One event as stored: its place in the chain, its payload as JSON (``data``, what the
+    API and exports show) and typed (``payload``, what the service reads)."""
+
+    game_id: str
+    version: int
+    type: str
+    schema_version: int
+    data: dict[str, Any]
+    recorded_at: str
+    prev_hash: str
+    hash: str
+
+    @cached_property
+    def payload(self) -> Payload:
+        return typed(self.type, self.data)
+
+    def to_json(self) -> dict[str, Any]:
+        """The event for people to read. ``data`` is upcast to the current schema version,
+        so an old event's hash does not recompute from it: bundles to check carry the stored
+        payload instead (``pbem.audit.export``)."""
+        return {
+            "version": self.version,
+            "type": self.type,
+            # the version ``data`` is in (not always the stored one: see above)
+            "schema_version": CURRENT_VERSION[self.type],
+            "data": self.data,
+            "recorded_at": self.recorded_at,
+            "prev_hash": self.prev_hash,
+            "hash": self.hash,
+        }
+
+
+def effective_actions(events: Sequence[StoredEvent]) -> list[StoredEvent]:
+    """The ActionApplied events in effect after retractions, in order: the one place that
+    decides it (the fold, the views and undo all read it from here)."""
+    retracted = retracted_versions(events)
+    return [e for e in events if e.type == ACTION_APPLIED and e.version not in retracted]
+
+
+def retracted_versions(events: Sequence[StoredEvent]) -> set[int]:
+    """The versions of the actions that ``ActionsRetracted`` events in ``events`` took back."""
+    retracted: set[int] = set()
+    for e in events:
+        if e.type == ACTIONS_RETRACTED and isinstance(p := e.payload, ActionsRetracted):
+            retracted.update(p.versions)
+    return retracted

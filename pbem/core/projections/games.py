@@ -1,0 +1,79 @@
+"""The ``games`` read model: one row per game, its head, who owes an action, its outcome."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlmodel import Session
+
+from pbem.core import events as ev
+from pbem.core.db import DriverStatement
+from pbem.core.models import Game
+
+
+def project(
+    session: Session, game_id: str, events: Sequence[ev.StoredEvent], to_act: frozenset[int]
+) -> None:
+    if not events:
+        return
+    game = session.get(Game, game_id)
+    created = game is None
+    changes: dict[str, Any] = {}
+    for e in events:
+        p = e.payload
+        if isinstance(p, ev.GameCreated):
+            created = True
+            game = Game(
+                id=game_id,
+                game=p.game,
+                rules_version=p.rules_version,
+                config=ev.canonical_json(p.config),
+                seed_commitment=p.seed_commitment,
+                version=e.version,
+                head_hash=e.hash,
+                to_act="[]",
+                finished=False,
+                outcome=None,
+                created_at=e.recorded_at,
+                updated_at=e.recorded_at,
+                private=p.private,
+            )
+        elif isinstance(p, ev.GameFinished) and game is not None:
+            changes.update(finished=True, outcome=ev.canonical_json(p.outcome))
+    if game is None:
+        return
+    last = events[-1]
+    finished = changes.get("finished", game.finished)
+    changes.update(
+        version=last.version,
+        head_hash=last.hash,
+        updated_at=last.recorded_at,
+        # A game the service ended (every other seat resigned) asks nobody to move,
+        # whatever the engine's state still waits for.
+        to_act="[]" if finished else ev.canonical_json(sorted(to_act)),
+        finished=finished,
+        outcome=changes.get("outcome", game.outcome),
+    )
+    if created:
+        for name, value in changes.items():
+            setattr(game, name, value)
+        session.add(game)
+        return
+    # Every append changes the row: one plain UPDATE, and the session's object told the new
+    # values as stored (not marked changed), instead of the ORM's flush of a changed
+    # object, which costs several times the statement.
+    _ADVANCE.run(session, {"game_id": game_id, **changes})
+    for name, value in changes.items():
+        set_committed_value(game, name, value)
+
+
+_ADVANCE = DriverStatement(
+    text(
+        "UPDATE games SET version = :version, head_hash = :head_hash, updated_at = :updated_at, "
+        "to_act = :to_act, finished = :finished, outcome = :outcome WHERE id = :game_id"
+    ),
+    wait=False,
+)

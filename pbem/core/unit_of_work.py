@@ -1,0 +1,288 @@
+"""One write transaction on one game: append the events at the expected version, run every
+projection (the read models) and every listener (the mail outbox), take a snapshot when one
+is due, and commit them together — a move and its consequences commit, or nothing does."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Protocol, cast
+
+from sqlalchemy import and_, bindparam, text
+from sqlalchemy import select as sa_select
+from sqlmodel import Session, col
+
+from engine.core import Rules
+from pbem.clock import projection as deadlines
+from pbem.config import Settings
+from pbem.core import events as ev
+from pbem.core import store
+from pbem.core.db import Database, DriverStatement
+from pbem.core.errors import GameNotFound
+from pbem.core.events import StoredEvent
+from pbem.core.models import Game, GameClockState, IdempotencyKey, Seat, UndoRequest
+from pbem.core.naming import Names, names_for
+from pbem.core.projections import runner as projections
+from pbem.core.repository import Loaded, Repository, SeatInfo, seat_infos, seats_of
+from pbem.core.time_source import Clock, format_time
+
+
+@dataclass(frozen=True)
+class AppendContext:
+    """What a listener gets, inside the write transaction, after events were appended."""
+
+    session: Session
+    game_id: str
+    game: str
+    events: tuple[StoredEvent, ...]
+    rules: Rules
+    state_before: Any
+    state_after: Any
+    version: int
+    head_hash: str
+    seats: tuple[SeatInfo, ...]
+    #: the undo request waiting for answers after these events (its projected row), if any
+    open_undo: UndoRequest | None = None
+
+    @property
+    def names(self) -> Names:
+        return names_for(self.rules, self.state_after, [s.name for s in self.seats])
+
+
+class Listener(Protocol):
+    def on_appended(self, ctx: AppendContext) -> None: ...
+
+
+class UnitOfWork:
+    """A write transaction on one game, at its head (``state``)."""
+
+    def __init__(
+        self,
+        session: Session,
+        game_id: str,
+        rules: Rules,
+        game: Game | None,
+        seats: list[Seat],
+        state: Any,
+        work: Transactions,
+        open_undo: UndoRequest | None = None,
+        kept_result: IdempotencyKey | None = None,
+    ) -> None:
+        self.session = session
+        self.game_id = game_id
+        self.rules = rules
+        self.game = game
+        self.seats = seats
+        self.state = state
+        self._work = work
+        # The open undo request, read with the game's lock (a game being created has none);
+        # ``append`` keeps it current.
+        self._open_undo = open_undo
+        #: what an earlier submission with this command's idempotency key kept, if any
+        self.kept_result = kept_result
+
+    @property
+    def version(self) -> int:
+        return self.game.version if self.game is not None else 0
+
+    @property
+    def head_hash(self) -> str:
+        return self.game.head_hash if self.game is not None else ev.GENESIS_HASH
+
+    @property
+    def finished(self) -> bool:
+        return self.game is not None and self.game.finished
+
+    @property
+    def resigned(self) -> set[int]:
+        return {s.seat for s in self.seats if s.resigned}
+
+    def seat_infos(self) -> tuple[SeatInfo, ...]:
+        return seat_infos(self.seats)
+
+    def loaded(self) -> Loaded:
+        """The game at its head, as this transaction sees it."""
+        g = self.game
+        assert g is not None
+        return Loaded(
+            g.id, g.game, self.rules, self.state, g.version, g.head_hash, self.seat_infos(),
+            g.finished, self.outcome(), True,
+        )  # fmt: skip
+
+    def outcome(self) -> dict[str, Any] | None:
+        return json.loads(self.game.outcome) if self.game and self.game.outcome else None
+
+    def state_at(self, version: int) -> Any:
+        assert self.game is not None
+        return self._work.repository.state_at(self.session, self.game, self.rules, version)
+
+    def read(self, after: int = 0) -> list[StoredEvent]:
+        return store.read(self.session, self.game_id, after=after)
+
+    def open_undo_request(self) -> UndoRequest | None:
+        """The undo request waiting for answers."""
+        return self._open_undo
+
+    def _open_undo_after(self, stored: Sequence[StoredEvent]) -> UndoRequest | None:
+        """The request open after ``stored`` were projected: one they made, else the one
+        open before if it still is (the projection updated that very row object: the
+        session's identity map gives every read of a row the same object)."""
+        made = [e.version for e in stored if e.type == ev.UNDO_REQUESTED]
+        if made:
+            return self.session.get(UndoRequest, (self.game_id, made[-1]))
+        before = self.open_undo_request()
+        return before if before is not None and before.status == "open" else None
+
+    def append(
+        self, new_events: Sequence[ev.Appendable], state_after: Any, *, lapse: bool = True
+    ) -> list[StoredEvent]:
+        """Append ``new_events`` after the head (``UndoLapsed`` added when they move the game
+        on past an open undo request), project them, run the listeners."""
+        work, session = self._work, self.session
+        now = format_time(work.clock.now())
+        before = self.version
+        if lapse:
+            new_events = self._with_lapse(new_events)
+        stored = store.append(session, self.game_id, before, self.head_hash, new_events, now)
+        projections.project(session, self.game_id, stored, self.rules.to_act(state_after))
+        self._open_undo = self._open_undo_after(stored)
+        if self.game is None:
+            self.game = session.get(Game, self.game_id)
+            self.seats = seats_of(session, self.game_id)
+        game = self.game
+        assert game is not None
+        every = work.settings.snapshot_every
+        if every > 0 and game.version // every > before // every:
+            work.repository.save_snapshot(session, game, self.rules, state_after)
+        ctx = AppendContext(
+            session, game.id, game.game, tuple(stored), self.rules, self.state, state_after,
+            game.version, game.head_hash, self.seat_infos(), self._open_undo,
+        )  # fmt: skip
+        for listener in work.listeners:
+            listener.on_appended(ctx)
+        session.flush()
+        work.repository.remember(game.id, game.version, game.head_hash, state_after)
+        self.state = state_after
+        return stored
+
+    def _with_lapse(self, new_events: Sequence[ev.Appendable]) -> list[ev.Appendable]:
+        """The events to append, with ``UndoLapsed`` right after the first that moves the game
+        on while an undo request is open (so the log says the request lapsed, and when)."""
+        events = list(new_events)
+        # (An accepted invitation moves nothing: the request lapses at the move after it.)
+        first = next(
+            (
+                i
+                for i, e in enumerate(events)
+                if e.type not in (ev.UNDO_REQUESTED, ev.INVITATION_ACCEPTED)
+            ),
+            None,
+        )
+        if first is None or self.game is None:
+            return events
+        row = self.open_undo_request()
+        if row is None:
+            return events
+        lapsed = ev.UndoLapsed(request=row.request, seat=row.seat, to_version=row.to_version)
+        return [*events[: first + 1], lapsed, *events[first + 1 :]]
+
+
+@dataclass(frozen=True)
+class _Locked:
+    game: Game
+    seats: list[Seat]
+    open_undo: UndoRequest | None
+    kept_result: IdempotencyKey | None
+
+
+def _lock_game(session: Session, game_id: str, idempotency_key: str | None) -> _Locked | None:
+    """The game's row, locked for this write transaction, with what every command on it
+    reads: its seats, its open undo request, its clock row (``game_clocks``, None for an
+    untimed game, which the projections and the turn mails of an append ask for) and what
+    an earlier submission with the command's idempotency key kept. One read instead of five
+    (the game's row repeats on each seat's row), after the lock on PostgreSQL.
+
+    SQLite locks the whole database when the write transaction begins (BEGIN IMMEDIATE), so
+    everything read after is current. PostgreSQL locks the game's row first, in a statement
+    of its own: a statement that waited for a row lock reads the other tables as they were
+    when it began (READ COMMITTED), before the writer it waited for changed them. The lock's
+    answer is not read (a game that is not there has no head either): in the pipelined
+    write, it goes to the server with the read, in one round trip, and the server runs the
+    read once it holds the lock."""
+    postgres = session.get_bind().dialect.name == "postgresql"
+    if postgres:
+        _LOCK_ROW.run(session, {"game_id": game_id})
+    params = {"game_id": game_id, "idempotency_key": idempotency_key}
+    # (typed as Any: SQLModel's exec is typed for its own select, of at most four entities)
+    rows = session.exec(cast(Any, _READ_HEAD), params=params).all()
+    if not rows:
+        return None
+    game, _, clock, open_undo, kept = rows[0]
+    seats = list({seat.seat: seat for _, seat, _, _, _ in rows if seat is not None}.values())
+    deadlines.remember_clock(session, game_id, clock)
+    return _Locked(game, seats, open_undo, kept)
+
+
+_LOCK_ROW = DriverStatement(text("SELECT 1 FROM games WHERE id = :game_id FOR UPDATE"), wait=False)
+# Built once: building the statement costs about as much as running it, for every command.
+_READ_HEAD = (
+    # SQLAlchemy's select: SQLModel's is typed for at most four entities
+    sa_select(Game, Seat, GameClockState, UndoRequest, IdempotencyKey)
+    .outerjoin(Seat, col(Seat.game_id) == col(Game.id))
+    .outerjoin(GameClockState, col(GameClockState.game_id) == col(Game.id))
+    .outerjoin(
+        UndoRequest,
+        and_(col(UndoRequest.game_id) == col(Game.id), col(UndoRequest.status) == "open"),
+    )
+    .outerjoin(
+        IdempotencyKey,
+        and_(
+            col(IdempotencyKey.game_id) == col(Game.id),
+            col(IdempotencyKey.key) == bindparam("idempotency_key"),
+        ),
+    )
+    .where(col(Game.id) == bindparam("game_id"))
+    .order_by(col(Seat.seat))
+)
+
+
+class Transactions:
+    """Opens units of work: on an existing game (locked), or on a game being created."""
+
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings,
+        clock: Clock,
+        repository: Repository,
+        listeners: Sequence[Listener],
+    ) -> None:
+        self.db = db
+        self.settings = settings
+        self.clock = clock
+        self.repository = repository
+        self.listeners = list(listeners)
+
+    @contextmanager
+    def on(self, game_id: str, *, idempotency_key: str | None = None) -> Iterator[UnitOfWork]:
+        """A unit of work on ``game_id``, locked for this transaction, at its head (with what
+        an earlier command with ``idempotency_key`` kept, ``kept_result``)."""
+        with self.db.pipelined_write() as session:
+            locked = _lock_game(session, game_id, idempotency_key)
+            if locked is None:
+                raise GameNotFound(f"There is no game {game_id!r}.")
+            game = locked.game
+            rules = self.repository.rules_of(game)
+            state = self.repository.state_at(session, game, rules, game.version)
+            yield UnitOfWork(
+                session, game_id, rules, game, locked.seats, state, self, locked.open_undo,
+                locked.kept_result,
+            )  # fmt: skip
+
+    @contextmanager
+    def creating(self, game_id: str, rules: Rules, state: Any) -> Iterator[UnitOfWork]:
+        """A unit of work on a game that has no events yet (its first append creates it)."""
+        with self.db.write() as session:
+            yield UnitOfWork(session, game_id, rules, None, [], state, self)

@@ -1,0 +1,41 @@
+"""The ``invitations`` read model: each seat whose address had never played when its game was
+created (GameCreated's ``invited``), and when its player accepted (InvitationAccepted)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlmodel import Session
+
+from pbem.core import events as ev
+from pbem.core.models import Invitation
+
+
+def project(
+    session: Session, game_id: str, events: Sequence[ev.StoredEvent], to_act: frozenset[int]
+) -> None:
+    for e in events:
+        if e.type not in _TYPES:
+            continue
+        p = e.payload
+        if isinstance(p, ev.GameCreated):
+            emails = {s.seat: s.email for s in p.seats}
+            session.add_all(
+                Invitation(
+                    game_id=game_id,
+                    seat=seat,
+                    address=(emails.get(seat) or "").lower(),
+                    invited_at=e.recorded_at,
+                )
+                for seat in p.invited
+            )
+            session.flush()  # an acceptance later in the same events finds them
+        elif isinstance(p, ev.InvitationAccepted):
+            row = session.get(Invitation, (game_id, p.seat))
+            if row is not None and row.accepted_at is None:
+                row.accepted_at = e.recorded_at
+                row.accepted_version = e.version
+                session.add(row)
+
+
+_TYPES = {ev.GAME_CREATED, ev.INVITATION_ACCEPTED}

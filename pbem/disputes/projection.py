@@ -1,0 +1,46 @@
+"""The ``disputes`` read model: each dispute, where it stands (open, dismissed, upheld) and
+the other seats' answers so far. Whatever must know a game's open disputes (the mails'
+notices, who may open another) asks this table, through its ``(game_id, status)`` index."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from sqlmodel import Session
+
+from pbem.core import events as ev
+from pbem.core.models import Dispute
+
+
+def project(
+    session: Session, game_id: str, events: Sequence[ev.StoredEvent], to_act: frozenset[int]
+) -> None:
+    for e in events:
+        p = e.payload
+        if isinstance(p, ev.DisputeOpened):
+            session.add(
+                Dispute(
+                    game_id=game_id,
+                    dispute=e.version,
+                    seat=p.seat,
+                    versions=ev.canonical_json(list(p.versions)),
+                    text=p.text,
+                    status="open",
+                    answers="{}",
+                    opened_at=e.recorded_at,
+                )
+            )
+            session.flush()  # an answer later in the same events finds it
+        elif isinstance(p, ev.DisputeAnswered | ev.DisputeResolved):
+            row = session.get(Dispute, (game_id, p.dispute))
+            if row is None:
+                continue
+            if isinstance(p, ev.DisputeAnswered):
+                answers = json.loads(row.answers)
+                answers[str(p.seat)] = p.agree
+                row.answers = ev.canonical_json(answers)
+            else:
+                row.status = p.outcome
+                row.resolved = e.version
+            session.add(row)

@@ -1,0 +1,190 @@
+"""The read side of the application service: a game at a version, its log as a seat (or the
+administrator) may see it, its seats, who a token belongs to, who may see a private game,
+and the list of public games. Each query reads in a transaction of its own."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from engine.core import ActionSyntaxError, EngineError
+from pbem.core import events as ev
+from pbem.core import store
+from pbem.core.db import Database
+from pbem.core.errors import Forbidden, Unauthorized
+from pbem.core.events import StoredEvent
+from pbem.core.models import Game, Seat
+from pbem.core.repository import Loaded, Repository, SeatInfo, game_or_404
+from pbem.create import invitations
+from pbem.play.command_checks import hidden_from, no_such_game
+from pbem.play.results import OpenUndoRequest
+from pbem.play.views import visible_events
+from pbem.seats import credentials
+from pbem.undo import rules as undo_rules
+
+
+class GameQueries:
+    """The queries on games (part of ``pbem.service.GameService``)."""
+
+    def __init__(self, db: Database, repository: Repository) -> None:
+        self.db = db
+        self.repository = repository
+
+    def load(self, game_id: str, at: int | None = None) -> Loaded:
+        with self.db.read() as session:
+            game = game_or_404(session, game_id)
+            return self.loaded(session, game, at)
+
+    def loaded(self, session: Session, game: Game, at: int | None) -> Loaded:
+        return self.repository.loaded(session, game, at)
+
+    def events(
+        self, game_id: str, after: int = 0, viewer_seat: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The log after version ``after`` as ``viewer_seat`` may see it."""
+        with self.db.read() as session:
+            game = game_or_404(session, game_id)
+            names = self.loaded(session, game, None).names
+            return visible_events(store.read(session, game_id), viewer_seat, after, names=names)
+
+    def raw_events(self, game_id: str) -> list[StoredEvent]:
+        """Every event in full (operators: export, audit). Never send this to a player."""
+        with self.db.read() as session:
+            game_or_404(session, game_id)
+            return store.read(session, game_id)
+
+    def admin_log(self, game_id: str, admin_token: str | None) -> list[dict[str, Any]]:
+        """The whole log with nothing hidden (secret actions, addresses, message ids): what
+        an operator sees, for the game's administrator."""
+        with self.db.read() as session:
+            game = game_or_404(session, game_id)
+            if not credentials.is_admin_token(session, game_id, admin_token):
+                if hidden_from(session, game, admin_token):
+                    raise no_such_game(game_id)  # a 403 would confirm the game exists
+                raise Forbidden("This needs the game's admin token.")
+            names = self.loaded(session, game, None).names
+            return visible_events(store.read(session, game_id), None, everything=True, names=names)
+
+    def has_event_from(self, game_id: str, channel_ref: str) -> bool:
+        """Whether an event of this game came through ``channel_ref`` (e.g. a Message-ID)."""
+        with self.db.read() as session:
+            return any(
+                isinstance(p := e.payload, (*ev.SEAT_ACTS, *ev.CLOCK_FROM_CHANNEL))
+                and p.channel_ref == channel_ref
+                for e in store.read(session, game_id)
+            )
+
+    def seat_info(self, game_id: str, seat: int) -> SeatInfo | None:
+        with self.db.read() as session:
+            row = session.get(Seat, (game_id, seat))
+        return None if row is None else SeatInfo(row.seat, row.name, row.email, row.resigned)
+
+    def plays_somewhere(self, email: str) -> bool:
+        """Whether ``email`` is the address of a seat, in some game, that is not waiting on
+        an invitation (an address only invited gets nothing but its invitations)."""
+        with self.db.read() as session:
+            return invitations.has_played(session, email)
+
+    def invitation_waiting(self, game_id: str, seat: int) -> bool:
+        with self.db.read() as session:
+            return invitations.is_waiting(session, game_id, seat)
+
+    def was_invited(self, game_id: str, seat: int) -> bool:
+        with self.db.read() as session:
+            return invitations.was_invited(session, game_id, seat)
+
+    def reads_as_action(self, game_id: str, seat: int, line: str) -> bool:
+        """Whether the game's rules read ``line`` as an action of this seat, allowed now or
+        not (an illegal move is still a move the player meant; prose is not)."""
+        loaded = self.load(game_id)
+        try:
+            loaded.rules.parse_action(loaded.state, seat, line)
+        except ActionSyntaxError:
+            return False
+        except EngineError:
+            return True
+        return True
+
+    def open_undo_request(self, game_id: str) -> int | None:
+        """The undo request of this game waiting for answers (its version), if any."""
+        with self.db.read() as session:
+            row = undo_rules.open_request(session, game_id)
+        return None if row is None else row.request
+
+    def undo_request(self, game_id: str) -> OpenUndoRequest | None:
+        """The undo request waiting for answers, with who agreed and who is still awaited
+        (every seat that has not resigned, but the asker, must agree)."""
+        with self.db.read() as session:
+            row = undo_rules.open_request(session, game_id)
+            if row is None:
+                return None
+            seats = session.exec(select(Seat).where(Seat.game_id == game_id)).all()
+        accepted = tuple(sorted(json.loads(row.accepted_by)))
+        waiting = tuple(sorted(undo_rules.awaited(row, seats)))
+        return OpenUndoRequest(row.request, row.seat, row.to_version, accepted, waiting)
+
+    def seat_for_token(self, game_id: str, token: str | None) -> int:
+        """The seat a bearer token belongs to in this game, or Forbidden."""
+        if not token:
+            raise Forbidden("This needs your seat token: send 'Authorization: Bearer <token>'.")
+        with self.db.read() as session:
+            seat = credentials.seat_of_token(session, game_id, token)
+            if seat is None:
+                game = game_or_404(session, game_id)  # a 404 says more than a 403 then
+                replaced = credentials.revoked_seat_token(session, game_id, token)
+                if replaced is not None:
+                    raise Unauthorized(
+                        f"This seat token was replaced on {replaced.revoked_at[:10]} at "
+                        f"{replaced.revoked_at[11:16]} UTC and "
+                        "no longer opens the seat. Use the new seat link mailed to the seat's "
+                        "address (or ask the game's organiser for it)."
+                    )
+                if hidden_from(session, game, token):
+                    raise no_such_game(game_id)  # a 403 would confirm the game exists
+                raise Forbidden("This token is not a seat token of this game.")
+        return seat
+
+    def can_see(self, game_id: str, *, seat: int | None = None, token: str | None = None) -> bool:
+        """Whether a viewer may see this game at all: anyone a public one; a private one
+        only its seats (``seat``, already authenticated by the caller, or a seat ``token``)
+        and its admin (the admin ``token``). False when there is no such game."""
+        with self.db.read() as session:
+            game = session.get(Game, game_id)
+            if game is None:
+                return False
+            return seat is not None or not hidden_from(session, game, token)
+
+    def is_admin(self, game_id: str, token: str | None) -> bool:
+        with self.db.read() as session:
+            game_or_404(session, game_id)
+            return credentials.is_admin_token(session, game_id, token)
+
+    def list_games(self, limit: int = 100) -> list[dict[str, Any]]:
+        with self.db.read() as session:
+            # A private game is listed nowhere: only its seats and admin know it exists.
+            games = session.exec(
+                select(Game)
+                .where(col(Game.private).is_(False))
+                .order_by(col(Game.updated_at).desc())
+                .limit(limit)
+            ).all()
+            seats = session.exec(
+                select(Seat).where(col(Seat.game_id).in_([g.id for g in games]))
+            ).all()
+        names: dict[str, list[str]] = {}
+        for s in sorted(seats, key=lambda s: s.seat):
+            names.setdefault(s.game_id, []).append(s.name)
+        return [
+            {
+                "id": g.id,
+                "game": g.game,
+                "version": g.version,
+                "to_act": json.loads(g.to_act),
+                "finished": g.finished,
+                "players": names.get(g.id, []),
+                "updated_at": g.updated_at,
+            }
+            for g in games
+        ]

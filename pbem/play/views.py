@@ -1,0 +1,304 @@
+"""What a person may see: every response is built here from ``rules.view(state, seat)``.
+
+Nothing in this module reads the state directly; it reads views, and the log filtered for
+the viewer: a secret action of another seat shows only as "seat N acted" until the next
+irreversible step (a reveal) or the end of the game; emails and message references are shown
+only to their owner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from pbem.clock.display import clock_event_text
+from pbem.core import events as ev
+from pbem.core.events import StoredEvent
+from pbem.core.naming import Names
+
+if TYPE_CHECKING:
+    from pbem.core.repository import Loaded
+
+
+def describe(loaded: Loaded, seat: int | None) -> dict[str, Any]:
+    """The game as ``seat`` may see it (None: a spectator), at the loaded version."""
+    view = loaded.rules.view(loaded.state, seat)
+    names = loaded.names
+    return {
+        "id": loaded.game_id,
+        "game": loaded.game,
+        "version": loaded.version,
+        "head_hash": loaded.head_hash,
+        "latest": loaded.at_head,
+        "seat": seat,
+        "players": [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "label": names.label(s.seat),
+                # how people read the seat everywhere: "Ann (Red)"
+                "display": names.of(s.seat),
+                "resigned": s.resigned,
+            }
+            for s in loaded.seats
+        ],
+        "to_act": sorted(loaded.to_act),
+        "view": view,
+        "legal": loaded.legal(seat) if seat is not None else [],
+        "finished": loaded.finished,
+        "outcome": loaded.outcome,
+        "result": result_text(loaded.outcome, names) if loaded.outcome else None,
+    }
+
+
+def board_for_people(
+    rules: Any, state: Any, seat: int | None, names: Names, *, finished: bool = False
+) -> str:
+    """The engine's text board of ``seat``'s view, players named for people. A game the
+    service ended (a resignation) asks nobody to move, whatever the engine's prompt said."""
+    view = rules.view(state, seat)
+    if finished and not view.get("finished") and "prompt" in view:
+        view = {**view, "prompt": "The game is over.", "can_type": []}
+    return names.text(rules.render_text(_players_named(view, names)))
+
+
+def _players_named(view: Mapping[str, Any], names: Names) -> Mapping[str, Any]:
+    """The view with each player's label ("Red") already given as people read it ("Ann
+    (Red)"): the engine then sizes the columns of its tables (Lancelot's captures, lost, in
+    hand) for the names, where naming the finished text would push its rows out of line.
+    ``names.text`` leaves a named form as it is."""
+    players = view.get("players")
+    if not isinstance(players, list):
+        return view
+    named: list[Any] = []
+    for index, player in enumerate(players):
+        if isinstance(player, Mapping) and player.get("label"):
+            seat = player.get("seat", index)
+            if isinstance(seat, int):
+                player = {**player, "label": names.of(seat)}
+        named.append(player)
+    return {**view, "players": named}
+
+
+def revealed_after(events: Sequence[StoredEvent]) -> dict[int, bool]:
+    """For each ActionApplied version: is it revealed — by its own irreversible transition
+    (the last secret vote reveals itself with the others), a later effective irreversible
+    step, or the end of the game?"""
+    retracted = ev.retracted_versions(events)
+    revealed: dict[int, bool] = {}
+    seen_reveal = False
+    for e in reversed(events):
+        if e.type == ev.GAME_FINISHED:
+            seen_reveal = True
+        if e.type == ev.ACTION_APPLIED and isinstance(p := e.payload, ev.ActionApplied):
+            if p.irreversible and e.version not in retracted:
+                seen_reveal = True
+            # A retracted secret stays secret: it never took effect, nothing revealed it.
+            revealed[e.version] = seen_reveal and (
+                e.version not in retracted or events[-1].type == ev.GAME_FINISHED
+            )
+    return revealed
+
+
+def visible_events(
+    events: Sequence[StoredEvent],
+    viewer: int | None,
+    after: int = 0,
+    *,
+    everything: bool = False,
+    names: Names | None = None,
+) -> list[dict[str, Any]]:
+    """The log as ``viewer`` (a seat, or None for a spectator) may see it; ``everything``
+    for operators (the CLI's ``log --full``): nothing hidden. With ``names``, each event
+    gets ``text`` (one line for people, seats named "Ann (Red)") and an action's ``log``
+    lines name the players (the engine's own lines stay in ``engine_log``)."""
+    revealed = revealed_after(events)
+    out = []
+    for e in events:
+        if e.version <= after:
+            continue
+        data = dict(e.data) if everything else _visible_data(e, viewer, revealed)
+        item = {
+            "version": e.version,
+            "type": e.type,
+            "recorded_at": e.recorded_at,
+            "prev_hash": e.prev_hash,
+            "hash": e.hash,
+            "data": data,
+        }
+        if names is not None:
+            if e.type == ev.ACTION_APPLIED and data.get("log") is not None:
+                data["engine_log"] = list(data["log"])
+                data["log"] = names.lines(data["log"])
+                if data.get("hidden"):
+                    data["summary"] = f"{names.of(data['seat'])} acted"
+            item["text"] = event_text(e.type, data, names)
+        out.append(item)
+    return out
+
+
+def _visible_data(e: StoredEvent, viewer: int | None, revealed: dict[int, bool]) -> dict[str, Any]:
+    """The payload of ``e`` as JSON, as ``viewer`` may see it."""
+    p = e.payload
+    data = dict(e.data)
+    own = viewer is not None and isinstance(p, ev.SEAT_ACTS) and p.seat == viewer
+    # A consented retraction names the requester as its seat, but it arrived with the last
+    # acceptance: its reference (that seat's Message-ID) is on the UndoDecided event, for
+    # that seat only.
+    consented = isinstance(p, ev.ActionsRetracted) and p.request is not None
+    if isinstance(p, ev.SEAT_ACTS) and (not own or consented):
+        data["channel_ref"] = None
+    if isinstance(p, ev.CLOCK_FROM_CHANNEL):
+        return _visible_clock_data(p, data, viewer)
+    if isinstance(p, ev.GameCreated):
+        data["seats"] = [
+            {"seat": s.seat, "name": s.name, "email": s.email if s.seat == viewer else None}
+            for s in p.seats
+        ]
+    elif isinstance(p, ev.ActionApplied):
+        if p.secret and not own and not revealed.get(e.version, False):
+            return {
+                "seat": p.seat,
+                "hidden": True,
+                "summary": f"seat {p.seat} acted",
+                # The engine's log is public by contract (e.g. "Red has voted."): it says
+                # that the seat acted, never what it chose.
+                "log": list(p.log),
+                "channel": p.channel,
+                "received_at": p.received_at,
+            }
+        if not own:
+            # The text as typed (perhaps a whole email line) is the sender's; others get the
+            # canonical text.
+            data["text"] = p.canonical
+    return data
+
+
+def _visible_clock_data(p: Any, data: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    """A clock event as ``viewer`` may see it: the message it came by is its author's, and a
+    standing order's move is its seat's alone (the others would learn what it means to play,
+    a secret vote included)."""
+    if isinstance(p, ev.DeadlineExtended | ev.GamePaused | ev.GameResumed):
+        # By consent, it came with the last answer: whose, the answers say.
+        author = p.by_seat if p.by == "seat" else None
+    else:
+        author = p.seat
+    if viewer is None or author != viewer:
+        data["channel_ref"] = None
+    if isinstance(p, ev.StandingOrderSet) and viewer != p.seat:
+        data["text"] = None
+        data["hidden"] = True
+    return data
+
+
+def result_text(outcome: dict[str, Any], names: Names) -> str:
+    """A finished game's result for people: who resigned, the scores, the winners."""
+    lines = []
+    resigned = outcome.get("resigned") or []
+    if resigned:
+        lines.append(f"{names.many(resigned)} resigned.")
+    scores = outcome.get("scores") or []
+    winners = outcome.get("winners") or []
+    if scores:
+        lines.append("Final scores:")
+        for seat, score in enumerate(scores):
+            mark = "  (winner)" if seat in winners else ""
+            lines.append(f"  {names.of(seat)}: {score}{mark}")
+    elif resigned:
+        # decision (issue silent): a game ended by resignation has no final scoring; the
+        # points as they stood are on the board shown with this text.
+        lines.append("The game ended before its final scoring: the board shows where it stood.")
+    if winners:
+        verb = "wins" if len(winners) == 1 else "share the win"
+        lines.append(f"{names.many(winners)} {verb}.")
+    return "\n".join(lines)
+
+
+def versions_text(numbers: list[int]) -> str:
+    """ "version 5", "versions 5 and 6", "versions 5, 6 and 7": read by players, not a list."""
+    words = [str(n) for n in numbers]
+    if len(words) == 1:
+        return f"version {words[0]}"
+    return "versions " + ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def event_text(kind: str, d: dict[str, Any], names: Names | None = None) -> str:
+    """One event as people read it (seats named when ``names`` is given)."""
+
+    def who(seat: int) -> str:
+        return names.of(seat) if names is not None else f"seat {seat}"
+
+    if kind == ev.ACTION_APPLIED:
+        log = " ".join(d.get("log") or ())
+        if d.get("hidden"):
+            text = f"{who(d['seat'])} acted in secret"
+        elif d.get("channel") == "auto":
+            text = f"{who(d['seat'])} (resigned, played automatically): {d['canonical']}"
+        elif d.get("channel") == "deadline":
+            text = f"{who(d['seat'])} (deadline move): {d['canonical']}"
+        else:
+            text = f"{who(d['seat'])}: {d['canonical']}"
+        return f"{text} — {log}" if log else text
+    if kind == ev.GAME_CREATED:
+        if names is not None:
+            seats = ", ".join(names.of(s["seat"]) for s in d["seats"])
+        else:
+            seats = ", ".join(f"{s['seat']}: {s['name']}" for s in d["seats"])
+        return f"created {d['game']} (rules {d['rules_version']}) — {seats}"
+    if kind == ev.GAME_STARTED:
+        to_act = names.many(d["to_act"]) if names is not None else str(d["to_act"])
+        return f"started; to act: {to_act}"
+    if kind == ev.UNDO_REQUESTED:
+        return f"{who(d['seat'])} asks to go back to version {d['to_version']}"
+    if kind == ev.UNDO_DECIDED:
+        verdict = "accepts" if d["accept"] else "declines"
+        return f"{who(d['seat'])} {verdict} undo request {d['request']}"
+    if kind == ev.UNDO_LAPSED:
+        return (
+            f"{who(d['seat'])}'s undo request {d['request']} (back to version "
+            f"{d['to_version']}) lapsed: the game moved on before everyone answered"
+        )
+    if kind == ev.ACTIONS_RETRACTED:
+        return f"back to version {d['to_version']}, retracting {versions_text(d['versions'])}"
+    if kind == ev.PLAYER_RESIGNED:
+        return f"{who(d['seat'])} resigned"
+    if kind == ev.DISPUTE_OPENED:
+        return f"{who(d['seat'])} disputes {versions_text(d['versions'])}: “{d['text']}”"
+    if kind == ev.DISPUTE_ANSWERED:
+        if d["agree"]:
+            return f"{who(d['seat'])} agrees to retract what dispute {d['dispute']} is about"
+        return f"{who(d['seat'])} disagrees with dispute {d['dispute']}"
+    if kind == ev.DISPUTE_RESOLVED:
+        return _resolved_text(d)
+    if kind == ev.INVITATION_ACCEPTED:
+        return f"{who(d['seat'])} accepted the invitation and gets the game's mails"
+    if kind == ev.GAME_FINISHED:
+        winners = d["outcome"].get("winners") or []
+        named = names.many(winners) if names is not None else str(winners)
+        if d["reason"] == "resignation":
+            gone = d["outcome"].get("resigned") or []
+            left = names.many(gone) if names is not None else str(gone)
+            return f"finished: {left} resigned; winner {named}"
+        return f"finished ({d['reason']}): winner {named}"
+    return clock_event_text(kind, d, names) or kind
+
+
+def _resolved_text(d: dict[str, Any]) -> str:
+    if d["outcome"] == "dismissed":
+        return f"dispute {d['dispute']} dismissed by the administrator: {d['reason']}"
+    by = "the administrator" if d["by"] == "administrator" else "every other player's consent"
+    text = (
+        f"dispute {d['dispute']} upheld by {by} ({d['reason']}): back to version "
+        f"{d['to_version']}, retracting {versions_text(d['retracted'])}"
+    )
+    if d["revealed"]:
+        text += ". Already revealed, and still known to every player: " + " ".join(d["revealed"])
+    return text
+
+
+def summary_line(e: dict[str, Any], names: Names | None = None) -> str:
+    """One line of a visible event, for the CLI and plain-text mails."""
+    text = e.get("text") or event_text(e["type"], e["data"], names)
+    if e["type"] == ev.ACTION_APPLIED:
+        text += f"  [{e['data']['channel']}]"
+    return f"{e['version']:>5}  {text}"
