@@ -19,7 +19,7 @@ from pbem.mail.smtp import FileTransport, eml_name
 from pbem.settings import DEFAULT_CONFIG, Settings, load_settings
 from tests.mail.helpers import MailWorld
 from web import create_app
-from web.devmail import DevPagesRefused
+from web.pages.devmail import DevPagesRefused
 
 
 def dev_app(world: MailWorld) -> Flask:

@@ -13,7 +13,7 @@ from pbem.audit import audit
 from pbem.errors import BadRequest, Forbidden
 from pbem.numbers import read_int
 from pbem.service import GameService, SubmitResult
-from web.api import bearer_token
+from web.api.routes import bearer_token
 
 admin = Blueprint("admin", __name__, url_prefix="/api/v1/games/<game_id>/admin")
 

@@ -16,7 +16,7 @@ from pbem.errors import ServiceError
 from pbem.numbers import NumberError, read_int
 from pbem.pages_data import log_as_of
 from pbem.views import describe
-from web import page_common as pc
+from web.pages import common as pc
 
 history = Blueprint("history", __name__)
 

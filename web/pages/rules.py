@@ -21,7 +21,7 @@ from markdown_it import MarkdownIt
 from pbem.component_values import sections as provisional_sections
 from pbem.errors import ServiceError
 from pbem.resources import DocumentNotFound, document
-from web.page_common import service
+from web.pages.common import service
 
 rules_pages = Blueprint("rules", __name__)
 

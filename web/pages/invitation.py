@@ -14,7 +14,7 @@ from flask import Blueprint, redirect, render_template, request
 from pbem.errors import ServiceError
 from pbem.mail import compose as c
 from pbem.mail.address import INVITATION
-from web import page_common as pc
+from web.pages import common as pc
 
 invitation = Blueprint("invitation", __name__)
 

@@ -30,8 +30,8 @@ from pbem.pages_data import (
 from pbem.repository import Loaded
 from pbem.service import GameService
 from pbem.views import versions_text
-from web import board_lancelot
-from web.choices import for_people
+from web.games import lancelot as board_lancelot
+from web.pages.choices import for_people
 
 SESSION_KEY = "seats"
 #: The session's admin tokens by game (an admin link, ``?admin=``, on the game or audit page).

@@ -20,7 +20,7 @@ from pbem.invitations import client_requester
 from pbem.mail.headers import check_display_name, clean_address
 from pbem.pages_data import config_error
 from pbem.player_names import check_player_name
-from web import page_common as pc
+from web.pages import common as pc
 
 newgame = Blueprint("newgame", __name__)
 
