@@ -1,7 +1,7 @@
 """The web layer: ``create_app(settings)`` builds the Flask app (no app at import time).
 
 Blueprints: the JSON API (``web.api``, OpenAPI at ``/api/v1/openapi.json``), game
-administration (``web.admin``), the inbound-mail webhook, the pages and the rules pages.
+administration (``web.api.admin``), the inbound-mail webhook, the pages and the rules pages.
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from flask import Flask
 from pbem.bootstrap import build_service
 from pbem.config import Settings, load_settings
 from pbem.service import GameService
+from web.api.json_input import StrictRequest
 from web.browser_security import BrowserSecurity
-from web.devmail import refuse_beyond_loopback
 from web.errors import PbemApi, register_error_handlers
-from web.json_input import StrictRequest
 from web.numbers import WholeNumberConverter
+from web.pages.devmail import refuse_beyond_loopback
 from web.session_cookie import use_encrypted_sessions
 
 
@@ -48,7 +48,7 @@ def create_app(
         OPENAPI_URL_PREFIX="/api/v1",
         OPENAPI_JSON_PATH="openapi.json",
     )
-    # Request JSON is read strictly (web.json_input): nothing unbounded gets past the door.
+    # Request JSON is read strictly (web.api.json_input): nothing unbounded gets past the door.
     app.request_class = StrictRequest
     app.extensions["pbem"] = service or build_service(settings)
     app.extensions["pbem_settings"] = settings
@@ -58,15 +58,15 @@ def create_app(
     security = BrowserSecurity()
     security.init_app(app, base_url=settings.base_url)
 
-    import web.api_clock
-    import web.api_disputes  # noqa: F401  (its routes join the API's blueprint)
-    from web.admin import admin
-    from web.api import blp
-    from web.devmail import devmail
+    import web.api.clock
+    import web.api.disputes  # noqa: F401  (its routes join the API's blueprint)
+    from web.api.admin import admin
+    from web.api.routes import blp
     from web.inbound import inbound, receive_email
-    from web.invitation import invitation
-    from web.pages import pages
-    from web.rules import rules_pages
+    from web.pages.devmail import devmail
+    from web.pages.invitation import invitation
+    from web.pages.routes import pages
+    from web.pages.rules import rules_pages
 
     api = PbemApi(app)
     api.spec.components.security_scheme(

@@ -15,7 +15,7 @@ from pbem.cli import main as service_cli
 from pbem.cli.support import WholeNumber
 from pbem.scheduler import serve_hook
 from web import create_app
-from web.devmail import DevPagesRefused
+from web.pages.devmail import DevPagesRefused
 
 
 @click.command()
@@ -32,7 +32,7 @@ def serve(obj: service_cli.Context, host: str, port: int, dev: bool) -> None:
     settings = obj.settings.with_changes(dev_pages=True) if dev else obj.settings
     try:
         # Refused, before anything starts, when the development pages would be reachable
-        # from other machines (web.devmail.refuse_beyond_loopback).
+        # from other machines (web.pages.devmail.refuse_beyond_loopback).
         app = create_app(settings, service=obj.service, host=host)
     except DevPagesRefused as e:
         raise click.ClickException(str(e)) from None

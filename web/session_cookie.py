@@ -9,7 +9,7 @@ lifetime (``session_days``) is checked on the server from the time sealed inside
 of an old cookie opens nothing even if a browser kept it; each visit writes the cookie anew,
 so the time counts from the browser's last visit.
 
-Each request still checks the credentials it carries (``web.page_common.session_seat``): a
+Each request still checks the credentials it carries (``web.pages.common.session_seat``): a
 rotated token or a revoked link closes the page in every browser that held it.
 """
 

@@ -19,7 +19,7 @@ from pbem.mail.outbound.relay import Relay
 from pbem.mail.outbound.smtp import FileTransport, eml_name
 from tests.mail.helpers import MailWorld
 from web import create_app
-from web.devmail import DevPagesRefused
+from web.pages.devmail import DevPagesRefused
 
 
 def dev_app(world: MailWorld) -> Flask:

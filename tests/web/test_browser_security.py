@@ -78,11 +78,11 @@ def _seat_shown(client: FlaskClient, game_id: str) -> str:
 
 
 def test_every_post_form_of_the_templates_carries_a_csrf_token() -> None:
-    sources = [p.read_text() for p in TEMPLATES.glob("*.html")]
+    sources = [p.read_text() for p in TEMPLATES.rglob("*.html")]
     sources += [
         Path(__file__).resolve().parents[2].joinpath("web", m).read_text()
         for m in (
-            "devmail.py",
+            "pages/devmail.py",
             "inbound.py",
         )
     ]

@@ -40,7 +40,7 @@ def test_an_unknown_game_is_a_404_that_names_the_pages(client: FlaskClient) -> N
 
 
 def test_raw_html_in_a_document_is_shown_as_text() -> None:
-    from web.rules import _markdown
+    from web.pages.rules import _markdown
 
     html = _markdown().render(
         "# T\n\n<script>alert(1)</script>\n\n[x](javascript:alert(1)) <b>bold</b>\n"

@@ -146,7 +146,7 @@ def seat_for_link(
 
 
 def rules_link(settings: Settings, rules: Rules) -> str:
-    """The game's rules and notation page (web/rules.py serves ``/rules/<game>``)."""
+    """The game's rules and notation page (web/pages/rules.py serves ``/rules/<game>``)."""
     return f"{settings.base_url.rstrip('/')}/rules/{rules.name}"
 
 

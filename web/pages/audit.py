@@ -23,8 +23,8 @@ from pbem.core.errors import BadRequest, ServiceError
 from pbem.core.naming import Names
 from pbem.core.numbers import NumberError, read_int
 from pbem.play.pages_data import verify_game
-from web import page_common as pc
-from web.admin_links import take_admin_link
+from web.pages import common as pc
+from web.pages.admin_links import take_admin_link
 
 audit = Blueprint("audit", __name__)
 

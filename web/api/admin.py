@@ -13,7 +13,7 @@ from pbem.audit.evidence import audit
 from pbem.core.errors import BadRequest, Forbidden
 from pbem.core.numbers import read_int
 from pbem.service import GameService, SubmitResult
-from web.api import bearer_token
+from web.api.routes import bearer_token
 
 admin = Blueprint("admin", __name__, url_prefix="/api/v1/games/<game_id>/admin")
 

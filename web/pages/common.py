@@ -30,8 +30,7 @@ from pbem.play.pages_data import (
 )
 from pbem.play.views import versions_text
 from pbem.service import GameService
-from web import board_lancelot
-from web.choices import for_people
+from web.games import WEB_GAMES
 
 SESSION_KEY = "seats"
 #: The session's admin tokens by game (an admin link, ``?admin=``, on the game or audit page).
@@ -222,7 +221,8 @@ def seat_or_refusal(game_id: str, doing: str) -> tuple[int | None, Any]:
 
 def board_context(loaded: Loaded, doc: dict[str, Any], names: Names) -> dict[str, Any]:
     """What the game's board template needs, from the viewer's document only: the seats'
-    names, the engine's prompt with players named as in the mails, and the board."""
+    names, the engine's prompt with players named as in the mails, which template draws the
+    board (``board_template``, from ``web.games``) and what the game gives it."""
     view = doc["view"]
     people = seat_names(names)
     context: dict[str, Any] = {
@@ -239,10 +239,12 @@ def board_context(loaded: Loaded, doc: dict[str, Any], names: Names) -> dict[str
     seat = doc["seat"]
     # the seat's decision as the engine words it: the pages read no notation
     choices = loaded.choices(seat) if seat is not None else Choices()
-    if loaded.game == "lancelot":
-        context["lancelot"] = board_lancelot.board(view, choices, people)
-    elif loaded.game == "lancaster":
-        context["groups"] = for_people(choices, names)
+    game = WEB_GAMES.get(loaded.game)
+    # the game's board template (web.games), or the rules' text board for a game without one
+    context["board_template"] = game.board_template if game else None
+    context["typed_hint"] = game.typed_hint if game else ""
+    if game is not None and game.board_template:
+        context.update(game.board(view, choices, names, people))
     else:
         context["board_text"] = names.text(loaded.rules.render_text(view))
     return context

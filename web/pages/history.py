@@ -16,7 +16,7 @@ from pbem.core.errors import ServiceError
 from pbem.core.numbers import NumberError, read_int
 from pbem.play.pages_data import log_as_of
 from pbem.play.views import describe
-from web import page_common as pc
+from web.pages import common as pc
 
 history = Blueprint("history", __name__)
 

@@ -4,7 +4,7 @@
 about a version or a range and the other seats answer it; anyone who may see the game lists
 them; ``/audit`` gives the evidence of the disputed steps as the caller may see it (a seat:
 its own moves in full, the public record of the others'; the admin token: everything).
-The administrator resolves disputes under ``/admin`` (``web.admin``).
+The administrator resolves disputes under ``/admin`` (``web.api.admin``).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from marshmallow import RAISE, Schema, fields, validate
 
 from pbem.audit.evidence import audit
 from pbem.disputes.commands import MAX_TEXT, parse_versions
-from web.api import BEARER, _errors, bearer_token, blp, optional_seat, required_seat, service
+from web.api.routes import BEARER, _errors, bearer_token, blp, optional_seat, required_seat, service
+from web.api.schemas import Strict
 from web.numbers import WholeNumber
-from web.schemas import Strict
 
 CHANNEL = "api"
 

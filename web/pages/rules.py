@@ -21,7 +21,7 @@ from markdown_it import MarkdownIt
 from pbem.core.errors import ServiceError
 from pbem.core.resources import DocumentNotFound, document
 from pbem.play.component_values import sections as provisional_sections
-from web.page_common import service
+from web.pages.common import service
 
 rules_pages = Blueprint("rules", __name__)
 

@@ -14,7 +14,7 @@ from flask import Blueprint, redirect, render_template, request
 from pbem.core.errors import ServiceError
 from pbem.mail.outbound import compose as c
 from pbem.mail.outbound.address import INVITATION
-from web import page_common as pc
+from web.pages import common as pc
 
 invitation = Blueprint("invitation", __name__)
 

@@ -11,7 +11,7 @@ from typing import Any
 from flask import redirect, render_template, url_for
 
 from pbem.core.errors import ServiceError
-from web import page_common as pc
+from web.pages import common as pc
 
 #: Where a taken admin link goes back to: the page it was opened on (a name, never a URL).
 PAGES = {"game": "pages.game_page", "audit": "pages.audit.audit_page"}

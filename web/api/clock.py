@@ -19,9 +19,9 @@ from marshmallow import Schema, fields, validate
 from pbem.clock.commands import MAX_ORDER, duration, parse_until
 from pbem.clock.events import REQUESTS
 from pbem.core.errors import BadRequest, Forbidden
-from web.api import BEARER, _errors, bearer_token, blp, required_seat, service
+from web.api.routes import BEARER, _errors, bearer_token, blp, required_seat, service
+from web.api.schemas import Strict
 from web.numbers import WholeNumber
-from web.schemas import Strict
 
 CHANNEL = "api"
 

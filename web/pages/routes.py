@@ -18,12 +18,9 @@ from pbem.core.naming import Names
 from pbem.core.numbers import NumberError, read_int
 from pbem.play.pages_data import clock_of, game_status
 from pbem.play.views import describe
-from web.admin_links import take_admin_link
-from web.audit import audit
-from web.dispute_pages import disputes_pages
-from web.history import history
-from web.newgame import newgame
-from web.page_common import (
+from web.pages.admin_links import take_admin_link
+from web.pages.audit import audit
+from web.pages.common import (
     ADMIN_KEY,
     SESSION_KEY,
     board_context,
@@ -39,7 +36,10 @@ from web.page_common import (
     session_seat,
     since_last_move,
 )
-from web.undo_pages import undo_pages
+from web.pages.disputes import disputes_pages
+from web.pages.history import history
+from web.pages.newgame import newgame
+from web.pages.undo import undo_pages
 
 pages = Blueprint("pages", __name__)
 pages.register_blueprint(history)

@@ -18,29 +18,12 @@ from pbem.core.errors import Conflict, Forbidden, ServiceError
 from pbem.create.invitations import client_requester
 from pbem.create.player_names import check_player_name
 from pbem.mail.outbound.headers import check_display_name, clean_address
-from pbem.play.component_values import count_for
 from pbem.play.pages_data import config_error
-from web import page_common as pc
+from web.games import WEB_GAMES
+from web.pages import common as pc
 
 newgame = Blueprint("newgame", __name__)
 
-GAMES = {"lancaster": "Lancaster", "lancelot": "Lancelot"}
-#: Lancaster's Henry V modules, as the form names them (the rules' config keys).
-HENRY_V = {
-    "kings_court": "At the King's Court",
-    "resentment": "The King's Resentment",
-    "laws_of_the_king": "Laws of the King (only with both others)",
-}
-#: Lancaster's laws (the config's ``new_laws``): the base game's, The New Laws instead, or
-#: combined group by group
-LAWS = {
-    "base": "The base game's laws",
-    "replace": "The New Laws instead of the base laws",
-    "combine": "Combined: for each group, the base laws, The New Laws, or drawn at random",
-}
-#: what each law group may play when the laws are combined (the config's list of five)
-LAW_GROUP_CHOICES = {"base": "base laws", "new": "The New Laws", "random": "drawn at random"}
-LAW_GROUPS = (0, 1, 2, 3, 4)
 ROWS = 5  # both games are for 2 to 5 players
 #: What each time control preset means, for the form (the API and CLI take any time
 #: control; the form offers the presets only).
@@ -60,23 +43,23 @@ def _form() -> dict[str, Any]:
         {"name": form.get(f"name{i}", "").strip(), "email": form.get(f"email{i}", "").strip()}
         for i in range(ROWS)
     ]
-    return {
+    values: dict[str, Any] = {
         "game": form.get("game", ""),
         "players": players,
-        "diagonals": bool(form.get("diagonals")),
-        "excalibur": bool(form.get("excalibur")),
-        "expansions": {key: bool(form.get(key)) for key in HENRY_V},
-        "laws": form.get("laws", "base").strip(),
-        "law_groups": [form.get(f"law_group{g}", "random").strip() for g in LAW_GROUPS],
         "private": bool(form.get("private")),
         "time_control": form.get("time_control", "none").strip(),
     }
+    # every game's fields: the form shows them all, whichever game is chosen
+    for game in WEB_GAMES.values():
+        values.update(game.read_form(form))
+    return values
 
 
 def _check(values: dict[str, Any]) -> dict[str, str]:
     """Errors by field name (``game``, ``players``, ``name2``, ``email0`` …)."""
     errors: dict[str, str] = {}
-    if values["game"] not in GAMES:
+    chosen = WEB_GAMES.get(values["game"])
+    if chosen is None:
         errors["game"] = "Choose the game to play."
     filled = 0
     for i, p in enumerate(values["players"]):
@@ -105,97 +88,27 @@ def _check(values: dict[str, Any]) -> dict[str, str]:
             errors["time_control"] = f"Choose one of the time controls listed ({e})."
         else:
             errors["time_control"] = "Choose one of the time controls listed."
-    if values["laws"] not in LAWS:
-        # A hostile or stale form: say what can be chosen, never echo what was sent.
-        errors["laws"] = "Choose one of the sets of laws listed."
-    elif values["laws"] == "combine":
-        bad = [
-            str(g)
-            for g, c in zip(LAW_GROUPS, values["law_groups"], strict=True)
-            if c not in LAW_GROUP_CHOICES
-        ]
-        if bad:
-            errors["laws"] = (
-                f"For group{'s' if len(bad) > 1 else ''} {', '.join(bad)}, choose the base laws, "
-                "The New Laws or drawn at random."
-            )
+    game_errors: dict[str, str] = {}
+    for game in WEB_GAMES.values():
+        game_errors.update(game.check_fields(values))
+    errors.update(game_errors)
     if filled < 2 and not any(k.startswith("name") for k in errors):
         errors["players"] = "A game needs 2 to 5 players: fill in at least two rows."
-    if values["game"] in GAMES and "game" not in errors and "laws" not in errors:
-        # The rules' own check of the chosen variants or modules, shown by their field; then
-        # of the laws chosen with them, shown by the laws' field.
-        config = _config(values)
-        laws = config.pop("new_laws", None)
-        problem = config_error(pc.service(), values["game"], config, max(filled, 2))
-        if problem:
-            field = "expansions" if values["game"] == "lancaster" else "variants"
-            errors[field] = problem
-        elif laws is not None:
-            config["new_laws"] = laws
-            problem = config_error(pc.service(), values["game"], config, max(filled, 2))
-            if problem:
-                errors["laws"] = problem
+    if chosen is not None and not game_errors:
+        # The rules' own check of the chosen game's config, shown by the field it comes from.
+        players = max(filled, 2)
+        errors.update(
+            chosen.config_errors(
+                values, lambda config: config_error(pc.service(), chosen.name, config, players)
+            )
+        )
     return errors
 
 
-def _new_laws(values: dict[str, Any]) -> str | list[str] | None:
-    """The config's ``new_laws`` from the form: None for the base laws, "replace", or for
-    combined laws "combine" (every group drawn at random) or the five groups' choices."""
-    if values.get("laws") == "replace":
-        return "replace"
-    if values.get("laws") == "combine":
-        groups = list(values["law_groups"])
-        return "combine" if all(g == "random" for g in groups) else groups
-    return None
-
-
 def _config(values: dict[str, Any]) -> dict[str, Any]:
-    """The game's config from the form: Lancelot's variants or Lancaster's Henry V modules."""
-    if values["game"] == "lancelot":
-        return {"variants": {"diagonals": values["diagonals"], "excalibur": values["excalibur"]}}
-    if values["game"] == "lancaster":
-        config: dict[str, Any] = {
-            "expansions": {k: True for k, on in values["expansions"].items() if on}
-        }
-        laws = _new_laws(values)
-        if laws is not None:
-            config["new_laws"] = laws
-        return config
-    return {}
-
-
-def _provisional_counts(values: dict[str, Any], players: int) -> dict[str, Any]:
-    """How many values of a Lancaster game are not from a published source, for the form:
-    ``chosen`` for the config as filled in (None when the rules refuse it), and ``table``,
-    the count for each choice of Henry V modules (the rows) and of laws (the columns: only
-    those the rules play, and only when a set of laws changes a count)."""
-    rules = pc.service().rules_for("lancaster")
-    combos: list[tuple[str, ...]] = rules.module_combinations()  # type: ignore[attr-defined]
-    laws_modes = [("base", None), ("replace", "replace"), ("combine", "combine")]
-    table: list[tuple[str, list[int | None]]] = []
-    for combo in combos:
-        config: dict[str, Any] = {"players": players}
-        if combo:
-            config["expansions"] = dict.fromkeys(combo, True)
-        counts = []
-        for _, laws in laws_modes:
-            counts.append(count_for(rules, {**config, "new_laws": laws} if laws else config))
-        label = " and ".join(HENRY_V[m].removesuffix(" (only with both others)") for m in combo)
-        table.append((label or "None", counts))
-    # A column of laws shows only when the rules play them and they change a count.
-    keep = [0] + [
-        i
-        for i in range(1, len(laws_modes))
-        if any(c[i] is not None and c[i] != c[0] for _, c in table)
-    ]
-    chosen = None
-    if values.get("game") == "lancaster":
-        chosen = count_for(rules, {**_config(values), "players": players})
-    return {
-        "chosen": chosen,
-        "columns": [LAWS[laws_modes[i][0]] for i in keep],
-        "table": [(label, [c[i] for i in keep]) for label, c in table],
-    }
+    """The chosen game's config from the form (``web.games``: its variants or modules)."""
+    game = WEB_GAMES.get(values["game"])
+    return game.config(values) if game else {}
 
 
 def _filled(values: dict[str, Any]) -> int:
@@ -206,20 +119,24 @@ def _page(values: dict[str, Any], errors: dict[str, str], *, fresh: bool = False
     # The request key makes a form sent twice (a double click, a reload) create one game.
     key = "" if fresh else request.form.get("request_key", "")[:100]
     key = key or secrets.token_urlsafe(18)
+    players = max(2, _filled(values))
+    chosen = WEB_GAMES.get(values.get("game", ""))
+    games = []
+    fields: dict[str, Any] = {}
+    for game in WEB_GAMES.values():
+        games.append((game, game is chosen))
+        rules = pc.service().rules_for(game.name)
+        fields.update(game.form_context(rules, values, players, chosen=game is chosen))
     return render_template(
         "new.html",
         v=values,
         errors=errors,
-        games=GAMES,
+        games=games,
         rows=ROWS,
-        henry_v=HENRY_V,
-        laws=LAWS,
-        law_groups=LAW_GROUPS,
-        law_group_choices=LAW_GROUP_CHOICES,
-        provisional=_provisional_counts(values, max(2, _filled(values))),
         time_controls=TIME_CONTROLS,
         needs_key=bool(pc.service().settings.invitations.organiser_keys),
         request_key=key,
+        **fields,
     )
 
 
@@ -227,14 +144,14 @@ def _page(values: dict[str, Any], errors: dict[str, str], *, fresh: bool = False
 def new_game() -> Any:
     # Only a POST creates: a HEAD (a safe method, which the CSRF check lets by) is a GET.
     if request.method != "POST":
-        blank = {
-            "game": "lancaster",
+        first = next(iter(WEB_GAMES.values()))  # the default: the first registered
+        blank: dict[str, Any] = {
+            "game": first.name,
             "players": [{"name": "", "email": ""}] * ROWS,
-            "expansions": {},
-            "laws": "base",
-            "law_groups": ["random"] * len(LAW_GROUPS),
             "time_control": "none",
         }
+        for game in WEB_GAMES.values():
+            blank.update(game.blank())
         return _page(blank, {})
     values = _form()
     errors = _check(values)
@@ -277,7 +194,7 @@ def new_game() -> Any:
             html = render_template(
                 "created.html",
                 created=created,
-                game=GAMES[values["game"]],
+                game=WEB_GAMES[values["game"]].label,
                 names=pc.seat_names(names),
                 links=[f"{base}/games/{created.id}?token={s.token}" for s in created.seats],
                 # Only a new address is invited; one that has played gets the game's mail.

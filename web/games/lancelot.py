@@ -1,6 +1,7 @@
-"""The Lancelot board as the seat page draws it: an SVG grid with coordinates, the knights by
-colour, Excalibur, and the squares the seat may play laid over it as form buttons (so a click
-plays without JavaScript).
+"""Lancelot on the web pages: its fields of the /new form (the variants,
+``games/_lancelot_new.html``) and its board (``games/_lancelot.html``), drawn as the seat page
+draws it: an SVG grid with coordinates, the knights by colour, Excalibur, and the squares the
+seat may play laid over it as form buttons (so a click plays without JavaScript).
 
 Everything comes from the rules' view and the seat's choices (``Rules.choices``): each option
 names its square (``place``), so the page reads no notation.
@@ -10,9 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core.protocol import Choices
+from web.games.base import WebGame
+
+if TYPE_CHECKING:
+    from pbem.core.naming import Names
 
 #: Knight colours by seat when the view names none. The digit of the mail's text board is
 #: drawn on each knight too, so colour is never the only clue.
@@ -148,3 +153,27 @@ def _symbols(view: Mapping[str, Any]) -> list[str]:
     if isinstance(players, list):
         return [str(p.get("symbol") or i) for i, p in enumerate(players)]
     return [str(i) for i in range(int(players))]
+
+
+class Lancelot(WebGame):
+    name = "lancelot"
+    label = "Lancelot"
+    rules_note = "(2–5 players)"
+    board_template = "games/_lancelot.html"
+    form_template = "games/_lancelot_new.html"
+    config_field = "variants"
+
+    def read_form(self, form: Mapping[str, str]) -> dict[str, Any]:
+        return {"diagonals": bool(form.get("diagonals")), "excalibur": bool(form.get("excalibur"))}
+
+    def config(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Lancelot's variants."""
+        return {"variants": {"diagonals": values["diagonals"], "excalibur": values["excalibur"]}}
+
+    def board(
+        self, view: Mapping[str, Any], choices: Choices, names: Names, people: Sequence[str]
+    ) -> dict[str, Any]:
+        return {"lancelot": board(view, choices, people)}
+
+
+GAME = Lancelot()

@@ -22,8 +22,8 @@ from pbem.core.errors import BadRequest
 from pbem.create.invitations import client_requester
 from pbem.play.views import describe
 from pbem.service import GameService
-from web import json_input
-from web import schemas as s
+from web.api import json_input
+from web.api import schemas as s
 
 CHANNEL = "api"
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
@@ -35,7 +35,7 @@ class Parser(FlaskParser):
     DEFAULT_VALIDATION_STATUS = 400
 
     def _raw_load_json(self, req: Request) -> Any:
-        # The strict reader of every request's JSON (web.json_input), with its own message.
+        # The strict reader of every request's JSON (web.api.json_input), with its own message.
         if not is_json_request(req):
             return missing
         data = req.get_data(cache=True)
