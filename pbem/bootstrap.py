@@ -69,10 +69,11 @@ def reply_words(service: GameService) -> ReplyWords:
     handler that applies it through ``service`` (``pbem.mail.inbound.reply_words``)."""
     words = ReplyWords()
     reply_answers.register_reply_words(words)  # help, show
-    invitation_replies.register_reply_words(words, service.queries)  # join
-    undo_commands.register_reply_words(words, service.undo_commands, service.queries)
-    resignation.register_reply_words(words, service.resignation)  # resign
-    disputes.register_reply_words(words, service.disputes)  # dispute, agree, disagree
+    parts = service.parts
+    invitation_replies.register_reply_words(words, parts.queries)  # join
+    undo_commands.register_reply_words(words, parts.undo, parts.queries)
+    resignation.register_reply_words(words, parts.resignation)  # resign
+    disputes.register_reply_words(words, parts.disputes)  # dispute, agree, disagree
     # default, away until, back, extend, pause, resume, agree/disagree extend …, time zone,
     # digest
     clock_replies.register_reply_words(words, service, service.clock)
@@ -84,7 +85,7 @@ def build_inbound(service: GameService, settings: Settings | None = None) -> Inb
     settings of ``settings``, the service's own by default), their words through the
     handlers of ``reply_words``."""
     settings = settings or service.settings
-    return Inbound(service.db, settings, service, service.clock, words=reply_words(service))
+    return Inbound(service.parts.db, settings, service, service.clock, words=reply_words(service))
 
 
 def mail_dir(settings: Settings) -> str:
@@ -95,7 +96,7 @@ def build_relay(service: GameService, settings: Settings | None = None) -> Relay
     """The relay that sends the outbox (over SMTP, or into the mail folder)."""
     settings = settings or service.settings
     transport = transport_for(settings.mail.smtp_url, mail_dir(settings))
-    return Relay(service.db, settings, transport, service.clock)
+    return Relay(service.parts.db, settings, transport, service.clock)
 
 
 def build_sweeper(service: GameService, settings: Settings | None = None) -> Sweeper:

@@ -73,7 +73,7 @@ def audit(
         "version": loaded.version,
         "head_hash": loaded.head_hash,
         "seen_by": "administrator" if admin else ("public" if viewer is None else viewer),
-        "deadline": game_deadlines(state, service.clocks.deadlines(game_id), names, now),
+        "deadline": game_deadlines(state, service.deadlines(game_id), names, now),
     }
     if version is not None:
         out["steps"] = [

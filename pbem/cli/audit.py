@@ -47,7 +47,7 @@ def dispute_command(obj: Any, game_id: str, seat: int, versions: str, text: str)
 
     with service_errors():
         first, last = parse_versions(versions)
-        result = obj.service.disputes.open(game_id, seat, first, last, text, channel="cli")
+        result = obj.service.open_dispute(game_id, seat, first, last, text, channel="cli")
     click.echo(f"dispute {result.dispute} opened: game {game_id} at version {result.version}")
 
 
@@ -67,7 +67,7 @@ def admin_resolve(
     if decision is None:
         raise click.UsageError("Say --uphold or --dismiss.")
     with service_errors():
-        result = obj.service.disputes.resolve(
+        result = obj.service.resolve_dispute(
             game_id, token, dispute, uphold=decision == "uphold", reason=reason
         )
     click.echo(f"dispute {dispute} {result.status}: game {game_id} at version {result.version}")

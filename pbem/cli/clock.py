@@ -42,7 +42,7 @@ def _in(when: str | None, now: datetime) -> str:
 def deadlines_command(obj: Any, game_id: str | None) -> None:
     """Each seat's deadline: one game, or every game with deadlines (operators)."""
     svc = obj.service
-    rows = svc.clocks.deadlines(game_id)
+    rows = svc.deadlines(game_id)
     if game_id is not None and not rows:
         with service_errors():
             svc.load(game_id)  # no such game: say so
@@ -73,7 +73,7 @@ def deadlines_command(obj: Any, game_id: str | None) -> None:
 def extend_command(obj: Any, game_id: str, seat: int, by: str, token: str) -> None:
     """Give SEAT more time (BY: 24h, 1d 12h, 90m) for the decision it owes now."""
     with service_errors():
-        _done(obj.service.clocks.extend(game_id, token, seat, duration(by), channel=CHANNEL))
+        _done(obj.service.extend(game_id, token, seat, duration(by), channel=CHANNEL))
 
 
 @click.command("pause")
@@ -83,7 +83,7 @@ def extend_command(obj: Any, game_id: str, seat: int, by: str, token: str) -> No
 def pause_command(obj: Any, game_id: str, token: str) -> None:
     """Stop every clock of the game until it is resumed."""
     with service_errors():
-        _done(obj.service.clocks.pause(game_id, token, channel=CHANNEL))
+        _done(obj.service.pause(game_id, token, channel=CHANNEL))
 
 
 @click.command("resume")
@@ -93,7 +93,7 @@ def pause_command(obj: Any, game_id: str, token: str) -> None:
 def resume_command(obj: Any, game_id: str, token: str) -> None:
     """Let the game's clocks run again."""
     with service_errors():
-        _done(obj.service.clocks.resume(game_id, token, channel=CHANNEL))
+        _done(obj.service.resume(game_id, token, channel=CHANNEL))
 
 
 @click.command("time-control")
@@ -107,4 +107,4 @@ def time_control_command(obj: Any, game_id: str, value: str, token: str) -> None
     --time-control`` takes it)."""
     timing = time_control_option(value, "VALUE")
     with service_errors():
-        _done(obj.service.clocks.set_time_control(game_id, token, timing, channel=CHANNEL))
+        _done(obj.service.set_time_control(game_id, token, timing, channel=CHANNEL))

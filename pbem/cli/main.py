@@ -498,10 +498,10 @@ def verify_receipt(
     obj: Context, game_id: str, version: int, head_hash: str, salt: str | None
 ) -> None:
     """Check a mail's receipt: does the chain at VERSION still have HEAD_HASH?"""
-    from pbem.audit.receipts import UNFAILED, check_receipt
+    from pbem.audit.receipts import UNFAILED
 
     with service_errors():
-        result = check_receipt(obj.service.db, game_id, version, head_hash, salt)
+        result = obj.service.check_receipt(game_id, version, head_hash, salt)
     click.echo(("✔ " if result.matches else "✘ ") + result.message, err=not result.matches)
     if result.vote is not None:
         status = result.vote.status

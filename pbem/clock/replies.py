@@ -148,7 +148,7 @@ def apply_line(
                 "would write it in a reply, or 'default none' to clear it."
             )
         text = None if order.lower() == "none" else order
-        result = service.clocks.set_standing_order(
+        result = service.set_standing_order(
             game_id, seat, text, channel=CHANNEL, channel_ref=channel_ref
         )
         if text is None:
@@ -173,7 +173,7 @@ def apply_line(
         until = parse_until(match.group("until"), clock.now()) if match.group("until") else None
         if until is None:
             raise BadRequest(f"Write 'away until' and the day you are back: {DATE_FORMAT}.")
-        results = service.clocks.away(email, until, channel=CHANNEL, channel_ref=channel_ref)
+        results = service.away(email, until, channel=CHANNEL, channel_ref=channel_ref)
         lines = []
         for r in results:
             left = "" if r.allowance_left is None else f"; allowance left {_left(r.allowance_left)}"
@@ -188,7 +188,7 @@ def apply_line(
         did = f"away until {format_time(until)} in {count} game(s)"
         return Done(mine.version if mine else None, did, answer)
     if match.group("back"):
-        results = service.clocks.back(email, channel=CHANNEL, channel_ref=channel_ref)
+        results = service.back(email, channel=CHANNEL, channel_ref=channel_ref)
         lines = [
             f"- game {r.game_id}: {r.note}"
             + ("" if r.allowance_left is None else f"; allowance left {_left(r.allowance_left)}")
@@ -203,7 +203,7 @@ def apply_line(
         if rest and what != "extend":
             raise BadRequest(f"Write '{what}' alone on its line.")
         seconds = duration(rest) if rest else None
-        asked = service.consent.request(
+        asked = service.request_clock_change(
             game_id, seat, what, seconds, channel=CHANNEL, channel_ref=channel_ref
         )
         if asked.status == "granted":
@@ -217,7 +217,7 @@ def apply_line(
     word = match.group("answer").lower()
     what = match.group("what").lower()
     what = "extend" if what == "extension" else what
-    answered = service.consent.answer(
+    answered = service.answer_clock_request(
         game_id, seat, what, word == "agree", channel=CHANNEL, channel_ref=channel_ref
     )
     if answered.status == "granted":  # this answer was the last one asked for
@@ -229,7 +229,7 @@ def apply_line(
 
 def _time_zone(service: GameService, clock: Clock, email: str, text: str) -> Done:
     """Remember the zone of the sender's address (nothing stored when it is not a zone)."""
-    zone = service.preferences.set_time_zone(email, text)
+    zone = service.set_time_zone(email, text)
     now = clock.now().astimezone(UTC)
     if zone is None:
         answer = (
@@ -250,7 +250,7 @@ def _digest(service: GameService, email: str, mode: str) -> Done:
     """Turn the sender's daily digest on or off (nothing stored for another word)."""
     word = mode.strip().lower()
     if word in ("daily", "on"):
-        service.preferences.set_digest(email, True)
+        service.set_digest(email, True)
         answer = (
             f"Daily digest on: {email} no longer gets a mail at each of its turns. Once a "
             "day (UTC) you get one mail listing every game waiting for your move, with its "
@@ -259,7 +259,7 @@ def _digest(service: GameService, email: str, mode: str) -> Done:
         )
         return Done(None, "digest: daily", answer)
     if word == "off":
-        service.preferences.set_digest(email, False)
+        service.set_digest(email, False)
         answer = f"Daily digest off: {email} gets a mail at each of its turns again."
         return Done(None, "digest: off", answer)
     raise BadRequest("Write 'digest daily' for one mail a day, or 'digest off'.")

@@ -148,12 +148,18 @@ def was_invited(session: Session, game_id: str, seat: int) -> bool:
     return session.get(Invitation, (game_id, seat)) is not None
 
 
-def accept(transactions: Transactions, game_id: str, seat: int, channel: str) -> bool:
-    """Record that the seat's player accepted its invitation (an ``InvitationAccepted``
-    event); False when there was nothing to accept (not invited, or accepted already)."""
-    with transactions.on(game_id) as txn:
-        if not is_waiting(txn.session, game_id, seat):
-            return False
-        # Not an action: an undo request stays open (``lapse``), the position is unchanged.
-        txn.append([ev.InvitationAccepted(seat=seat, channel=channel)], txn.state, lapse=False)
-        return True
+class Invitations:
+    """Accepting an invitation, on the service's transactions."""
+
+    def __init__(self, transactions: Transactions) -> None:
+        self.transactions = transactions
+
+    def accept(self, game_id: str, seat: int, *, channel: str) -> bool:
+        """The seat's player accepts its invitation: an ``InvitationAccepted`` event; False
+        when there was nothing to accept (not invited, or accepted already)."""
+        with self.transactions.on(game_id) as txn:
+            if not is_waiting(txn.session, game_id, seat):
+                return False
+            # Not an action: an undo request stays open (``lapse``), the position is unchanged.
+            txn.append([ev.InvitationAccepted(seat=seat, channel=channel)], txn.state, lapse=False)
+            return True

@@ -27,25 +27,26 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlmodel import Session, col, select
 
 from pbem.core import events as ev
+from pbem.core.db import Database
 from pbem.core.errors import AgainstTheRules, BadRequest, Conflict, GameNotFound
 from pbem.core.events import StoredEvent
 from pbem.core.models import Dispute
 from pbem.core.naming import Names, names_for
 from pbem.core.numbers import NumberError, read_int
 from pbem.core.repository import game_or_404
-from pbem.core.unit_of_work import UnitOfWork
+from pbem.core.time_source import Clock
+from pbem.core.unit_of_work import Transactions, UnitOfWork
 from pbem.create.player_names import link_refusal
 from pbem.disputes.limits import check_may_open
 from pbem.mail.inbound.reply_words import Done, ReplyLine, ReplyWords
+from pbem.play.command_checks import check_admin, check_can_act
+from pbem.play.queries import GameQueries
 from pbem.undo import rules as undo_rules
-
-if TYPE_CHECKING:
-    from pbem.service import GameService
 
 #: The longest text of a dispute (a few sentences; a mail line is at most 200 characters).
 MAX_TEXT = 2000
@@ -175,22 +176,27 @@ def answerable(rows: Sequence[Dispute], seat: int | None) -> list[Dispute]:
 class Disputes:
     """Opening, answering and resolving disputes, on the game service's transactions."""
 
-    def __init__(self, service: GameService) -> None:
-        self.service = service
+    def __init__(
+        self, db: Database, clock: Clock, transactions: Transactions, queries: GameQueries
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.transactions = transactions
+        self.queries = queries
 
     # -- reading --------------------------------------------------------------------------
 
     def list(self, game_id: str) -> list[dict[str, Any]]:
         """Every dispute of the game, oldest first, with the players named."""
-        with self.service.db.read() as session:
+        with self.db.read() as session:
             game_or_404(session, game_id)
             rows = session.exec(
                 select(Dispute).where(Dispute.game_id == game_id).order_by(col(Dispute.dispute))
             ).all()
         if not rows:
             return []
-        names = self.service.load(game_id).names
-        events = self.service.raw_events(game_id)
+        names = self.queries.load(game_id).names
+        events = self.queries.raw_events(game_id)
         reasons = resolution_reasons(events)
         out = []
         for r in rows:
@@ -205,7 +211,7 @@ class Disputes:
         """The open dispute (its number) that ``seat`` may answer, if there is exactly one
         (``seat`` None: the game's only open dispute). Conflict naming them when several
         are: an answer must say which."""
-        with self.service.db.read() as session:
+        with self.db.read() as session:
             rows = answerable(open_disputes(session, game_id), seat)
         if len(rows) > 1:
             numbers = ", ".join(str(r.dispute) for r in rows)
@@ -237,14 +243,12 @@ class Disputes:
         if refusal := link_refusal(text, "A dispute's text"):
             raise BadRequest(refusal)  # mailed to every player (pbem.create.player_names)
         last = first if last is None else last
-        with self.service.transactions.on(game_id) as txn:
+        with self.transactions.on(game_id) as txn:
             # The service's own checks: refused in the words of every other command.
-            self.service._check_can_act(txn, seat)
+            check_can_act(txn, seat)
             events = txn.read()
             versions = _disputed(events, txn.version, first, last)
-            check_may_open(
-                txn, events, open_disputes(txn.session, game_id), seat, self.service.clock.now()
-            )
+            check_may_open(txn, events, open_disputes(txn.session, game_id), seat, self.clock.now())
             opened = ev.DisputeOpened(
                 seat=seat,
                 versions=tuple(versions),
@@ -267,8 +271,8 @@ class Disputes:
     ) -> DisputeResult:
         """Another seat agrees to retract the disputed actions (or does not). The last
         agreement upholds the dispute; a disagreement leaves it to the administrator."""
-        with self.service.transactions.on(game_id) as txn:
-            self.service._check_can_act(txn, seat)
+        with self.transactions.on(game_id) as txn:
+            check_can_act(txn, seat)
             row = _open_row(txn, dispute)
             if row.seat == seat:
                 raise AgainstTheRules(
@@ -317,8 +321,8 @@ class Disputes:
             raise BadRequest("Say why the dispute is dismissed: every player reads the reason.")
         if refusal := link_refusal(reason, "The reason"):
             raise BadRequest(refusal)
-        with self.service.transactions.on(game_id) as txn:
-            self.service._check_admin(txn, admin_token)
+        with self.transactions.on(game_id) as txn:
+            check_admin(txn, admin_token)
             row = _open_row(txn, dispute)
             if not uphold:
                 resolved = ev.DisputeResolved(

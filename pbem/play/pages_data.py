@@ -88,7 +88,7 @@ def _config_and_rules(service: GameService, game_id: str) -> tuple[Mapping[str, 
     with service.db.read() as session:
         game = game_or_404(session, game_id)
         config: Mapping[str, Any] = json.loads(game.config)
-        rules = service.repository.rules_of(game)
+        rules = service.rules_of(game)
     return config, rules
 
 

@@ -81,6 +81,9 @@ class GameQueries:
             row = session.get(Seat, (game_id, seat))
         return None if row is None else SeatInfo(row.seat, row.name, row.email, row.resigned)
 
+    def has_seat(self, game_id: str, seat: int) -> bool:
+        return self.seat_info(game_id, seat) is not None
+
     def plays_somewhere(self, email: str) -> bool:
         """Whether ``email`` is the address of a seat, in some game, that is not waiting on
         an invitation (an address only invited gets nothing but its invitations)."""
@@ -155,6 +158,13 @@ class GameQueries:
             if game is None:
                 return False
             return seat is not None or not hidden_from(session, game, token)
+
+    def check_can_see(
+        self, game_id: str, *, seat: int | None = None, token: str | None = None
+    ) -> None:
+        """GameNotFound unless ``can_see``: a private game is not confirmed to exist."""
+        if not self.can_see(game_id, seat=seat, token=token):
+            raise no_such_game(game_id)
 
     def is_admin(self, game_id: str, token: str | None) -> bool:
         with self.db.read() as session:

@@ -38,7 +38,7 @@ def test_a_dispute_opened_with_the_form_and_agreed_with_a_click(browser: Any, si
     ann.click("text=Agree: take them back")
     ann.wait_for_load_state()
     assert svc.load(gid).version == 3 + 4  # dispute, answer, resolution, retraction
-    assert svc.disputes.list(gid)[0]["status"] == "upheld"
+    assert svc.disputes_of(gid)[0]["status"] == "upheld"
     assert "Your turn" in ann.title()
     ann.goto(f"{site.url}/games/{gid}/audit#disputes")
     assert "Dispute 4 — upheld" in ann.inner_text("#disputes")

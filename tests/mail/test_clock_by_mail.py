@@ -168,7 +168,7 @@ def test_a_seat_whose_invitation_waits_is_not_asked(world: MailWorld) -> None:
     seats.append({"name": "Zoe", "email": "zoe-never-played@example.com"})
     game = world.service.create_game("lancelot", {}, seats, channel="api", time_control=TC)
     before = {m.id for m in world.outbox(game.id)}
-    asked = world.service.consent.request(game.id, 0, "pause", channel="api")
+    asked = world.service.request_clock_change(game.id, 0, "pause", channel="api")
     assert asked.status == "requested"
     assert [m for m in world.outbox(game.id) if m.id not in before] == []
 

@@ -44,7 +44,7 @@ def _deadline(db: Database, gid: str, seat: int) -> Deadline:
 
 def _order(service: GameService, gid: str, seat: int, text: str) -> None:
     """A standing order, as the seat's ``default <move>`` records it."""
-    with service.transactions.on(gid) as work:
+    with service.parts.transactions.on(gid) as work:
         order = ev.StandingOrderSet(seat=seat, text=text, channel="email", channel_ref=None)
         work.append([order], work.state, lapse=False)
 
@@ -92,7 +92,7 @@ def test_a_paused_clock_and_a_late_seat_are_said_so(world: MailWorld) -> None:
     created = world.service.create_game("lancelot", {}, seats, channel="api", time_control=timing)
     gid = created.id
     before = _last_id(world, gid)
-    with world.service.transactions.on(gid) as work:
+    with world.service.parts.transactions.on(gid) as work:
         work.append(
             [ev.GamePaused(by="administrator", by_seat=None, channel="cli", channel_ref=None)],
             work.state,
@@ -103,7 +103,7 @@ def test_a_paused_clock_and_a_late_seat_are_said_so(world: MailWorld) -> None:
         assert "the game is paused." in text
         assert "Game paused by the administrator: the clocks stopped." in text
     assert _deadline(world.db, gid, 0).status == "paused"
-    with world.service.transactions.on(gid) as work:
+    with world.service.parts.transactions.on(gid) as work:
         work.append(
             [ev.GameResumed(by="administrator", by_seat=None, channel="cli", channel_ref=None)],
             work.state,
@@ -166,7 +166,7 @@ def test_a_secret_action_played_at_a_deadline_is_not_shown_to_the_others(
     assert state.phase == "vote"
     gem = state.purses[0][0]
     before = _last_id(world, gid)
-    with service.transactions.on(gid) as work:  # only Alice is late
+    with service.parts.transactions.on(gid) as work:  # only Alice is late
         more = [
             ev.DeadlineExtended(
                 seat=s,

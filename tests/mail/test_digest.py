@@ -108,7 +108,7 @@ def test_two_runs_racing_claim_one_digest_and_reminders_still_go(world: MailWorl
     game = world.service.create_game(
         "lancelot", {}, [carol, dave], channel="api", time_control=timed
     )
-    world.service.preferences.set_digest("carol@example.com", True)
+    world.service.set_digest("carol@example.com", True)
     digester = build_digester(world.service)
     names = digester._names
     with world.db.write() as session:

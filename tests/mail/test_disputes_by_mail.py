@@ -90,11 +90,11 @@ def test_a_dispute_by_mail_reaches_every_seat_and_only_the_administrator_can_cro
     refused = inbound.receive(reply_to(bob_notice, f"agree {dispute}"), "webhook")
     assert refused.outcome == "refused"
     assert "Only the game's administrator can uphold this dispute" in refused.detail
-    assert svc.disputes.list(gid)[0]["status"] == "open"
+    assert svc.disputes_of(gid)[0]["status"] == "open"
 
     # The administrator (an operator's command) upholds it across the reveal.
     before = {m.id for m in world.outbox(gid)}
-    upheld = svc.disputes.resolve(gid, game.admin_token, dispute, uphold=True, reason="a slip")
+    upheld = svc.resolve_dispute(gid, game.admin_token, dispute, uphold=True, reason="a slip")
     resolution = [m for m in world.outbox(gid) if m.id not in before]
     assert sorted(m.seat for m in resolution) == [0, 1, 2]
     assert upheld.retracted == (ann_vote, ann_vote + 1, reveal)
@@ -129,11 +129,11 @@ def test_a_resolution_is_nobody_s_confirmed_act_and_every_seat_hears_of_it(
     opener = next(iter(svc.load(gid, at=3).to_act))  # who played version 4's move...
     opener = 1 - opener  # ...is not the opener: the other seat disputes it
     before = {m.id for m in world.outbox(gid)}
-    opened = svc.disputes.open(gid, opener, 4, None, "that move came late", channel="api")
+    opened = svc.open_dispute(gid, opener, 4, None, "that move came late", channel="api")
     [asked] = [m for m in world.outbox(gid) if m.id not in before and m.seat != opener]
     assert f"Reply 'agree {opened.dispute}'" in _text(asked)  # consent can take it back
     before = {m.id for m in world.outbox(gid)}
-    svc.disputes.resolve(gid, game.admin_token, opened.dispute, uphold=True, reason="late")
+    svc.resolve_dispute(gid, game.admin_token, opened.dispute, uphold=True, reason="late")
     mails = {m.seat: m for m in world.outbox(gid) if m.id not in before}
     assert sorted(mails) == [0, 1]
     assert (mails[opener].kind, mails[1 - opener].kind) == ("notice", "turn")
@@ -153,7 +153,7 @@ def test_the_evidence_of_a_disputed_vote_respects_hidden_information(world: Mail
     world.clock.advance(timedelta(minutes=7))
     assert inbound.receive(reply, "webhook").outcome == "applied"
     # Bob disputes Ann's vote before the others voted: it is still secret.
-    svc.disputes.open(gid, 1, ann_vote, None, "Ann voted after the bell", channel="api")
+    svc.open_dispute(gid, 1, ann_vote, None, "Ann voted after the bell", channel="api")
 
     full = audit(svc, gid, viewer=None, admin=True)["disputes"][0]["steps"][0]
     assert full["evidence"] == "full"
@@ -214,7 +214,7 @@ def test_a_move_made_on_the_page_or_api_has_the_position_as_its_evidence_not_a_m
     svc = world.service
     assert _latest(world, game.id, 0, "turn").version == 2  # Ann had a mail too
     svc.submit(game.id, 0, "E5", expected_version=2, channel="api")
-    svc.disputes.open(game.id, 1, 3, None, "too fast", channel="api")
+    svc.open_dispute(game.id, 1, 3, None, "too fast", channel="api")
     step = audit(svc, game.id, viewer=None, admin=True)["disputes"][0]["steps"][0]
     assert step["seen"]["kind"] == "page"
     assert step["seen"]["version"] == 2
@@ -236,6 +236,6 @@ def test_a_dispute_line_by_mail_that_cannot_be_read_is_answered_with_how_to_writ
         answer = [m for m in world.outbox(game.id) if m.kind == "error"][-1]
         assert "dispute 41: what went wrong" in " ".join(_text(answer).split())
         world.clock.advance(timedelta(days=1))  # one error reply per kind and day
-    assert world.service.disputes.list(game.id) == []
+    assert world.service.disputes_of(game.id) == []
     empty = inbound.receive(reply_to(mail, "dispute 3:"), "webhook")
     assert empty.outcome == "refused" and "a few words" in empty.detail

@@ -41,5 +41,5 @@ def test_two_seats_dispute_at_once_and_an_answer_names_which(world: MailWorld) -
     latest = [m for m in world.outbox(gid) if m.seat == 0][-1]
     named = build_inbound(world.service).receive(reply_to(latest, f"disagree {move + 1}"), "dev")
     assert (named.outcome, named.detail) == ("applied", f"disagree {move + 1}")
-    [bobs] = [d for d in world.service.disputes.list(gid) if d["dispute"] == move + 1]
+    [bobs] = [d for d in world.service.disputes_of(gid) if d["dispute"] == move + 1]
     assert bobs["disagreed"] == [0]

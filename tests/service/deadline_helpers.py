@@ -47,7 +47,7 @@ def wait(service: GameService, **delta: float) -> datetime:
 
 def append(service: GameService, game_id: str, *events: ev.Appendable) -> None:
     """``events`` appended in one unit of work, as the clock's commands will append them."""
-    with service.transactions.on(game_id) as work:
+    with service.parts.transactions.on(game_id) as work:
         work.append(list(events), work.state)
 
 

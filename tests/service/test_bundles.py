@@ -406,7 +406,7 @@ def test_a_seat_export_leaves_out_the_other_seats_standing_orders(service: GameS
     for seat in (0, 1):
         service.accept_invitation(gid, seat, channel="web")
     # Bob keeps a move for his next deadline while it is Ann's turn: his own plan.
-    service.clocks.set_standing_order(gid, 1, "K11", channel="api")
+    service.set_standing_order(gid, 1, "K11", channel="api")
     _play_to_the_end(service, gid, random.Random(5))
     anns = export_game(service.db, gid, seat=0)
     orders = [e for e in anns["events"] if e["type"] == ev.STANDING_ORDER_SET]

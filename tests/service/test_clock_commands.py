@@ -79,7 +79,7 @@ def at(when: datetime) -> str:
 def test_the_admin_extends_the_deadline_of_the_seat_to_act(service: GameService) -> None:
     g = new_game(service)
     assert row(service, g.id, 0).due_at == at(START + 48 * HOUR)
-    result = service.clocks.extend(g.id, g.admin_token, 0, 24 * 3600, channel="cli")
+    result = service.extend(g.id, g.admin_token, 0, 24 * 3600, channel="cli")
     assert result.version == version(service, g.id)
     assert row(service, g.id, 0).due_at == at(START + 72 * HOUR)
     event = service.raw_events(g.id)[-1]
@@ -94,12 +94,12 @@ def test_extending_a_seat_that_owes_nothing_or_without_the_token_changes_nothing
     other = new_game(service)
     before = version(service, g.id)
     with pytest.raises(Conflict, match="owes no decision"):
-        service.clocks.extend(g.id, g.admin_token, 1, 3600, channel="cli")
+        service.extend(g.id, g.admin_token, 1, 3600, channel="cli")
     for token in (None, g.seats[0].token, other.admin_token):
         with pytest.raises(Forbidden):
-            service.clocks.extend(g.id, token, 0, 3600, channel="api")
+            service.extend(g.id, token, 0, 3600, channel="api")
     with pytest.raises(Forbidden):
-        service.clocks.extend(g.id, g.admin_token, 7, 3600, channel="cli")
+        service.extend(g.id, g.admin_token, 7, 3600, channel="cli")
     assert version(service, g.id) == before
     assert row(service, g.id, 0).due_at == at(START + 48 * HOUR)
 
@@ -107,9 +107,9 @@ def test_extending_a_seat_that_owes_nothing_or_without_the_token_changes_nothing
 def test_an_untimed_game_has_nothing_to_extend_or_pause(service: GameService) -> None:
     g = new_game(service, time_control=None)
     with pytest.raises(Conflict, match="no time control"):
-        service.clocks.pause(g.id, g.admin_token, channel="cli")
+        service.pause(g.id, g.admin_token, channel="cli")
     with pytest.raises(Conflict, match="no time control"):
-        service.clocks.extend(g.id, g.admin_token, 0, 60, channel="cli")
+        service.extend(g.id, g.admin_token, 0, 60, channel="cli")
 
 
 def test_pause_stops_the_clock_and_resume_restarts_it(
@@ -117,31 +117,31 @@ def test_pause_stops_the_clock_and_resume_restarts_it(
 ) -> None:
     g = new_game(service)
     clock.advance(10 * HOUR)
-    service.clocks.pause(g.id, g.admin_token, channel="api")
+    service.pause(g.id, g.admin_token, channel="api")
     assert row(service, g.id, 0).status == "paused"
     assert row(service, g.id, 0).due_at is None
     before = version(service, g.id)
     with pytest.raises(Conflict, match="already paused"):
-        service.clocks.pause(g.id, g.admin_token, channel="api")
+        service.pause(g.id, g.admin_token, channel="api")
     assert version(service, g.id) == before
     clock.advance(5 * HOUR)
-    service.clocks.resume(g.id, g.admin_token, channel="api")
+    service.resume(g.id, g.admin_token, channel="api")
     # 10 hours used before the pause; 38 left from the resumption.
     assert row(service, g.id, 0).due_at == at(START + 15 * HOUR + 38 * HOUR)
     with pytest.raises(Conflict, match="not paused"):
-        service.clocks.resume(g.id, g.admin_token, channel="api")
+        service.resume(g.id, g.admin_token, channel="api")
 
 
 def test_a_new_time_control_applies_from_the_next_decision(service: GameService) -> None:
     g = new_game(service)
-    service.clocks.set_time_control(g.id, g.admin_token, "12h", channel="cli")
+    service.set_time_control(g.id, g.admin_token, "12h", channel="cli")
     assert row(service, g.id, 0).due_at == at(START + 48 * HOUR)  # the current decision
     service.submit(g.id, 0, "keep", expected_version=version(service, g.id), channel="api")
     assert row(service, g.id, 1).due_at == at(START + 12 * HOUR)
     with pytest.raises(BadRequest):
-        service.clocks.set_time_control(g.id, g.admin_token, "soon", channel="cli")
+        service.set_time_control(g.id, g.admin_token, "soon", channel="cli")
     with pytest.raises(Conflict, match="already"):
-        service.clocks.set_time_control(g.id, g.admin_token, "12h", channel="cli")
+        service.set_time_control(g.id, g.admin_token, "12h", channel="cli")
     event = service.raw_events(g.id)[-2]
     assert event.type == "TimeControlSet" and event.payload.by == "administrator"
 
@@ -152,18 +152,18 @@ def test_a_standing_order_is_checked_when_the_seat_owes_the_decision(
     g = new_game(service)
     before = version(service, g.id)
     with pytest.raises(Unreadable):
-        service.clocks.set_standing_order(g.id, 0, "fly away", channel="email")
+        service.set_standing_order(g.id, 0, "fly away", channel="email")
     with pytest.raises(AgainstTheRules):
-        service.clocks.set_standing_order(g.id, 0, "pass", channel="email")  # not in a draw
+        service.set_standing_order(g.id, 0, "pass", channel="email")  # not in a draw
     with pytest.raises(Conflict, match="no standing order"):
-        service.clocks.set_standing_order(g.id, 0, None, channel="email")
+        service.set_standing_order(g.id, 0, None, channel="email")
     assert version(service, g.id) == before
-    done = service.clocks.set_standing_order(g.id, 0, "draw", channel="email")
+    done = service.set_standing_order(g.id, 0, "draw", channel="email")
     assert done.checked and row(service, g.id, 0).standing_order == "draw"
     # Seat 1 owes nothing now: its order is kept, to be checked at its deadline.
-    later = service.clocks.set_standing_order(g.id, 1, "stake ruby", channel="api")
+    later = service.set_standing_order(g.id, 1, "stake ruby", channel="api")
     assert not later.checked and row(service, g.id, 1).standing_order == "stake ruby"
-    service.clocks.set_standing_order(g.id, 1, None, channel="api")
+    service.set_standing_order(g.id, 1, None, channel="api")
     assert row(service, g.id, 1).standing_order is None
 
 
@@ -173,77 +173,77 @@ def test_vacation_in_every_game_of_the_address_until_the_allowance_runs_out(
     tc = {"kind": "fixed", "per_decision": "48h", "vacation": "3d"}
     a = new_game(service, tc, emails=("ann@example.org",))
     b = new_game(service, tc, emails=("other@example.org", "Ann@example.org"))
-    results = service.clocks.away("ann@example.org", START + 48 * HOUR, channel="email")
+    results = service.away("ann@example.org", START + 48 * HOUR, channel="email")
     assert [(r.game_id, r.seat) for r in results] == sorted([(a.id, 0), (b.id, 1)])
     assert all(r.allowance_left == 24 * 3600 for r in results)
     # Seat 0 of game a owes a decision: its deadline moves by the two days away.
     assert row(service, a.id, 0).due_at == at(START + 96 * HOUR)
     assert row(service, a.id, 0).away_until == at(START + 48 * HOUR)
     clock.advance(HOUR)
-    back = service.clocks.back("ann@example.org", channel="email")
+    back = service.back("ann@example.org", channel="email")
     assert {r.game_id for r in back if r.version is not None} == {a.id, b.id}
     assert row(service, a.id, 0).due_at == at(START + 49 * HOUR)
     # Away again for longer than what is left (3 days - 1 hour): the allowance ends it.
-    again = service.clocks.away("ann@example.org", START + 30 * 24 * HOUR, channel="email")
+    again = service.away("ann@example.org", START + 30 * 24 * HOUR, channel="email")
     assert all(r.allowance_left == 0 for r in again)
     assert all(r.until == at(START + 72 * HOUR) for r in again)
     clock.advance(HOUR)
     before = (version(service, a.id), version(service, b.id))
     with pytest.raises(Conflict, match="no vacation allowance left"):
-        service.clocks.away("ann@example.org", START + 90 * HOUR, channel="email")
+        service.away("ann@example.org", START + 90 * HOUR, channel="email")
     assert (version(service, a.id), version(service, b.id)) == before
     with pytest.raises(Conflict, match="no seat"):
-        service.clocks.away("nobody@example.org", START + 48 * HOUR, channel="email")
+        service.away("nobody@example.org", START + 48 * HOUR, channel="email")
 
 
 def test_an_extension_by_consent(service: GameService) -> None:
     g = new_game(service)
-    asked = service.consent.request(g.id, 0, "extend", None, channel="email")
+    asked = service.request_clock_change(g.id, 0, "extend", None, channel="email")
     assert asked.status == "requested"
     assert row(service, g.id, 0).due_at == at(START + 48 * HOUR)
     with pytest.raises(Conflict, match="waiting for answers"):
-        service.consent.request(g.id, 1, "pause", channel="email")
+        service.request_clock_change(g.id, 1, "pause", channel="email")
     with pytest.raises(Conflict, match="your own request"):
-        service.consent.answer(g.id, 0, "extend", True, channel="email")
+        service.answer_clock_request(g.id, 0, "extend", True, channel="email")
     with pytest.raises(Conflict, match="no request to pause"):
-        service.consent.answer(g.id, 1, "pause", True, channel="email")
-    granted = service.consent.answer(g.id, 1, "extend", True, channel="email")
+        service.answer_clock_request(g.id, 1, "pause", True, channel="email")
+    granted = service.answer_clock_request(g.id, 1, "extend", True, channel="email")
     assert granted.status == "granted"
     assert row(service, g.id, 0).due_at == at(START + 96 * HOUR)
     assert service.raw_events(g.id)[-1].payload.by == "consent"
     with pytest.raises(Conflict, match="no request"):
-        service.consent.answer(g.id, 1, None, True, channel="email")
+        service.answer_clock_request(g.id, 1, None, True, channel="email")
 
 
 def test_a_pause_refused_by_one_seat_changes_no_deadline(service: GameService) -> None:
     g = new_game(service)
-    service.consent.request(g.id, 1, "pause", channel="api")
-    refused = service.consent.answer(g.id, 0, "pause", False, channel="api")
+    service.request_clock_change(g.id, 1, "pause", channel="api")
+    refused = service.answer_clock_request(g.id, 0, "pause", False, channel="api")
     assert refused.status == "refused"
     assert row(service, g.id, 0).status == "running"
-    service.consent.request(g.id, 1, "pause", channel="api")
-    service.consent.answer(g.id, 0, None, True, channel="api")
+    service.request_clock_change(g.id, 1, "pause", channel="api")
+    service.answer_clock_request(g.id, 0, None, True, channel="api")
     assert row(service, g.id, 0).status == "paused"
     with pytest.raises(Conflict, match="already paused"):
-        service.consent.request(g.id, 0, "pause", channel="api")
+        service.request_clock_change(g.id, 0, "pause", channel="api")
 
 
 def test_after_every_clock_command_the_log_gives_the_stored_read_models(
     service: GameService, clock: ManualClock
 ) -> None:
     g = new_game(service, emails=("rebuild@example.org",))
-    service.clocks.set_standing_order(g.id, 1, "pass", channel="api")
+    service.set_standing_order(g.id, 1, "pass", channel="api")
     clock.advance(HOUR)
-    service.clocks.extend(g.id, g.admin_token, 0, 7200, channel="cli")
-    service.consent.request(g.id, 0, "pause", channel="email")
+    service.extend(g.id, g.admin_token, 0, 7200, channel="cli")
+    service.request_clock_change(g.id, 0, "pause", channel="email")
     clock.advance(HOUR)
-    service.consent.answer(g.id, 1, "pause", True, channel="email")
+    service.answer_clock_request(g.id, 1, "pause", True, channel="email")
     clock.advance(HOUR)
-    service.clocks.resume(g.id, g.admin_token, channel="api")
-    service.clocks.away("rebuild@example.org", START + 30 * HOUR, channel="email")
+    service.resume(g.id, g.admin_token, channel="api")
+    service.away("rebuild@example.org", START + 30 * HOUR, channel="email")
     clock.advance(HOUR)
-    service.clocks.back("rebuild@example.org", channel="email")
-    service.clocks.set_time_control(g.id, g.admin_token, "fast", channel="cli")
+    service.back("rebuild@example.org", channel="email")
+    service.set_time_control(g.id, g.admin_token, "fast", channel="cli")
     service.submit(g.id, 0, "keep", expected_version=version(service, g.id), channel="api")
     assert first_difference(service.db, g.id, REGISTRY) is None
     with service.db.read() as session:
@@ -260,7 +260,7 @@ def test_the_admin_reopens_a_missed_deadline_the_game_waits_on(
     assert (act.seat, act.move) == (0, False)
     assert row(service, g.id, 0).status == "late"
     clock.advance(5 * HOUR)  # the game waited; the administrator gives the seat 3 hours more
-    result = service.clocks.extend(g.id, g.admin_token, 0, 3 * 3600, channel="cli")
+    result = service.extend(g.id, g.admin_token, 0, 3 * 3600, channel="cli")
     assert "reopened" in result.done
     late = row(service, g.id, 0)
     assert (late.status, late.due_at) == ("running", at(clock.now() + timedelta(hours=3)))

@@ -43,7 +43,7 @@ def test_two_seats_changing_their_clock_at_once_leave_the_read_models_the_log_gi
         try:
             start.wait(timeout=30)
             for order in orders[seat]:
-                service.clocks.set_standing_order(gid, seat, order, channel="api")
+                service.set_standing_order(gid, seat, order, channel="api")
         except BaseException as error:  # reported below, on the test's thread
             failures.append(error)
 

@@ -119,15 +119,15 @@ def _step(service: GameService, created: Created, data: st.DataObject) -> None:
         if moves:
             with contextlib.suppress(ServiceError):  # not in effect, or one is open
                 version = data.draw(st.sampled_from(moves))
-                service.disputes.open(gid, seat, version, None, "not mine", channel="api")
+                service.open_dispute(gid, seat, version, None, "not mine", channel="api")
                 event("a dispute opened")
     elif step == "resolve":
-        waiting = [d["dispute"] for d in service.disputes.list(gid) if d["status"] == "open"]
+        waiting = [d["dispute"] for d in service.disputes_of(gid) if d["status"] == "open"]
         if waiting:
             dispute = data.draw(st.sampled_from(waiting))
             uphold = data.draw(st.booleans())
             with contextlib.suppress(ServiceError):  # e.g. upholding across a reveal
-                service.disputes.resolve(
+                service.resolve_dispute(
                     gid, created.admin_token, dispute, uphold=uphold, reason="decided"
                 )
                 event("a dispute resolved")

@@ -184,14 +184,12 @@ def test_an_open_dispute_stops_the_clock(service: GameService) -> None:
     version = service.load(gid).version
     second = _owing(service, gid)
     start = wait(service, hours=1)
-    opened = service.disputes.open(gid, first, version, None, "not what I sent", channel="api")
+    opened = service.open_dispute(gid, first, version, None, "not what I sent", channel="api")
     # Stopped for one decision's time at most: the due time while it is open says so.
     row = rows(service, gid)[second]
     assert (row.status, row.due_at) == ("running", at(start + timedelta(hours=-1 + 48 + 48)))
     wait(service, hours=3)
-    service.disputes.resolve(
-        gid, created.admin_token, opened.dispute, uphold=False, reason="it was"
-    )
+    service.resolve_dispute(gid, created.admin_token, opened.dispute, uphold=False, reason="it was")
     row = rows(service, gid)[second]
     assert row.status == "running"
     assert row.due_at == at(start + timedelta(hours=-1 + 48 + 3))
@@ -206,11 +204,11 @@ def test_a_dispute_and_a_pause_both_have_to_end(service: GameService) -> None:
     version = service.load(gid).version
     second = _owing(service, gid)
     wait(service, hours=1)
-    opened = service.disputes.open(gid, first, version, None, "not what I sent", channel="api")
+    opened = service.open_dispute(gid, first, version, None, "not what I sent", channel="api")
     wait(service, hours=1)
     append(service, gid, paused())
     wait(service, hours=1)
-    service.disputes.resolve(gid, created.admin_token, opened.dispute, uphold=False, reason="x")
+    service.resolve_dispute(gid, created.admin_token, opened.dispute, uphold=False, reason="x")
     assert rows(service, gid)[second].status == "paused"
     wait(service, hours=1)
     append(service, gid, resumed())

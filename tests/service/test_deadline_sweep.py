@@ -78,7 +78,7 @@ def deadline(service: GameService, gid: str, seat: int) -> Deadline:
 
 
 def set_standing_order(service: GameService, gid: str, seat: int, text: str) -> None:
-    with service.transactions.on(gid) as txn:
+    with service.parts.transactions.on(gid) as txn:
         order = ev.StandingOrderSet(seat=seat, text=text, channel="api", channel_ref=None)
         txn.append([order], txn.state, lapse=False)
 
@@ -317,14 +317,14 @@ def test_a_sweep_interrupted_then_rerun_acts_once(
 ) -> None:
     ann = f"ann{secrets.token_hex(4)}@example.org"
     gid = new_game(service, emails=(ann, None))
-    moves = service.deadline_moves
+    moves = service
     original = moves.deadline_passed
 
     def crashing(*args: Any, **kwargs: Any) -> Any:
         if where == "after commit":
             original(*args, **kwargs)
             raise Boom
-        with service.transactions.on(gid) as txn:
+        with service.parts.transactions.on(gid) as txn:
             txn.append(
                 [ev.DeadlineMissed(0, format_time(START), True, "never committed")], txn.state
             )

@@ -90,7 +90,7 @@ def test_a_dispute_never_stops_the_disputers_own_clock(
     disputed, owing = _owes_after_first_move(service, gid)
     assert owing == 1
     clock.advance(2 * SECOND)
-    service.disputes.open(gid, 1, disputed, None, "P0 never sent keep", channel="api")
+    service.open_dispute(gid, 1, disputed, None, "P0 never sent keep", channel="api")
     row = _deadline(service, gid, 1)
     assert (row.status, row.due_at) == ("running", format_time(START + 6 * SECOND))
     clock.advance(4 * SECOND - timedelta(microseconds=1))
@@ -98,7 +98,7 @@ def test_a_dispute_never_stops_the_disputers_own_clock(
     clock.advance(timedelta(microseconds=1))
     assert _swept(sweeper, gid) == [(1, "keep")]
     assert _deadline_moves(service, gid) == [(1, "keep")]
-    assert service.disputes.open_one(gid) is not None  # still waiting for the administrator
+    assert service.parts.disputes.open_one(gid) is not None  # still waiting for the administrator
     assert first_difference(service.db, gid, REGISTRY) is None
 
 
@@ -109,7 +109,7 @@ def test_the_other_seats_clocks_stop_for_one_decisions_time_at_most(
     dispute is open, but not beyond one decision's time, answered or not."""
     gid = _game(service, "10h").id
     disputed, owing = _owes_after_first_move(service, gid)
-    service.disputes.open(gid, 0, disputed, None, "I meant draw", channel="api")
+    service.open_dispute(gid, 0, disputed, None, "I meant draw", channel="api")
     row = _deadline(service, gid, owing)
     assert (row.status, row.due_at) == ("running", format_time(START + 20 * HOUR))
     clock.advance(20 * HOUR - SECOND)
@@ -125,9 +125,9 @@ def test_a_dispute_resolved_early_gives_back_only_the_time_it_was_open(
     created = _game(service, "10h")
     gid = created.id
     disputed, owing = _owes_after_first_move(service, gid)
-    opened = service.disputes.open(gid, 0, disputed, None, "I meant draw", channel="api")
+    opened = service.open_dispute(gid, 0, disputed, None, "I meant draw", channel="api")
     clock.advance(3 * HOUR)
-    service.disputes.resolve(gid, created.admin_token, opened.dispute, uphold=False, reason="no")
+    service.resolve_dispute(gid, created.admin_token, opened.dispute, uphold=False, reason="no")
     assert _deadline(service, gid, owing).due_at == format_time(START + 13 * HOUR)
     assert first_difference(service.db, gid, REGISTRY) is None
 
@@ -138,21 +138,21 @@ def test_each_seat_may_open_its_own_dispute_but_one_at_a_time(
     created = _game(service, "10h", players=3)
     gid = created.id
     disputed, _ = _owes_after_first_move(service, gid)
-    first = service.disputes.open(gid, 1, disputed, None, "not what P0 sent", channel="api")
+    first = service.open_dispute(gid, 1, disputed, None, "not what P0 sent", channel="api")
     with pytest.raises(Conflict, match=f"Your dispute {first.dispute} is still open"):
-        service.disputes.open(gid, 1, disputed, None, "and again", channel="api")
+        service.open_dispute(gid, 1, disputed, None, "and again", channel="api")
     # Another seat is not held up by it.
-    second = service.disputes.open(gid, 2, disputed, None, "I saw it too", channel="api")
+    second = service.open_dispute(gid, 2, disputed, None, "I saw it too", channel="api")
     assert second.status == "open"
-    assert {d["dispute"] for d in service.disputes.list(gid) if d["status"] == "open"} == {
+    assert {d["dispute"] for d in service.disputes_of(gid) if d["status"] == "open"} == {
         first.dispute,
         second.dispute,
     }
     # An answer that names none ('agree' alone) goes to the only one the seat may answer,
     # and is asked which when there are two.
-    assert service.disputes.open_one(gid, 1) == second.dispute
+    assert service.parts.disputes.open_one(gid, 1) == second.dispute
     with pytest.raises(Conflict, match=f"Disputes {first.dispute}, {second.dispute} are open"):
-        service.disputes.open_one(gid, 0)
+        service.parts.disputes.open_one(gid, 0)
     assert first_difference(service.db, gid, REGISTRY) is None
 
 
@@ -162,16 +162,14 @@ def test_a_seat_whose_dispute_was_dismissed_waits_one_decisions_time(
     created = _game(service, "10h")
     gid = created.id
     disputed, _ = _owes_after_first_move(service, gid)
-    opened = service.disputes.open(gid, 1, disputed, None, "not what P0 sent", channel="api")
+    opened = service.open_dispute(gid, 1, disputed, None, "not what P0 sent", channel="api")
     clock.advance(HOUR)
-    service.disputes.resolve(
-        gid, created.admin_token, opened.dispute, uphold=False, reason="it was"
-    )
+    service.resolve_dispute(gid, created.admin_token, opened.dispute, uphold=False, reason="it was")
     clock.advance(10 * HOUR - SECOND)
     with pytest.raises(Conflict, match="was dismissed") as refused:
-        service.disputes.open(gid, 1, disputed, None, "I still say so", channel="api")
+        service.open_dispute(gid, 1, disputed, None, "I still say so", channel="api")
     assert "Mon 02 Mar 2026 20:00 UTC" in str(refused.value)
     version = service.load(gid).version
     clock.advance(SECOND)
-    again = service.disputes.open(gid, 1, disputed, None, "I still say so", channel="api")
+    again = service.open_dispute(gid, 1, disputed, None, "I still say so", channel="api")
     assert again.version == version + 1

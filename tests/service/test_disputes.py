@@ -45,37 +45,37 @@ def test_a_dispute_is_opened_then_dismissed_with_a_reason(service: GameService) 
     play(service, gid, 0, "keep")  # version 3
     play(service, gid, 1, "keep")  # version 4
     before = _state(service, gid)
-    opened = service.disputes.open(gid, 1, 3, None, "  P0 never  said keep ", channel="api")
+    opened = service.open_dispute(gid, 1, 3, None, "  P0 never  said keep ", channel="api")
     assert (opened.dispute, opened.status, opened.version) == (5, "open", 5)
     assert _state(service, gid) == before  # the board is untouched
-    [row] = service.disputes.list(gid)
+    [row] = service.disputes_of(gid)
     assert (row["seat"], row["versions"], row["text"], row["status"]) == (
         1,
         [3],
         "P0 never said keep",
         "open",
     )
-    assert service.disputes.open_one(gid) == 5
+    assert service.parts.disputes.open_one(gid) == 5
     with pytest.raises(Conflict, match="Your dispute 5 is still open"):
-        service.disputes.open(gid, 1, 4, None, "and this", channel="api")
+        service.open_dispute(gid, 1, 4, None, "and this", channel="api")
     with pytest.raises(Forbidden, match="admin token"):
-        service.disputes.resolve(gid, game.seats[0].token, 5, uphold=False, reason="no")
+        service.resolve_dispute(gid, game.seats[0].token, 5, uphold=False, reason="no")
     with pytest.raises(BadRequest, match="Say why"):
-        service.disputes.resolve(gid, game.admin_token, 5, uphold=False, reason="  ")
-    dismissed = service.disputes.resolve(
+        service.resolve_dispute(gid, game.admin_token, 5, uphold=False, reason="  ")
+    dismissed = service.resolve_dispute(
         gid, game.admin_token, 5, uphold=False, reason="the API log shows P0 sent keep"
     )
     assert (dismissed.status, dismissed.version, dismissed.retracted) == ("dismissed", 6, ())
     assert _state(service, gid) == before
-    assert service.disputes.list(gid)[0]["status"] == "dismissed"
-    assert service.disputes.list(gid)[0]["resolved"] == 6
-    assert service.disputes.open_one(gid) is None
+    assert service.disputes_of(gid)[0]["status"] == "dismissed"
+    assert service.disputes_of(gid)[0]["resolved"] == 6
+    assert service.parts.disputes.open_one(gid) is None
     assert _texts(service, gid, 4) == [
         "P1 disputes version 3: “P0 never said keep”",
         "dispute 5 dismissed by the administrator: the API log shows P0 sent keep",
     ]
     with pytest.raises(Conflict, match="already resolved"):
-        service.disputes.resolve(gid, game.admin_token, 5, uphold=True, reason="")
+        service.resolve_dispute(gid, game.admin_token, 5, uphold=True, reason="")
     _read_models_match(service, gid)
 
 
@@ -87,17 +87,17 @@ def test_a_dispute_names_moves_in_effect_and_says_what_to_write_otherwise(
     play(service, gid, 0, "keep")
     count = event_count(service, gid)
     with pytest.raises(AgainstTheRules, match="no move in effect at version 2"):
-        service.disputes.open(gid, 1, 2, None, "the start was wrong", channel="api")
+        service.open_dispute(gid, 1, 2, None, "the start was wrong", channel="api")
     with pytest.raises(AgainstTheRules, match="The game is at version 3"):
-        service.disputes.open(gid, 1, 9, None, "future", channel="api")
+        service.open_dispute(gid, 1, 9, None, "future", channel="api")
     with pytest.raises(BadRequest, match="a few words"):
-        service.disputes.open(gid, 1, 3, None, " ", channel="api")
+        service.open_dispute(gid, 1, 3, None, " ", channel="api")
     with pytest.raises(Forbidden, match="no seat 7"):
-        service.disputes.open(gid, 7, 3, None, "who am I", channel="api")
+        service.open_dispute(gid, 7, 3, None, "who am I", channel="api")
     with pytest.raises(GameNotFound, match="no dispute 3"):
-        service.disputes.answer(gid, 1, 3, True, channel="api")
+        service.answer_dispute(gid, 1, 3, True, channel="api")
     with pytest.raises(GameNotFound, match="no dispute 99999999999"):
-        service.disputes.answer(gid, 1, 99999999999, True, channel="api")
+        service.answer_dispute(gid, 1, 99999999999, True, channel="api")
     assert event_count(service, gid) == count  # nothing refused was recorded
 
 
@@ -109,16 +109,16 @@ def test_a_dispute_upheld_by_every_other_seats_consent_retracts_like_an_undo(
     start = _state(service, gid)
     play(service, gid, 0, "keep")  # 3
     play(service, gid, 1, "keep")  # 4
-    opened = service.disputes.open(gid, 0, 3, 4, "I meant draw", channel="api")
-    assert service.disputes.list(gid)[0]["versions"] == [3, 4]
+    opened = service.open_dispute(gid, 0, 3, 4, "I meant draw", channel="api")
+    assert service.disputes_of(gid)[0]["versions"] == [3, 4]
     with pytest.raises(AgainstTheRules, match="You opened this dispute"):
-        service.disputes.answer(gid, 0, opened.dispute, True, channel="api")
-    first = service.disputes.answer(gid, 1, opened.dispute, True, channel="api")
+        service.answer_dispute(gid, 0, opened.dispute, True, channel="api")
+    first = service.answer_dispute(gid, 1, opened.dispute, True, channel="api")
     assert first.status == "agreed"
     assert _state(service, gid) != start  # one consent is not enough
     with pytest.raises(Conflict, match="already agreed"):
-        service.disputes.answer(gid, 1, opened.dispute, True, channel="api")
-    last = service.disputes.answer(gid, 2, opened.dispute, True, channel="api")
+        service.answer_dispute(gid, 1, opened.dispute, True, channel="api")
+    last = service.answer_dispute(gid, 2, opened.dispute, True, channel="api")
     assert (last.status, last.retracted, last.revealed) == ("upheld", (3, 4), ())
     assert _state(service, gid) == start
     assert _types(service, gid)[-3:] == [
@@ -134,7 +134,7 @@ def test_a_dispute_upheld_by_every_other_seats_consent_retracts_like_an_undo(
         "dispute 5 upheld by every other player's consent (every other player agreed to "
         "retract the disputed actions): back to version 2, retracting versions 3 and 4"
     )
-    [row] = service.disputes.list(gid)
+    [row] = service.disputes_of(gid)
     assert (row["status"], row["agreed"], row["disagreed"]) == ("upheld", [1, 2], [])
     assert (row["agreed_names"], row["disagreed_names"]) == (["P1", "P2"], [])
     play(service, gid, 0, "keep")  # the game goes on from the restored position
@@ -146,11 +146,11 @@ def test_a_disagreement_leaves_the_dispute_to_the_administrator(service: GameSer
     gid = game.id
     play(service, gid, 0, "keep")
     play(service, gid, 1, "keep")
-    opened = service.disputes.open(gid, 1, 3, None, "not what P0 said", channel="api")
-    no = service.disputes.answer(gid, 0, opened.dispute, False, channel="api")
+    opened = service.open_dispute(gid, 1, 3, None, "not what P0 said", channel="api")
+    no = service.answer_dispute(gid, 0, opened.dispute, False, channel="api")
     assert no.status == "disagreed"
-    assert service.disputes.list(gid)[0]["status"] == "open"
-    upheld = service.disputes.resolve(gid, game.admin_token, opened.dispute, uphold=True, reason="")
+    assert service.disputes_of(gid)[0]["status"] == "open"
+    upheld = service.resolve_dispute(gid, game.admin_token, opened.dispute, uphold=True, reason="")
     assert (upheld.status, upheld.retracted) == ("upheld", (3, 4))
     assert service.load(gid).to_act == frozenset({0})
     _read_models_match(service, gid)
@@ -172,17 +172,17 @@ def test_consent_cannot_uphold_a_dispute_across_a_reveal(service: GameService) -
     game = _hoard(service)
     gid = game.id
     first, reveal = _to_reveal(service, gid)
-    opened = service.disputes.open(gid, 0, first, None, "I staked by mistake", channel="api")
+    opened = service.open_dispute(gid, 0, first, None, "I staked by mistake", channel="api")
     count = event_count(service, gid)
     with pytest.raises(AgainstTheRules) as refused:
-        service.disputes.answer(gid, 1, opened.dispute, True, channel="api")
+        service.answer_dispute(gid, 1, opened.dispute, True, channel="api")
     assert refused.value.message == (
         f"Retracting these moves would go back across version {reveal} (P1: pass), "
         "which drew randomness or revealed hidden information: the players' consent cannot "
         "undo that. Only the game's administrator can uphold this dispute."
     )
     assert event_count(service, gid) == count
-    assert service.disputes.list(gid)[0]["status"] == "open"
+    assert service.disputes_of(gid)[0]["status"] == "open"
 
 
 def test_the_administrator_upholds_across_a_reveal_and_the_log_says_what_was_revealed(
@@ -191,8 +191,8 @@ def test_the_administrator_upholds_across_a_reveal_and_the_log_says_what_was_rev
     game = _hoard(service)
     gid = game.id
     first, reveal = _to_reveal(service, gid)
-    opened = service.disputes.open(gid, 0, first, None, "I staked by mistake", channel="api")
-    upheld = service.disputes.resolve(
+    opened = service.open_dispute(gid, 0, first, None, "I staked by mistake", channel="api")
+    upheld = service.resolve_dispute(
         gid, game.admin_token, opened.dispute, uphold=True, reason="a slip of the keyboard"
     )
     assert upheld.retracted == (first, reveal)
@@ -218,7 +218,7 @@ def test_a_stale_mail_reply_still_applies_after_a_dispute_was_opened(
     gid = game.id
     play(service, gid, 0, "keep")
     seen = service.load(gid).version
-    service.disputes.open(gid, 0, 3, None, "just asking", channel="api")
+    service.open_dispute(gid, 0, 3, None, "just asking", channel="api")
     # A reply written before the dispute: the board it answered is the same.
     result: Any = service.submit(
         gid, 1, "keep", expected_version=seen, channel="email", stale_policy="same_decision"
@@ -234,8 +234,8 @@ def test_the_resolution_records_who_decided_not_the_opener(service: GameService)
     gid = game.id
     play(service, gid, 0, "keep")  # 3
     play(service, gid, 1, "keep")  # 4
-    first = service.disputes.open(gid, 0, 3, None, "wrong", channel="api")
-    service.disputes.resolve(
+    first = service.open_dispute(gid, 0, 3, None, "wrong", channel="api")
+    service.resolve_dispute(
         gid, game.admin_token, first.dispute, uphold=False, reason="no", channel="api"
     )
     dismissed = service.raw_events(gid)[-1].payload
@@ -246,9 +246,9 @@ def test_the_resolution_records_who_decided_not_the_opener(service: GameService)
         "administrator",
         "api",
     )
-    second = service.disputes.open(gid, 1, 4, None, "also wrong", channel="api")
-    service.disputes.answer(gid, 0, second.dispute, True, channel="api")
-    service.disputes.answer(gid, 2, second.dispute, True, channel="email")
+    second = service.open_dispute(gid, 1, 4, None, "also wrong", channel="api")
+    service.answer_dispute(gid, 0, second.dispute, True, channel="api")
+    service.answer_dispute(gid, 2, second.dispute, True, channel="email")
     consent = service.raw_events(gid)[-2]
     assert consent.type == ev.DISPUTE_RESOLVED
     assert consent.schema_version == 2
@@ -258,8 +258,8 @@ def test_the_resolution_records_who_decided_not_the_opener(service: GameService)
         "consent",
     )
     assert consent.data["channel"] == "email"
-    third = service.disputes.open(gid, 2, 3, None, "the first keep", channel="api")
-    service.disputes.resolve(gid, game.admin_token, third.dispute, uphold=True, reason="")
+    third = service.open_dispute(gid, 2, 3, None, "the first keep", channel="api")
+    service.resolve_dispute(gid, game.admin_token, third.dispute, uphold=True, reason="")
     upheld = service.raw_events(gid)[-2].payload
     assert isinstance(upheld, ev.DisputeResolved)
     assert (upheld.opener, upheld.seat, upheld.by, upheld.channel) == (
@@ -292,9 +292,9 @@ def test_a_dispute_or_a_reason_that_holds_a_link_is_refused(
     play(service, gid, 0, "keep")  # version 3
     before = event_count(service, gid)
     with pytest.raises(BadRequest, match="web or e-mail address"):
-        service.disputes.open(gid, 1, 3, None, text, channel="api")
+        service.open_dispute(gid, 1, 3, None, text, channel="api")
     assert event_count(service, gid) == before
-    opened = service.disputes.open(gid, 1, 3, None, "P0 never said keep", channel="api")
+    opened = service.open_dispute(gid, 1, 3, None, "P0 never said keep", channel="api")
     with pytest.raises(BadRequest, match="web or e-mail address"):
-        service.disputes.resolve(gid, game.admin_token, opened.dispute, uphold=False, reason=text)
+        service.resolve_dispute(gid, game.admin_token, opened.dispute, uphold=False, reason=text)
     assert event_count(service, gid) == before + 1

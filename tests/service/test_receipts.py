@@ -179,8 +179,8 @@ def test_a_vote_retracted_by_an_upheld_dispute_after_its_reveal_is_still_checked
 ) -> None:
     gid, admin, first, _, salt = _hoard_to_reveal(service)
     receipt_hash = service.load(gid, at=first).head_hash
-    opened = service.disputes.open(gid, 0, first, None, "I staked by mistake", channel="api")
-    service.disputes.resolve(gid, admin, opened.dispute, uphold=True, reason="a slip")
+    opened = service.open_dispute(gid, 0, first, None, "I staked by mistake", channel="api")
+    service.resolve_dispute(gid, admin, opened.dispute, uphold=True, reason="a slip")
     checked = check_receipt(service.db, gid, first, receipt_hash, salt)
     assert checked.vote is not None and checked.vote.status == "matches", checked.vote
     assert checked.ok

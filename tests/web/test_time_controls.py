@@ -129,15 +129,15 @@ def test_the_seat_page_says_when_the_clock_is_paused_or_the_game_waits(
     made = _create(app.test_client(), time_control={"preset": "fast", "on_deadline": "wait"})
     gid, token = made.json["id"], made.json["seats"][0]["token"]
     service = _service(app)
-    with service.transactions.on(gid) as work:
+    with service.parts.transactions.on(gid) as work:
         paused = ev.GamePaused(by="administrator", by_seat=None, channel="cli", channel_ref=None)
         work.append([paused], work.state)
     assert _clock_paragraph(_page(app, gid, token)).startswith("Deadline: clock paused")
-    with service.transactions.on(gid) as work:
+    with service.parts.transactions.on(gid) as work:
         resumed = ev.GameResumed(by="administrator", by_seat=None, channel="cli", channel_ref=None)
         work.append([resumed], work.state)
     clock.set(START + timedelta(hours=13))
-    with service.transactions.on(gid) as work:
+    with service.parts.transactions.on(gid) as work:
         missed = ev.DeadlineMissed(
             seat=0, due_at="2026-11-23T22:00:00.000000Z", move=False, reason="waiting"
         )
@@ -187,7 +187,7 @@ def test_the_seat_page_gives_the_deadline_in_the_players_time_zone(
     gid, seats = made.json["id"], made.json["seats"]
     service = _service(app)
     service.accept_invitation(gid, 0, channel="api")  # an invited seat is not yet timed
-    service.preferences.set_time_zone(address.upper(), "America/New_York")
+    service.set_time_zone(address.upper(), "America/New_York")
     clock.set(START + timedelta(hours=20))
     ann = _clock_paragraph(_page(app, gid, seats[0]["token"]))
     assert ann.startswith(

@@ -30,7 +30,7 @@ def _create(client: FlaskClient, players: list[dict[str, str]], **extra: Any) ->
 
 
 def _away_until(client: FlaskClient, game: dict[str, Any], seat: int) -> str | None:
-    rows = _service(client).clocks.deadlines(game["id"])
+    rows = _service(client).deadlines(game["id"])
     found: str | None = next(r["away_until"] for r in rows if r["seat"] == seat)
     return found
 
@@ -44,7 +44,7 @@ def test_a_stranger_holding_a_seat_token_of_the_address_cannot_act_in_its_other_
     # Di is away in her private game X (she said so by mail: it is her own address).
     x = _create(client, players, private=True, time_control="48h")
     until = svc.clock.now() + timedelta(days=3)
-    svc.clocks.away(DI, until, channel="email")
+    svc.away(DI, until, channel="email")
     away_in_x = _away_until(client, x, 0)
     assert away_in_x is not None
     x_version = svc.load(x["id"]).version

@@ -68,7 +68,7 @@ def resolve(game_id: str, dispute: int) -> Any:
     reason = body.get("reason", "") if isinstance(body, dict) else None
     if not isinstance(uphold, bool) or not isinstance(reason, str):
         raise BadRequest('Send the decision as JSON: {"uphold": false, "reason": "why"}.')
-    result = _service().disputes.resolve(
+    result = _service().resolve_dispute(
         game_id, bearer_token(), dispute, uphold=uphold, reason=reason, channel="api"
     )
     return jsonify(result.to_json()), 201

@@ -104,7 +104,7 @@ def _with_deadlines(result: Any) -> dict[str, Any]:
     for name in ("status", "checked", "request"):
         if hasattr(result, name):
             data[name] = getattr(result, name)
-    data["deadlines"] = service().clocks.deadlines(result.game_id)
+    data["deadlines"] = service().deadlines(result.game_id)
     return data
 
 
@@ -116,7 +116,7 @@ class AdminDeadlines(MethodView):
     def get(self, game_id: str) -> dict[str, Any]:
         """Each seat's deadline (the game's admin token)."""
         _admin(game_id)
-        return {"game_id": game_id, "deadlines": service().clocks.deadlines(game_id)}
+        return {"game_id": game_id, "deadlines": service().deadlines(game_id)}
 
 
 @blp.route("/games/<game_id>/admin/extend")
@@ -128,9 +128,7 @@ class AdminExtend(MethodView):
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Give a seat more time for the decision it owes now."""
         seconds = duration(body["by"])
-        result = service().clocks.extend(
-            game_id, bearer_token(), body["seat"], seconds, channel=CHANNEL
-        )
+        result = service().extend(game_id, bearer_token(), body["seat"], seconds, channel=CHANNEL)
         return _with_deadlines(result)
 
 
@@ -141,7 +139,7 @@ class AdminPause(MethodView):
     @_errors(403, 404, 409)
     def post(self, game_id: str) -> dict[str, Any]:
         """Stop every clock of the game until it is resumed."""
-        return _with_deadlines(service().clocks.pause(game_id, bearer_token(), channel=CHANNEL))
+        return _with_deadlines(service().pause(game_id, bearer_token(), channel=CHANNEL))
 
 
 @blp.route("/games/<game_id>/admin/resume")
@@ -151,7 +149,7 @@ class AdminResume(MethodView):
     @_errors(403, 404, 409)
     def post(self, game_id: str) -> dict[str, Any]:
         """Let the game's clocks run again."""
-        return _with_deadlines(service().clocks.resume(game_id, bearer_token(), channel=CHANNEL))
+        return _with_deadlines(service().resume(game_id, bearer_token(), channel=CHANNEL))
 
 
 @blp.route("/games/<game_id>/admin/time-control")
@@ -162,7 +160,7 @@ class AdminTimeControl(MethodView):
     @_errors(400, 403, 404, 409)
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Change the time control from each seat's next decision on."""
-        result = service().clocks.set_time_control(
+        result = service().set_time_control(
             game_id, bearer_token(), body["time_control"], channel=CHANNEL
         )
         return _with_deadlines(result)
@@ -178,7 +176,7 @@ class StandingOrder(MethodView):
         """The move to play for you if your next deadline passes (checked now if you owe the
         decision now, else at the deadline); null clears it."""
         seat = required_seat(game_id)
-        result = service().clocks.set_standing_order(game_id, seat, body["text"], channel=CHANNEL)
+        result = service().set_standing_order(game_id, seat, body["text"], channel=CHANNEL)
         return _with_deadlines(result)
 
 
@@ -199,7 +197,7 @@ class Away(MethodView):
         seat = required_seat(game_id)
         svc = service()
         until = parse_until(body["until"], svc.clock.now())
-        result = svc.clocks.away_in_game(game_id, seat, until, channel=CHANNEL)
+        result = svc.away_in_game(game_id, seat, until, channel=CHANNEL)
         return {"games": [result.to_json()]}
 
 
@@ -212,7 +210,7 @@ class Back(MethodView):
         """Back early: your vacation in this game ends now (in every game of your address:
         reply 'back' to a mail of the game)."""
         seat = required_seat(game_id)
-        result = service().clocks.back_in_game(game_id, seat, channel=CHANNEL)
+        result = service().back_in_game(game_id, seat, channel=CHANNEL)
         return {"games": [result.to_json()]}
 
 
@@ -228,7 +226,9 @@ class ClockRequests(MethodView):
         if body["by"] is not None and body["what"] != "extend":
             raise BadRequest("'by' is for an extension only.")
         seconds = duration(body["by"]) if body["by"] else None
-        result = service().consent.request(game_id, seat, body["what"], seconds, channel=CHANNEL)
+        result = service().request_clock_change(
+            game_id, seat, body["what"], seconds, channel=CHANNEL
+        )
         return _with_deadlines(result)
 
 
@@ -241,7 +241,7 @@ class ClockRequestAnswer(MethodView):
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Agree or not to the request waiting for answers."""
         seat = required_seat(game_id)
-        result = service().consent.answer(
+        result = service().answer_clock_request(
             game_id, seat, body["what"], body["agree"], channel=CHANNEL
         )
         return _with_deadlines(result)

@@ -100,7 +100,7 @@ class Disputes(MethodView):
     @_errors(403, 404)
     def get(self, game_id: str) -> dict[str, Any]:
         """Every dispute of the game and where it stands."""
-        return {"disputes": service().disputes.list(game_id)}
+        return {"disputes": service().disputes_of(game_id)}
 
     @blp.arguments(DisputeIn)
     @blp.response(201, DisputeResultOut)
@@ -110,7 +110,7 @@ class Disputes(MethodView):
         """Dispute a move (or a range of versions): every seat and the admin are told."""
         seat = required_seat(game_id)
         first, last = parse_versions(body["versions"])
-        result = service().disputes.open(game_id, seat, first, last, body["text"], channel=CHANNEL)
+        result = service().open_dispute(game_id, seat, first, last, body["text"], channel=CHANNEL)
         return result.to_json()
 
 
@@ -124,7 +124,7 @@ class DisputeAnswer(MethodView):
         """Agree to retract the disputed moves (when every other seat agrees, they are), or
         disagree (the administrator then decides)."""
         seat = required_seat(game_id)
-        result = service().disputes.answer(game_id, seat, dispute, body["agree"], channel=CHANNEL)
+        result = service().answer_dispute(game_id, seat, dispute, body["agree"], channel=CHANNEL)
         return result.to_json()
 
 

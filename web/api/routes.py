@@ -17,7 +17,6 @@ from flask_smorest import Blueprint
 from marshmallow import RAISE, missing
 from webargs.flaskparser import FlaskParser, is_json_request
 
-from pbem.audit.receipts import check_receipt
 from pbem.core.errors import BadRequest
 from pbem.create.invitations import client_requester
 from pbem.play.views import describe
@@ -224,9 +223,7 @@ class Receipt(MethodView):
         """Does the chain at ``version`` have ``hash`` (the receipt at the foot of a mail)? With
         ``salt``: is the vote revealed at ``version`` the one committed to before the reveal?
         Anyone may ask of a public game; of a private one, its seats and admin."""
-        result = check_receipt(
-            service().db, game_id, query["version"], query["hash"], query["salt"]
-        )
+        result = service().check_receipt(game_id, query["version"], query["hash"], query["salt"])
         return result.to_json()
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from flask import Blueprint, Response, render_template, request
 
 from pbem.audit.evidence import audit as evidence_report
-from pbem.audit.receipts import ReceiptCheck, check_receipt
+from pbem.audit.receipts import ReceiptCheck
 from pbem.core import events as ev
 from pbem.core.errors import BadRequest, ServiceError
 from pbem.core.naming import Names
@@ -98,7 +98,7 @@ def receipt_page(game_id: str) -> Any:
                 raise BadRequest(
                     "The version is a whole number, as at the foot of your mail."
                 ) from None
-            result = check_receipt(svc.db, game_id, version, asked["hash"], asked["salt"] or None)
+            result = svc.check_receipt(game_id, version, asked["hash"], asked["salt"] or None)
         except ServiceError as e:
             if e.status == 404:
                 return pc.refused(e.message, e.status)

@@ -31,7 +31,7 @@ def open_dispute(game_id: str) -> Any:
     text = request.form.get("text", "")[:MAX_TEXT]
     try:
         first, last = parse_versions(versions)
-        service().disputes.open(game_id, seat, first, last, text, channel=CHANNEL)
+        service().open_dispute(game_id, seat, first, last, text, channel=CHANNEL)
     except ServiceError as e:
         return render_game(
             game_id,
@@ -54,7 +54,7 @@ def answer_dispute(game_id: str, dispute: int) -> Any:
     if agree not in ("yes", "no"):
         return render_game(game_id, seat, dispute_error="Choose agree or disagree.", status=400)
     try:
-        service().disputes.answer(game_id, seat, dispute, agree == "yes", channel=CHANNEL)
+        service().answer_dispute(game_id, seat, dispute, agree == "yes", channel=CHANNEL)
     except ServiceError as e:
         return render_game(game_id, seat, dispute_error=e.message, status=e.status)
     return redirect(url_for("pages.game_page", game_id=game_id, _anchor="disputes"), 303)

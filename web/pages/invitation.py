@@ -12,8 +12,6 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request
 
 from pbem.core.errors import ServiceError
-from pbem.mail.outbound import compose as c
-from pbem.mail.outbound.address import INVITATION
 from web.pages import common as pc
 
 invitation = Blueprint("invitation", __name__)
@@ -22,8 +20,7 @@ CHANNEL = "web"
 
 
 def _seat(game_id: str, link: str) -> int:
-    with pc.service().db.read() as session:
-        return c.seat_for_link(session, pc.service().settings, game_id, link, purpose=INVITATION)
+    return pc.service().seat_for_invitation_link(game_id, link)
 
 
 @invitation.get("/invitation/<game_id>")
@@ -35,8 +32,7 @@ def show(game_id: str) -> Any:
         loaded = svc.load(game_id)
     except ServiceError as e:
         return pc.refused(e.message, e.status)
-    with svc.db.read() as session:
-        seat_link = c.seat_link(session, svc.settings, game_id, seat)
+    seat_link = svc.seat_link(game_id, seat)
     page = render_template(
         "invitation.html",
         game_id=game_id,
@@ -58,5 +54,4 @@ def accept(game_id: str) -> Any:
         svc.accept_invitation(game_id, seat, channel=CHANNEL)
     except ServiceError as e:
         return pc.refused(e.message, e.status)
-    with svc.db.read() as session:
-        return redirect(c.seat_link(session, svc.settings, game_id, seat), 303)
+    return redirect(svc.seat_link(game_id, seat), 303)

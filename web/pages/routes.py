@@ -163,7 +163,7 @@ def render_game(
         earlier=max(0, len(lines) - RECENT),
         error=error,
         typed=typed,
-        disputes=svc.disputes.list(game_id),
+        disputes=svc.disputes_of(game_id),
         dispute_error=dispute_error,
         dispute_typed=dispute_typed or {},
         undo=svc.undo_request(game_id),
