@@ -20,6 +20,7 @@ from types import MappingProxyType
 from typing import Any
 
 from engine.core.protocol import Action
+from engine.lancaster import auto
 from engine.lancaster.data import Law
 from engine.lancaster.frames import Ctx, Handler, pop, replace_head
 from engine.lancaster.phases import new_laws
@@ -374,9 +375,7 @@ class LawChoice(Handler):
         return pop(VERBS[verb](state, law, seat, value, ctx))
 
     def auto(self, state: State, frame: Frame, seat: int) -> Action:
-        from engine.lancaster.auto import law_choice
-
-        return law_choice(state, str(frame[1]), self.options(state, frame, seat))
+        return auto.law_choice(state, str(frame[1]), self.options(state, frame, seat))
 
     def prompt(self, state: State, frame: Frame, seat: int) -> str:
         law = state.data.law(str(frame[1]))

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.core.protocol import Action, IllegalActionError
+from engine.lancaster import auto
 from engine.lancaster.frames import Ctx, Handler, replace_head
 from engine.lancaster.henry_v import court
 from engine.lancaster.henry_v.privileges import (
@@ -171,9 +172,7 @@ class Place(Handler):
         return replace_head(placed.state, *placed.follow, nxt)
 
     def auto(self, state: State, frame: Frame, seat: int) -> Action:
-        from engine.lancaster.auto import place
-
-        return place(state, seat)
+        return auto.place(state, options(state, seat))
 
     def prompt(self, state: State, frame: Frame, seat: int) -> str:
         ally = " (or your ally's)" if state.two_player else ""
@@ -216,9 +215,7 @@ class Favor(Handler):
         return replace_head(state)
 
     def auto(self, state: State, frame: Frame, seat: int) -> Action:
-        from engine.lancaster.auto import knights_first
-
-        return knights_first(self.options(state, frame, seat))[0]
+        return auto.knights_first(self.options(state, frame, seat))[0]
 
     def prompt(self, state: State, frame: Frame, seat: int) -> str:
         colour = int(frame[1])

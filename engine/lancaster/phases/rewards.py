@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.core.protocol import Action
+from engine.lancaster import auto
 from engine.lancaster.data import COUNTY_LETTERS, Reward
 from engine.lancaster.frames import Ctx, Handler, pop, replace_head
 from engine.lancaster.henry_v import privileges
@@ -188,9 +189,7 @@ class CountyReward(Handler):
         return pop(state)
 
     def auto(self, state: State, frame: Frame, seat: int) -> Action:
-        from engine.lancaster.auto import county
-
-        return county(state, self.options(state, frame, seat))
+        return auto.county(state, self.options(state, frame, seat))
 
     def prompt(self, state: State, frame: Frame, seat: int) -> str:
         i = int(frame[1])
