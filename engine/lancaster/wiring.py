@@ -14,8 +14,15 @@ from typing import Any
 
 from engine.lancaster import flow, frames, notation, pieces, targets
 from engine.lancaster.frames import Ctx
-from engine.lancaster.henry_v import court, resentment
-from engine.lancaster.phases import new_laws
+from engine.lancaster.henry_v import (
+    KINGS_COURT,
+    LAWS_OF_THE_KING,
+    RESENTMENT,
+    court,
+    privileges,
+    resentment,
+)
+from engine.lancaster.phases import conflicts, new_laws, rounds, scoring
 from engine.lancaster.state import State
 
 
@@ -48,7 +55,34 @@ def wire() -> None:
         lambda state, colour: ["bishop"] if court.can_take_bishop(state, colour) else []
     )
     pieces.UPGRADE_TAKERS["bishop"] = court.take_bishop
-    # The New Laws: turned-over extensions flip back after all castles
+    # phase 3 opens with the offices filled (001: first of all), then the tower cleared
+    # (001: before the counties are scored)
+    rounds.BEFORE_COUNTIES.append(lambda state: (("offices",),) if court.active(state) else ())
+    rounds.BEFORE_COUNTIES.append(
+        lambda state: (("tower_clear",),) if resentment.active(state) else ()
+    )
+    # At the King's Court: privileges last one round; a privilege goes back with its card;
+    # the Tudor knight of round 5 counts for knighthood; seals score
+    rounds.NEXT_ROUND.append(
+        lambda state, ctx: privileges.next_round(state, ctx) if court.active(state) else state
+    )
+    conflicts.CARD_LEAVES.append(privileges.return_card_privileges)
+    scoring.KNIGHTHOOD.append(
+        lambda state, colour: privileges.final_tudor(state, colour) if court.active(state) else 0
+    )
+    scoring.SCORINGS.append(scoring.ScoringTerm("seals", court.seals_scoring, KINGS_COURT))
+    # The King's Resentment: dishonor for a lost battle (decision 14), and at the end
+    conflicts.AFTER_BATTLE.append(resentment.after_battle)
+    scoring.SCORINGS.append(
+        scoring.ScoringTerm("dishonor", resentment.dishonor_scoring, RESENTMENT)
+    )
+    # Laws of the King: markers kept for a law go back after the laws (decision 16)
+    rounds.LATE_MARKERS.append(lambda state: LAWS_OF_THE_KING in state.expansions)
+    # The New Laws: "retained" markers go back after the laws too (decision 18); squires sent
+    # to a conflict go to the supply once it is scored; turned-over extensions flip back
+    rounds.LATE_MARKERS.append(lambda state: bool(state.law_sets))
+    conflicts.AFTER_SCORED.append(new_laws.squires_back)
+    rounds.AFTER_CASTLES.append(lambda state: (("extensions_back",),) if state.law_sets else ())
     flow.register_handler(new_laws.ExtensionsBack())
 
 
