@@ -1,17 +1,18 @@
 """Where the expansions hook in: the one place that fills the base game's named extension
 points with the pieces of Henry V's modules and of The New Laws.
 
-The base game (frames, pieces, targets, flow, the phases) names no expansion module here:
-each extension point is a registry or slot beside the code that reads it, and this module,
-imported by ``engine.lancaster`` before anything runs, fills them. A module's pieces still act
-only in games whose config switches it on (each piece checks its module). The registries
-and what fills each are listed in engine/lancaster/README.md.
+The base game's modules (frames, pieces, targets, flow, the phases) import no expansion
+module: each extension point is a registry or slot beside the code that reads it, and this
+module, imported by ``engine.lancaster`` before anything runs, fills them, once. A module's
+pieces still act only in games whose config switches it on (each piece checks its module).
+The registries and what fills each are listed in engine/lancaster/README.md.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from engine.core.protocol import Action
 from engine.lancaster import flow, frames, notation, pieces, targets
 from engine.lancaster.frames import Ctx
 from engine.lancaster.henry_v import (
@@ -22,8 +23,17 @@ from engine.lancaster.henry_v import (
     privileges,
     resentment,
 )
-from engine.lancaster.phases import conflicts, new_laws, rounds, scoring
-from engine.lancaster.state import State
+from engine.lancaster.phases import (
+    conflicts,
+    laws,
+    new_laws,
+    parliament,
+    placement,
+    rewards,
+    rounds,
+    scoring,
+)
+from engine.lancaster.state import Occupant, State
 
 
 def _tower_resolve(
@@ -34,7 +44,23 @@ def _tower_resolve(
     )
 
 
+def _tudor_joins(state: State, colour: int, occ: Occupant, card: int, ctx: Ctx) -> State:
+    # 001: from Dorset, the Tudor knight joins its knight
+    return privileges.join_conflict(state, colour, card, ctx) if occ.tudor else state
+
+
+def _lord_resolve(state: State, seat: int, action: Action, ctx: Ctx) -> targets.Placed:
+    state, back = court.lord_resolve(state, seat, action, ctx)
+    return targets.Placed(state, returned_to=back)
+
+
+_WIRED: list[bool] = []
+
+
 def wire() -> None:
+    if _WIRED:
+        return  # once: every registration appends
+    _WIRED.append(True)
     # the notation writes the actions the frames and the log mention
     frames.set_formatter(notation.format_action)
     # The King's Resentment: the tower is a place for knights, cleared by its own frame
@@ -51,6 +77,24 @@ def wire() -> None:
     # At the King's Court: the offices are filled by their own frame; a bishop may be taken
     # wherever a knight may be upgraded
     flow.register_handler(court.FillOffices())
+    # ... a lord, and knights with a privilege, are placed in phase 1
+    placement.PLACEMENTS["lord"] = placement.PlacementKind(
+        "lord",
+        court.lord_options,
+        court.lord_at_court,  # the treasury always takes a lord (001)
+        court.lord_at_court,
+        court.lord_check,
+        _lord_resolve,
+    )
+    placement.PLACEMENTS["privilege"] = placement.PlacementKind(
+        "privilege",
+        privileges.privilege_options,
+        # a Tudor knight may open a county the knight alone could not enter
+        lambda state, seat: bool(privileges.privilege_options(state, seat)),
+        lambda state, seat: False,  # a privilege goes with a knight at court
+        privileges.privilege_check,
+        privileges.privilege_resolve,
+    )
     pieces.UPGRADE_EXTRAS.append(
         lambda state, colour: ["bishop"] if court.can_take_bishop(state, colour) else []
     )
@@ -67,6 +111,8 @@ def wire() -> None:
         lambda state, ctx: privileges.next_round(state, ctx) if court.active(state) else state
     )
     conflicts.CARD_LEAVES.append(privileges.return_card_privileges)
+    rewards.TO_CONFLICT.append(_tudor_joins)
+    rewards.LEAVE_COUNTY.append(privileges.leave_county)
     scoring.KNIGHTHOOD.append(
         lambda state, colour: privileges.final_tudor(state, colour) if court.active(state) else 0
     )
@@ -78,9 +124,12 @@ def wire() -> None:
     )
     # Laws of the King: markers kept for a law go back after the laws (decision 16)
     rounds.LATE_MARKERS.append(lambda state: LAWS_OF_THE_KING in state.expansions)
+    parliament.KEEPING_LAWS.append("most_markers_seal")
     # The New Laws: "retained" markers go back after the laws too (decision 18); squires sent
     # to a conflict go to the supply once it is scored; turned-over extensions flip back
     rounds.LATE_MARKERS.append(lambda state: bool(state.law_sets))
+    parliament.KEEPING_LAWS.extend(new_laws.RETAINING)
+    laws.register(new_laws.RULES, new_laws.VERBS, new_laws.illegal_reason)
     conflicts.AFTER_SCORED.append(new_laws.squires_back)
     rounds.AFTER_CASTLES.append(lambda state: (("extensions_back",),) if state.law_sets else ())
     flow.register_handler(new_laws.ExtensionsBack())
