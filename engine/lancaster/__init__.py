@@ -5,6 +5,8 @@ New Laws (rules 2.1.0).
 ``RELEASES`` holds every released version of its rules (``rules.py``); ``LANCASTER`` is the
 latest, which new games get."""
 
+# the expansions fill the base game's extension points first (wiring.py)
+from engine.lancaster import wiring  # noqa: F401  (imported for its registrations)
 from engine.lancaster.rules import (
     LANCASTER,
     LANCASTER_1_0,

@@ -32,12 +32,12 @@ from __future__ import annotations
 
 from engine.core.protocol import Action
 from engine.lancaster.frames import sorted_options
-from engine.lancaster.phases.placement import options as placement_options
 from engine.lancaster.state import State
 
 
-def place(state: State, seat: int) -> Action:
-    everything = sorted_options(placement_options(state, seat))
+def place(state: State, legal: list[Action]) -> Action:
+    """The default placement among ``legal``, the seat's placement options."""
+    everything = sorted_options(legal)
     options = [a for a in everything if a[0] == "place"]
     if not options:
         # At the King's Court: only lords are left; the lord enters the treasury (it costs

@@ -13,12 +13,10 @@ from dataclasses import replace
 from types import MappingProxyType
 
 from engine.core.protocol import Action, IllegalActionError, NotYourTurnError, Transition
-from engine.lancaster.frames import Ctx, Handler, sorted_options
-from engine.lancaster.henry_v import court, resentment
+from engine.lancaster.frames import Ctx, Handler, format_action, sorted_options
 from engine.lancaster.phases import (
     conflicts,
     laws,
-    new_laws,
     parliament,
     placement,
     rewards,
@@ -44,11 +42,16 @@ _ALL: tuple[Handler, ...] = (
     conflicts.Ransom(),
     conflicts.Captured(),
     rounds.EndRound(),
-    resentment.ClearTower(),
-    court.FillOffices(),
-    new_laws.ExtensionsBack(),
 )
-HANDLERS: Mapping[str, Handler] = MappingProxyType({h.kind: h for h in _ALL})
+_HANDLERS: dict[str, Handler] = {h.kind: h for h in _ALL}
+#: Extension point: the handler of each frame kind, the base game's and those the modules
+#: register (``register_handler`` in ``wiring.py``: the tower, the offices, extensions back)
+HANDLERS: Mapping[str, Handler] = MappingProxyType(_HANDLERS)
+
+
+def register_handler(*handlers: Handler) -> None:
+    for h in handlers:
+        _HANDLERS[h.kind] = h
 
 
 def handler(frame: Frame) -> Handler:
@@ -117,8 +120,6 @@ def advance(state: State, ctx: Ctx) -> State:
             return state
         options = hd.options(state, frame, seat)
         assert len(options) == 1, (frame, options)
-        from engine.lancaster.notation import format_action  # notation reads flow: import late
-
         ctx.say(
             f"{state.colour_name(seat)} has one choice, taken automatically: "
             f"{format_action(state, options[0])}."

@@ -15,11 +15,25 @@ for its own frames (offices at court, the tower, dishonor) without touching thes
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from engine.core.protocol import Action, IllegalActionError, action_sort_key
 from engine.lancaster.state import Frame, State
+
+#: Extension point: the notation's canonical text of an action, for the "not one of your
+#: choices" messages and the log of an automatic move. The notation reads the frames, so it
+#: fills this slot (``wiring.py``) rather than being imported here.
+_FORMATTER: list[Callable[[State, Action], str]] = []
+
+
+def set_formatter(formatter: Callable[[State, Action], str]) -> None:
+    _FORMATTER[:] = [formatter]
+
+
+def format_action(state: State, action: Action) -> str:
+    """The canonical text of ``action`` (``notation.format_action``, once wired)."""
+    return _FORMATTER[0](state, action)
 
 
 @dataclass
@@ -65,8 +79,6 @@ class Handler:
             raise IllegalActionError(self.illegal_reason(state, frame, seat, action))
 
     def illegal_reason(self, state: State, frame: Frame, seat: int, action: Action) -> str:
-        from engine.lancaster.notation import format_action  # notation reads the frames
-
         options = sorted_options(self.options(state, frame, seat))
         shown = " | ".join(format_action(state, a) for a in options[:12])
         more = f" (and {len(options) - 12} more)" if len(options) > 12 else ""

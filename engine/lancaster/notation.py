@@ -28,40 +28,11 @@ from engine.core.notation import examples, quote
 from engine.core.protocol import Action, ActionSyntaxError, NotYourTurnError
 from engine.lancaster import flow, new_laws_notation
 from engine.lancaster.data import Reward
-from engine.lancaster.pieces import describe_detail, describe_ref, plural
+from engine.lancaster.pieces import describe_detail, describe_ref, favor_names, plural
 from engine.lancaster.reading import Unreadable, words
 from engine.lancaster.state import Frame, State
 
 # -- formatting -------------------------------------------------------------------------------
-
-
-def favor_names(state: State) -> dict[int, str]:
-    """Each favor tile's name in the notation; "tile N" where two tiles would share one."""
-    names = {f.number: _reward_name(f.reward) for f in state.data.favors}
-    counts: dict[str, int] = {}
-    for n in names.values():
-        counts[n] = counts.get(n, 0) + 1
-    return {t: (n if counts[n] == 1 and n else f"tile {t}") for t, n in names.items()}
-
-
-def _reward_name(reward: Reward) -> str:
-    if reward.new_knight:
-        return "new knight"
-    if reward.upgrade:
-        return "upgrade"
-    if reward.nobleman:
-        return "nobleman"
-    kinds = [
-        k
-        for k, v in (
-            ("gold", reward.gold),
-            ("squires", reward.squires),
-            ("voting markers", reward.voting_markers),
-            ("power points", reward.power),
-        )
-        if v
-    ]
-    return kinds[0] if len(kinds) == 1 else ""
 
 
 def format_action(state: State, action: Action) -> str:

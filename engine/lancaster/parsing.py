@@ -15,7 +15,7 @@ from engine.core.notation import GREETING_WORDS
 from engine.core.protocol import Action
 from engine.lancaster import flow, new_laws_notation
 from engine.lancaster.henry_v.phrases import parse_lord, privilege
-from engine.lancaster.notation import favor_names
+from engine.lancaster.pieces import favor_names
 from engine.lancaster.reading import (
     NO_WORDS,
     PREPOSITIONS,

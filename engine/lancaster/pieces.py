@@ -7,6 +7,7 @@ interchangeable, so this names every distinct choice.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -15,6 +16,13 @@ from engine.lancaster.frames import Ctx
 from engine.lancaster.state import Conflict, Occupant, Space, State
 
 KnightRef = tuple[int, str]
+
+#: Extension point: what may be taken instead of upgrading a knight, ``(state, colour) ->
+#: options`` (At the King's Court: ``"bishop"``, 001: "Whenever a player may upgrade one of
+#: his knights, he may take a bishop instead"); filled by ``wiring.py``
+UPGRADE_EXTRAS: list[Callable[[State, int], list[Any]]] = []
+#: Extension point: what taking such an extra does, option -> ``(state, colour, ctx) -> state``
+UPGRADE_TAKERS: dict[str, Callable[[State, int, Ctx], State]] = {}
 
 
 def add(strengths: tuple[int, ...], *more: int) -> tuple[int, ...]:
@@ -79,11 +87,9 @@ def upgrade_choices(state: State, colour: int, deployed_only: bool = False) -> l
     """The knights that can be upgraded, and "bishop" when a bishop may be taken instead
     (At the King's Court, 001: "Whenever a player may upgrade one of his knights, he may
     take a bishop instead")."""
-    from engine.lancaster.henry_v import court  # court builds on these pieces
-
     out: list[Any] = list(upgrade_targets(state, colour, deployed_only))
-    if court.can_take_bishop(state, colour):
-        out.append("bishop")
+    for extras in UPGRADE_EXTRAS:
+        out.extend(extras(state, colour))
     return out
 
 
@@ -311,10 +317,8 @@ def apply_reward(
     if reward.upgrade:
         if detail is None:
             ctx.say(f"{who} has no knight to upgrade ({source}); the upgrade is lost.")
-        elif detail == "bishop":
-            from engine.lancaster.henry_v import court
-
-            state = court.take_bishop(state, colour, ctx)
+        elif isinstance(detail, str) and detail in UPGRADE_TAKERS:
+            state = UPGRADE_TAKERS[detail](state, colour, ctx)
         else:
             ref = (int(detail[0]), str(detail[1]))
             state = upgrade(state, colour, ref)
@@ -376,3 +380,32 @@ def describe_detail(state: State, reward: Reward, detail: Any) -> str:
 def occupant_text(state: State, occ: Occupant) -> str:
     sq = f" with {plural(occ.squires, 'squire')}" if occ.squires else ""
     return f"{name(state, occ.colour)}'s knight {occ.strength}{sq}"
+
+
+def favor_names(state: State) -> dict[int, str]:
+    """Each favor tile's name in the notation; "tile N" where two tiles would share one."""
+    names = {f.number: _reward_name(f.reward) for f in state.data.favors}
+    counts: dict[str, int] = {}
+    for n in names.values():
+        counts[n] = counts.get(n, 0) + 1
+    return {t: (n if counts[n] == 1 and n else f"tile {t}") for t, n in names.items()}
+
+
+def _reward_name(reward: Reward) -> str:
+    if reward.new_knight:
+        return "new knight"
+    if reward.upgrade:
+        return "upgrade"
+    if reward.nobleman:
+        return "nobleman"
+    kinds = [
+        k
+        for k, v in (
+            ("gold", reward.gold),
+            ("squires", reward.squires),
+            ("voting markers", reward.voting_markers),
+            ("power points", reward.power),
+        )
+        if v
+    ]
+    return kinds[0] if len(kinds) == 1 else ""

@@ -16,7 +16,6 @@ from typing import Any
 from engine.core.protocol import IllegalActionError
 from engine.lancaster.data import COUNTY_LETTERS
 from engine.lancaster.frames import Ctx
-from engine.lancaster.henry_v import resentment
 from engine.lancaster.pieces import (
     county_label,
     enter_conflict,
@@ -225,7 +224,8 @@ def _conflict_resolve(
     return Placed(state, follow=(("favor", colour),) if state.favors else ())
 
 
-#: Every kind of place a knight may go in phase 1, base game first, then the modules'.
+#: Extension point: every kind of place a knight may go in phase 1, base game first, then the
+#: modules' (The King's Resentment's tower, ``register_target`` in ``wiring.py``).
 TARGETS: dict[str, TargetKind] = {
     t.kind: t
     for t in (
@@ -234,15 +234,13 @@ TARGETS: dict[str, TargetKind] = {
         TargetKind(
             "conflict", _conflict_options, _conflict_check, _conflict_resolve, "conflict {}".format
         ),
-        TargetKind(
-            "tower",
-            resentment.tower_options,
-            resentment.tower_check,
-            lambda *args: Placed(resentment.tower_resolve(*args)),
-            lambda _: "tower",
-        ),
     )
 }
+
+
+def register_target(kind: TargetKind) -> None:
+    """An expansion's place for knights, offered after those already registered."""
+    TARGETS[kind.kind] = kind
 
 
 def targets(state: State, seat: int, colour: int, strength: int) -> list[Target]:

@@ -15,8 +15,6 @@ from itertools import product
 
 from engine.core.protocol import Action
 from engine.lancaster.frames import Ctx, Handler, pop, replace_head
-from engine.lancaster.henry_v import privileges, resentment
-from engine.lancaster.phases import new_laws
 from engine.lancaster.pieces import (
     gain,
     name,
@@ -30,9 +28,22 @@ from engine.lancaster.state import Conflict, Frame, Space, State
 
 RANK_WORDS = ("1st", "2nd", "3rd")
 
-#: What happens after a battle is scored, before its knights move: (state, card, England
-#: won, ctx) -> state. The King's Resentment hands out dishonor here (decision 14).
-AFTER_BATTLE: tuple[Callable[[State, Conflict, bool, Ctx], State], ...] = (resentment.after_battle,)
+#: Extension point: what happens after a battle is scored, before its knights move: (state,
+#: card, England won, ctx) -> state. The King's Resentment hands out dishonor here (decision
+#: 14). Filled by ``wiring.py``, like the two below.
+AFTER_BATTLE: list[Callable[[State, Conflict, bool, Ctx], State]] = []
+#: Extension point: then, (state, row, slot, card, ctx) -> state (The New Laws: squires sent
+#: by a law go to the supply once the card is scored, whoever won)
+AFTER_SCORED: list[Callable[[State, str, int, Conflict, Ctx], State]] = []
+#: Extension point: a card leaves the board with its knights, (state, card, ctx) -> state (At
+#: the King's Court: its privileges go back)
+CARD_LEAVES: list[Callable[[State, Conflict, Ctx], State]] = []
+
+
+def _card_leaves(state: State, card: Conflict, ctx: Ctx) -> State:
+    for hook in CARD_LEAVES:
+        state = hook(state, card, ctx)
+    return state
 
 
 def ranking(card: Conflict) -> list[int]:
@@ -84,13 +95,13 @@ class ResolveConflict(Handler):
         state = _score(state, card, england, ctx)
         for hook in AFTER_BATTLE:
             state = hook(state, card, england, ctx)
-        # The New Laws: squires sent by a law go to the supply once scored, whoever won
-        state = new_laws.squires_back(state, row, slot, card, ctx)
+        for after in AFTER_SCORED:
+            state = after(state, row, slot, card, ctx)
         card = (state.upper if row == "upper" else state.lower)[slot] or card
         if england:
             for sp in card.spaces:
                 state = to_court(state, sp.colour, *sp.knights)
-            state = privileges.return_card_privileges(state, card, ctx)
+            state = _card_leaves(state, card, ctx)
             if card.spaces:
                 ctx.say("  The knights return to court; the card is discarded.")
             return pop(state.with_card(row, slot, None)), False
@@ -219,6 +230,6 @@ class Captured(Handler):
                     f"{', '.join(map(str, sp.knights))} go{'' if len(sp.knights) > 1 else 'es'} "
                     "to the reserve."
                 )
-        state = privileges.return_card_privileges(state, card, ctx)
+        state = _card_leaves(state, card, ctx)
         ctx.say(f"Conflict {card.card} is discarded.")
         return pop(state.with_card("lower", slot, None)), False

@@ -20,9 +20,9 @@ from types import MappingProxyType
 from typing import Any
 
 from engine.core.protocol import Action
+from engine.lancaster import auto
 from engine.lancaster.data import Law
 from engine.lancaster.frames import Ctx, Handler, pop, replace_head
-from engine.lancaster.phases import new_laws
 from engine.lancaster.phases.law_kinds import (
     Amounts,
     LawRule,
@@ -33,6 +33,7 @@ from engine.lancaster.phases.law_kinds import (
 from engine.lancaster.phases.law_kinds import gain_each as _gain_each
 from engine.lancaster.phases.law_kinds import most as _most
 from engine.lancaster.pieces import (
+    UPGRADE_TAKERS,
     board_knights,
     describe_ref,
     free_extension_spaces,
@@ -157,9 +158,10 @@ def _counties_power(st: State, law: Law, s: int) -> Amounts:
     return {"power": law.param("power") * (counties_held(st, s) // law.param("per"))}
 
 
-#: Every law, by key: the base game's (lancaster-data.md, "Laws"). A new law is one entry
-#: here (and its ``data.Law``); a new kind of choice adds its verb to ``VERBS``.
-LAWS: Mapping[str, LawRule] = MappingProxyType(
+#: Extension point: every law, by key: the base game's (lancaster-data.md, "Laws"), then
+#: those registered by ``wiring.py`` (``register``: The New Laws' ``RULES``). A new law is one
+#: entry (and its ``data.Law``); a new kind of choice adds its verb to ``VERBS``.
+_LAWS: dict[str, LawRule] = dict(
     {
         "squires_for_strength_2": LawRule(
             gains=lambda st, law, s: {"squires": law.param("squires") * deployed(st, s).count(2)}
@@ -274,10 +276,9 @@ LAWS: Mapping[str, LawRule] = MappingProxyType(
                 "power": law.param("power") * sum(1 for c, _ in st.tower if c == s)
             }
         ),
-        # -- The New Laws (rules 2.1.0): phases/new_laws.py --
-        **new_laws.RULES,
     }
 )
+LAWS: Mapping[str, LawRule] = MappingProxyType(_LAWS)
 
 
 def apply_law(state: State, key: str, ctx: Ctx) -> State:
@@ -362,8 +363,8 @@ class LawChoice(Handler):
             return f"You have only {c.gold} gold ({price} gold each)."
         if action[0] == "trade" and isinstance(action[-1], int):
             return f"Each trade costs 1 squire and 1 gold; you have {c.squires} and {c.gold}."
-        if action[0] in new_laws.VERBS:
-            reason = new_laws.illegal_reason(state, state.data.law(str(frame[1])), seat, action)
+        if action[0] in _REASONS:
+            reason = _REASONS[action[0]](state, state.data.law(str(frame[1])), seat, action)
             if reason:
                 return reason
         return super().illegal_reason(state, frame, seat, action)
@@ -374,9 +375,7 @@ class LawChoice(Handler):
         return pop(VERBS[verb](state, law, seat, value, ctx))
 
     def auto(self, state: State, frame: Frame, seat: int) -> Action:
-        from engine.lancaster.auto import law_choice
-
-        return law_choice(state, str(frame[1]), self.options(state, frame, seat))
+        return auto.law_choice(state, str(frame[1]), self.options(state, frame, seat))
 
     def prompt(self, state: State, frame: Frame, seat: int) -> str:
         law = state.data.law(str(frame[1]))
@@ -436,10 +435,8 @@ def _upgrade(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
     if value is None:
         ctx.say(f"{_title(law)}: {who} upgrades no knight.")
         return state
-    if value == "bishop":
-        from engine.lancaster.henry_v import court
-
-        return court.take_bishop(state, seat, ctx)
+    if isinstance(value, str) and value in UPGRADE_TAKERS:
+        return UPGRADE_TAKERS[value](state, seat, ctx)  # At the King's Court: a bishop
     ref = (int(value[0]), str(value[1]))
     state = upgrade(state, seat, ref)
     ctx.say(f"{_title(law)}: {who} upgrades the {describe_ref(ref)} to strength {ref[0] + 1}.")
@@ -483,8 +480,9 @@ def _dispose_seals(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> S
     return state
 
 
-#: What each kind of law choice does, by its action's verb.
-VERBS: Mapping[str, Callable[[State, Law, int, Any, Ctx], State]] = MappingProxyType(
+#: Extension point: what each kind of law choice does, by its action's verb (The New Laws:
+#: send, buy_extension, recall, turn_over, exchange, batches, registered by ``wiring.py``).
+_VERBS: dict[str, Callable[[State, Law, int, Any, Ctx], State]] = dict(
     {
         "markers": _buy_markers,
         "power": _buy_power,
@@ -493,7 +491,21 @@ VERBS: Mapping[str, Callable[[State, Law, int, Any, Ctx], State]] = MappingProxy
         "extension": _extension,
         "swap": _swap,
         "seals": _dispose_seals,
-        # The New Laws: send, buy_extension, recall, turn_over, exchange, batches
-        **new_laws.VERBS,
     }
 )
+VERBS: Mapping[str, Callable[[State, Law, int, Any, Ctx], State]] = MappingProxyType(_VERBS)
+#: why a registered verb's choice is refused, in words a player can act on (None: the general
+#: answer)
+_REASONS: dict[str, Callable[[State, Law, int, Action], str | None]] = {}
+
+
+def register(
+    rules: Mapping[str, LawRule],
+    verbs: Mapping[str, Callable[[State, Law, int, Any, Ctx], State]],
+    reason: Callable[[State, Law, int, Action], str | None] | None = None,
+) -> None:
+    """An expansion's laws, the verbs of their choices and why those choices are refused."""
+    _LAWS.update(rules)
+    _VERBS.update(verbs)
+    if reason is not None:
+        _REASONS.update(dict.fromkeys(verbs, reason))

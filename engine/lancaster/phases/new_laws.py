@@ -17,7 +17,7 @@ player):
 - ``("upgrade", ref | None)``: the retained voting markers' upgrade (laws.py's verb).
 
 "Retained" voting markers are those held after the third vote: with such a law current they
-go back to the supply only after the laws (``parliament.KEEPS_MARKERS``; decisions 16 and 18).
+go back to the supply only after the laws (``parliament.KEEPING_LAWS``; decisions 16 and 18).
 """
 
 from __future__ import annotations

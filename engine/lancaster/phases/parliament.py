@@ -10,7 +10,6 @@ from dataclasses import replace
 
 from engine.core.protocol import Action, IllegalActionError
 from engine.lancaster.frames import Ctx, Handler, pop
-from engine.lancaster.phases import new_laws
 from engine.lancaster.pieces import name, plural
 from engine.lancaster.state import Frame, State, Vote, VoteResult
 
@@ -116,11 +115,10 @@ def _reveal(state: State, index: int, ctx: Ctx) -> State:
     )
 
 
-#: Laws of the King: the law that keeps voting markers until the laws are applied
-KEEPS_MARKERS = "most_markers_seal"
-#: every law that keeps them so: Laws of the King's, and The New Laws' "retained" voting
+#: Extension point: every law that keeps voting markers until the laws are applied, filled
+#: by ``wiring.py``: Laws of the King's (decision 16), and The New Laws' "retained" voting
 #: markers (decision 18, as decision 16)
-KEEPING_LAWS = (KEEPS_MARKERS, *new_laws.RETAINING)
+KEEPING_LAWS: list[str] = []
 
 
 class ReturnMarkersLate(Handler):

@@ -8,24 +8,44 @@ Actions:
   upgrade, a nobleman letter) or None.
 
 Where a knight may go is the registry ``targets.TARGETS`` (the tower of The King's
-Resentment is one of its entries).
+Resentment is one of its entries); other actions of a placement turn are the registry
+``PLACEMENTS`` (At the King's Court: ``lord`` and ``privilege``), both filled by ``wiring.py``.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from engine.core.protocol import Action, IllegalActionError
+from engine.lancaster import auto
 from engine.lancaster.frames import Ctx, Handler, replace_head
-from engine.lancaster.henry_v import court
-from engine.lancaster.henry_v.privileges import (
-    privilege_check,
-    privilege_options,
-    privilege_resolve,
-)
 from engine.lancaster.pieces import apply_reward, name, remove, reward_details
 from engine.lancaster.state import Frame, State
-from engine.lancaster.targets import TARGETS, Target, targets
+from engine.lancaster.targets import TARGETS, Placed, Target, targets
+
+
+@dataclass(frozen=True)
+class PlacementKind:
+    """An action of a placement turn besides placing a knight of the court on a target."""
+
+    verb: str
+    #: (state, seat) -> its actions for the seat
+    options: Callable[[State, int], list[Action]]
+    #: (state, seat) -> whether the seat can take it now (it is then always asked: the
+    #: choice is besides the plain placement and may depend on hidden values); cheap
+    available: Callable[[State, int], bool]
+    #: (state, seat) -> whether the seat holds a piece to place besides its knights at court
+    holds: Callable[[State, int], bool]
+    #: (state, seat, action) -> None, or IllegalActionError
+    check: Callable[[State, int, Action], None]
+    #: (state, seat, action, ctx) -> Placed
+    resolve: Callable[[State, int, Action, Ctx], Placed]
+
+
+#: Extension point: the placement turn's other actions, by verb, in the order they are
+#: offered before the knights' (At the King's Court: the lord, then knights with a privilege)
+PLACEMENTS: dict[str, PlacementKind] = {}
 
 
 def _targets(state: State, seat: int, colour: int, strength: int) -> list[Target]:
@@ -33,8 +53,7 @@ def _targets(state: State, seat: int, colour: int, strength: int) -> list[Target
 
 
 def options(state: State, seat: int) -> list[Action]:
-    # At the King's Court: the lord, and knights with a privilege
-    out: list[Action] = court.lord_options(state, seat) + privilege_options(state, seat)
+    out: list[Action] = [a for kind in PLACEMENTS.values() for a in kind.options(state, seat)]
     for colour in state.colours_of(seat):
         ally = state.is_ally(colour)
         for strength in sorted(set(state.colours[colour].court)):
@@ -44,10 +63,8 @@ def options(state: State, seat: int) -> list[Action]:
 
 
 def can_place(state: State, seat: int) -> bool:
-    if court.lord_at_court(state, seat):
-        return True  # the treasury always takes a lord (001)
-    if privilege_options(state, seat):
-        return True  # a Tudor knight may open a county the knight alone could not enter
+    if any(kind.available(state, seat) for kind in PLACEMENTS.values()):
+        return True  # e.g. the treasury always takes a lord (001)
     for colour in state.colours_of(seat):
         for strength in set(state.colours[colour].court):
             for _, low, high in _targets(state, seat, colour, strength):
@@ -64,7 +81,7 @@ def passed_seats(frame: Frame) -> tuple[int, ...]:
 
 def _has_court_knights(state: State, seat: int) -> bool:
     knights = any(state.colours[c].court for c in state.colours_of(seat))
-    return knights or court.lord_at_court(state, seat)
+    return knights or any(kind.holds(state, seat) for kind in PLACEMENTS.values())
 
 
 class Place(Handler):
@@ -99,7 +116,7 @@ class Place(Handler):
         return options(state, seat)
 
     def ask(self, state: State, frame: Frame, seat: int) -> bool:
-        if court.lord_at_court(state, seat) or privilege_options(state, seat):
+        if any(kind.available(state, seat) for kind in PLACEMENTS.values()):
             # a lord always has the treasury's three claims at least; a privilege is a
             # choice besides the plain placement (and may depend on hidden squires)
             return True
@@ -117,11 +134,8 @@ class Place(Handler):
         return pairs > 1
 
     def check(self, state: State, frame: Frame, seat: int, action: Action) -> None:
-        if action[0] == "lord":
-            court.lord_check(state, seat, action)
-            return
-        if action[0] == "privilege":
-            privilege_check(state, seat, action)
+        if action and isinstance(action[0], str) and action[0] in PLACEMENTS:
+            PLACEMENTS[str(action[0])].check(state, seat, action)
             return
         if len(action) != 5 or action[0] != "place":
             raise IllegalActionError("Now you place a knight, e.g. 'knight 2 to D'.")
@@ -148,12 +162,8 @@ class Place(Handler):
         kind.check(state, seat, colour, strength, target[1], squires)
 
     def resolve(self, state: State, frame: Frame, seat: int, action: Action, ctx: Ctx) -> State:
-        if action[0] == "lord":
-            state, back = court.lord_resolve(state, seat, action, ctx)
-            passed = tuple(p for p in passed_seats(frame) if p != back)
-            return replace_head(state, ("place", (seat + 1) % state.players, passed))
-        if action[0] == "privilege":
-            placed = privilege_resolve(state, seat, action, ctx)
+        if action[0] in PLACEMENTS:
+            placed = PLACEMENTS[str(action[0])].resolve(state, seat, action, ctx)
         else:
             _, ally, strength, target, squires = action
             colour = state.ally_of(seat) if ally else seat
@@ -171,9 +181,7 @@ class Place(Handler):
         return replace_head(placed.state, *placed.follow, nxt)
 
     def auto(self, state: State, frame: Frame, seat: int) -> Action:
-        from engine.lancaster.auto import place
-
-        return place(state, seat)
+        return auto.place(state, options(state, seat))
 
     def prompt(self, state: State, frame: Frame, seat: int) -> str:
         ally = " (or your ally's)" if state.two_player else ""
@@ -216,9 +224,7 @@ class Favor(Handler):
         return replace_head(state)
 
     def auto(self, state: State, frame: Frame, seat: int) -> Action:
-        from engine.lancaster.auto import knights_first
-
-        return knights_first(self.options(state, frame, seat))[0]
+        return auto.knights_first(self.options(state, frame, seat))[0]
 
     def prompt(self, state: State, frame: Frame, seat: int) -> str:
         colour = int(frame[1])

@@ -13,12 +13,13 @@ Conflicts and ransoms are in ``conflicts.py``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from engine.core.protocol import Action
+from engine.lancaster import auto
 from engine.lancaster.data import COUNTY_LETTERS, Reward
 from engine.lancaster.frames import Ctx, Handler, pop, replace_head
-from engine.lancaster.henry_v import privileges
 from engine.lancaster.pieces import (
     apply_reward,
     county_label,
@@ -30,7 +31,16 @@ from engine.lancaster.pieces import (
     take_nobleman,
     to_court,
 )
-from engine.lancaster.state import Frame, State
+from engine.lancaster.state import Frame, Occupant, State
+
+#: Extension point: a county's knight moves from Dorset to a conflict, ``(state, colour,
+#: occupant, card, ctx) -> state`` (At the King's Court: its Tudor knight joins it, 001).
+#: Filled by ``wiring.py``, like the one below.
+TO_CONFLICT: list[Callable[[State, int, Occupant, int, Ctx], State]] = []
+#: Extension point: a county's knight leaves it (to court, or ``moved`` to a conflict),
+#: ``(state, occupant, ctx, moved) -> state`` (At the King's Court: the shield and the Tudor
+#: knight go back, unless the Tudor knight went with it)
+LEAVE_COUNTY: list[Callable[[State, Occupant, Ctx, bool], State]] = []
 
 
 def _noble_ok(state: State, i: int, colour: int) -> bool:
@@ -172,15 +182,16 @@ class CountyReward(Handler):
                     ctx.say(
                         f"{who}'s knight {occ.strength} moves from {place} to conflict {detail}."
                     )
-                    if occ.tudor:  # 001: from Dorset, the Tudor knight joins its knight
-                        state = privileges.join_conflict(state, colour, int(detail), ctx)
+                    for joins in TO_CONFLICT:
+                        state = joins(state, colour, occ, int(detail), ctx)
                     moved = True
         occ = state.counties[i]
         assert occ is not None
         counties = list(state.counties)
         counties[i] = None
         state = replace(state, counties=tuple(counties))
-        state = privileges.leave_county(state, occ, ctx, moved)
+        for leaves in LEAVE_COUNTY:
+            state = leaves(state, occ, ctx, moved)
         if not moved:
             # Lancaster: the knight returns to court, squires to the supply (decision 6).
             state = to_court(state, colour, occ.strength)
@@ -188,9 +199,7 @@ class CountyReward(Handler):
         return pop(state)
 
     def auto(self, state: State, frame: Frame, seat: int) -> Action:
-        from engine.lancaster.auto import county
-
-        return county(state, self.options(state, frame, seat))
+        return auto.county(state, self.options(state, frame, seat))
 
     def prompt(self, state: State, frame: Frame, seat: int) -> str:
         i = int(frame[1])

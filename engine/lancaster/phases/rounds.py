@@ -1,29 +1,38 @@
 """The frame of the game: the setup choice, the phases of a round, and phase 4 (prepare the
 next round) — decision: rules/README.md, Lancaster 1.
 
-``round_frames`` is the sequence of play of one round. Henry V inserts its frames here (the
-offices are filled before the counties; the tower is cleared before them too).
+``round_frames`` is the sequence of play of one round. The expansions insert their frames
+through the extension points below (filled by ``wiring.py``): Henry V fills the offices and
+clears the tower before the counties, and its privileges last one round.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from engine.core.protocol import Action, IllegalActionError
 from engine.lancaster.frames import Ctx, Handler, pop, replace_head
-from engine.lancaster.henry_v import LAWS_OF_THE_KING, court, privileges, resentment
 from engine.lancaster.pieces import name
 from engine.lancaster.state import Conflict, Frame, State
 
+#: Extension point: frames run at the start of phase 3, before the counties, each
+#: ``state -> frames`` (At the King's Court: the offices; The King's Resentment: the tower)
+BEFORE_COUNTIES: list[Callable[[State], tuple[Frame, ...]]] = []
+#: Extension point: frames run after all castles, ``state -> frames`` (The New Laws:
+#: turned-over extensions are flipped back)
+AFTER_CASTLES: list[Callable[[State], tuple[Frame, ...]]] = []
+#: Extension point: whether markers kept for a law go back only after the laws, ``state ->
+#: bool`` (Laws of the King, decision 16; The New Laws' "retained" markers, decision 18)
+LATE_MARKERS: list[Callable[[State], bool]] = []
+#: Extension point: what phase 4 does first, ``(state, ctx) -> state`` (At the King's Court:
+#: privileges last one round)
+NEXT_ROUND: list[Callable[[State, Ctx], State]] = []
+
 
 def round_frames(state: State) -> tuple[Frame, ...]:
-    # The King's Resentment: the tower is cleared before the counties are scored (001).
-    # At the King's Court: the offices are filled first of all in phase 3 (001).
-    before_counties: tuple[Frame, ...] = (
-        *((("offices",),) if court.active(state) else ()),
-        *((("tower_clear",),) if resentment.active(state) else ()),
-    )
-    new = bool(state.law_sets)  # The New Laws in this game (config "new_laws")
+    before_counties = tuple(f for frames in BEFORE_COUNTIES for f in frames(state))
+    late = any(keeps(state) for keeps in LATE_MARKERS)
     return (
         ("place", state.start_player),
         ("vote", 0),
@@ -33,14 +42,11 @@ def round_frames(state: State) -> tuple[Frame, ...]:
         ("law", 0),
         ("law", 1),
         ("law", 2),
-        # Laws of the King: markers kept for a law go back after the laws (decision 16); so
-        # do The New Laws' "retained" markers (decision 18)
-        *((("return_markers_late",),) if LAWS_OF_THE_KING in state.expansions or new else ()),
+        *((("return_markers_late",),) if late else ()),
         *before_counties,
         *(("county", i) for i in range(9)),
         *(("castle", seat) for seat in state.seat_order()),
-        # The New Laws: turned-over extensions are flipped back after all castles
-        *((("extensions_back",),) if new else ()),
+        *(f for frames in AFTER_CASTLES for f in frames(state)),
         ("conflict", "lower", 0),
         ("conflict", "lower", 1),
         ("conflict", "upper", 0),
@@ -121,8 +127,8 @@ class EndRound(Handler):
             ctx.say(f"Round {state.round} is over: the game ends with the final scoring.")
             return pop(state), False
         ctx.irreversible = True  # new cards and laws are revealed
-        if court.active(state):
-            state = privileges.next_round(state, ctx)  # 001: privileges last one round
+        for hook in NEXT_ROUND:
+            state = hook(state, ctx)
         start = state.start_player
         if state.next_start_player is not None:
             start = state.next_start_player  # named by Surrey's holder (decision 6)

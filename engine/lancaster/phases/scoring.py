@@ -1,7 +1,7 @@
 """Final scoring after the last round (decision: rules/README.md, Lancaster 10).
 
 ``SCORINGS`` lists the terms of the final scoring, the base game's and each Henry V
-module's; a term counts only with its module.
+module's (registered by ``wiring.py``); a term counts only with its module.
 """
 
 from __future__ import annotations
@@ -10,8 +10,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.core.protocol import Outcome
-from engine.lancaster.henry_v import KINGS_COURT, RESENTMENT, court, privileges, resentment
 from engine.lancaster.state import State
+
+#: Extension point: strength counted for knighthood beyond the knights not in the reserve,
+#: ``(state, colour) -> strength`` (At the King's Court: the Tudor knight granted in round 5)
+KNIGHTHOOD: list[Callable[[State, int], int]] = []
 
 
 def majority(state: State, key: Callable[[int], tuple[int, int]]) -> list[int]:
@@ -46,8 +49,8 @@ def majority(state: State, key: Callable[[int], tuple[int, int]]) -> list[int]:
 def knighthood_strength(state: State, colour: int) -> int:
     """Total strength of every knight not in the reserve (court, board, conflicts); with At
     the King's Court, the Tudor knight granted in round 5 too (001)."""
-    tudor = privileges.final_tudor(state, colour) if court.active(state) else 0
-    return sum(state.data.knights) - sum(state.colours[colour].reserve) + tudor
+    extra = sum(more(state, colour) for more in KNIGHTHOOD)
+    return sum(state.data.knights) - sum(state.colours[colour].reserve) + extra
 
 
 def knighthood(state: State) -> dict[str, list[int]]:
@@ -77,14 +80,13 @@ class ScoringTerm:
     module: str | None = None  # a Henry V module, or None for the base game
 
 
-#: Every term of the final scoring, in the order the breakdown shows them.
-SCORINGS: tuple[ScoringTerm, ...] = (
+#: Extension point: every term of the final scoring, in the order the breakdown shows them;
+#: the modules' terms are appended by ``wiring.py`` (seals, dishonor)
+SCORINGS: list[ScoringTerm] = [
     ScoringTerm("knighthood", knighthood),
     ScoringTerm("castle", castle),
     ScoringTerm("noblemen", noblemen),
-    ScoringTerm("seals", court.seals_scoring, KINGS_COURT),
-    ScoringTerm("dishonor", resentment.dishonor_scoring, RESENTMENT),
-)
+]
 
 
 def final_scoring(state: State) -> Outcome:

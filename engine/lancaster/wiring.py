@@ -1,0 +1,138 @@
+"""Where the expansions hook in: the one place that fills the base game's named extension
+points with the pieces of Henry V's modules and of The New Laws.
+
+The base game's modules (frames, pieces, targets, flow, the phases) import no expansion
+module: each extension point is a registry or slot beside the code that reads it, and this
+module, imported by ``engine.lancaster`` before anything runs, fills them, once. A module's
+pieces still act only in games whose config switches it on (each piece checks its module).
+The registries and what fills each are listed in engine/lancaster/README.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.protocol import Action
+from engine.lancaster import flow, frames, notation, pieces, targets
+from engine.lancaster.frames import Ctx
+from engine.lancaster.henry_v import (
+    KINGS_COURT,
+    LAWS_OF_THE_KING,
+    RESENTMENT,
+    court,
+    privileges,
+    resentment,
+)
+from engine.lancaster.phases import (
+    conflicts,
+    laws,
+    new_laws,
+    parliament,
+    placement,
+    rewards,
+    rounds,
+    scoring,
+)
+from engine.lancaster.state import Occupant, State
+
+
+def _tower_resolve(
+    state: State, seat: int, colour: int, strength: int, value: Any, squires: int, ctx: Ctx
+) -> targets.Placed:
+    return targets.Placed(
+        resentment.tower_resolve(state, seat, colour, strength, value, squires, ctx)
+    )
+
+
+def _tudor_joins(state: State, colour: int, occ: Occupant, card: int, ctx: Ctx) -> State:
+    # 001: from Dorset, the Tudor knight joins its knight
+    return privileges.join_conflict(state, colour, card, ctx) if occ.tudor else state
+
+
+def _lord_resolve(state: State, seat: int, action: Action, ctx: Ctx) -> targets.Placed:
+    state, back = court.lord_resolve(state, seat, action, ctx)
+    return targets.Placed(state, returned_to=back)
+
+
+_WIRED: list[bool] = []
+
+
+def wire() -> None:
+    if _WIRED:
+        return  # once: every registration appends
+    _WIRED.append(True)
+    # the notation writes the actions the frames and the log mention
+    frames.set_formatter(notation.format_action)
+    # The King's Resentment: the tower is a place for knights, cleared by its own frame
+    targets.register_target(
+        targets.TargetKind(
+            "tower",
+            resentment.tower_options,
+            resentment.tower_check,
+            _tower_resolve,
+            lambda _: "tower",
+        )
+    )
+    flow.register_handler(resentment.ClearTower())
+    # At the King's Court: the offices are filled by their own frame; a bishop may be taken
+    # wherever a knight may be upgraded
+    flow.register_handler(court.FillOffices())
+    # ... a lord, and knights with a privilege, are placed in phase 1
+    placement.PLACEMENTS["lord"] = placement.PlacementKind(
+        "lord",
+        court.lord_options,
+        court.lord_at_court,  # the treasury always takes a lord (001)
+        court.lord_at_court,
+        court.lord_check,
+        _lord_resolve,
+    )
+    placement.PLACEMENTS["privilege"] = placement.PlacementKind(
+        "privilege",
+        privileges.privilege_options,
+        # a Tudor knight may open a county the knight alone could not enter
+        lambda state, seat: bool(privileges.privilege_options(state, seat)),
+        lambda state, seat: False,  # a privilege goes with a knight at court
+        privileges.privilege_check,
+        privileges.privilege_resolve,
+    )
+    pieces.UPGRADE_EXTRAS.append(
+        lambda state, colour: ["bishop"] if court.can_take_bishop(state, colour) else []
+    )
+    pieces.UPGRADE_TAKERS["bishop"] = court.take_bishop
+    # phase 3 opens with the offices filled (001: first of all), then the tower cleared
+    # (001: before the counties are scored)
+    rounds.BEFORE_COUNTIES.append(lambda state: (("offices",),) if court.active(state) else ())
+    rounds.BEFORE_COUNTIES.append(
+        lambda state: (("tower_clear",),) if resentment.active(state) else ()
+    )
+    # At the King's Court: privileges last one round; a privilege goes back with its card;
+    # the Tudor knight of round 5 counts for knighthood; seals score
+    rounds.NEXT_ROUND.append(
+        lambda state, ctx: privileges.next_round(state, ctx) if court.active(state) else state
+    )
+    conflicts.CARD_LEAVES.append(privileges.return_card_privileges)
+    rewards.TO_CONFLICT.append(_tudor_joins)
+    rewards.LEAVE_COUNTY.append(privileges.leave_county)
+    scoring.KNIGHTHOOD.append(
+        lambda state, colour: privileges.final_tudor(state, colour) if court.active(state) else 0
+    )
+    scoring.SCORINGS.append(scoring.ScoringTerm("seals", court.seals_scoring, KINGS_COURT))
+    # The King's Resentment: dishonor for a lost battle (decision 14), and at the end
+    conflicts.AFTER_BATTLE.append(resentment.after_battle)
+    scoring.SCORINGS.append(
+        scoring.ScoringTerm("dishonor", resentment.dishonor_scoring, RESENTMENT)
+    )
+    # Laws of the King: markers kept for a law go back after the laws (decision 16)
+    rounds.LATE_MARKERS.append(lambda state: LAWS_OF_THE_KING in state.expansions)
+    parliament.KEEPING_LAWS.append("most_markers_seal")
+    # The New Laws: "retained" markers go back after the laws too (decision 18); squires sent
+    # to a conflict go to the supply once it is scored; turned-over extensions flip back
+    rounds.LATE_MARKERS.append(lambda state: bool(state.law_sets))
+    parliament.KEEPING_LAWS.extend(new_laws.RETAINING)
+    laws.register(new_laws.RULES, new_laws.VERBS, new_laws.illegal_reason)
+    conflicts.AFTER_SCORED.append(new_laws.squires_back)
+    rounds.AFTER_CASTLES.append(lambda state: (("extensions_back",),) if state.law_sets else ())
+    flow.register_handler(new_laws.ExtensionsBack())
+
+
+wire()
