@@ -24,10 +24,10 @@ from engine.lancaster.henry_v import (
     privileges,
     resentment,
 )
+from engine.lancaster.new_laws import rules as new_laws
 from engine.lancaster.phases import (
     conflicts,
     laws,
-    new_laws,
     parliament,
     placement,
     rewards,
