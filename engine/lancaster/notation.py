@@ -17,7 +17,7 @@ Canonical forms (each parses back to the same action):
   Surrey adds the next start player: ``noble start player Blue``, ``start player Blue``
 - castle: ``castle 6``, ``castle 5 upgrade knight 1 at court``, ``done``
 - ransom: ``ransom 1 3``, ``ransom none``
-- The New Laws (rules 2.1.0): ``new_laws_notation.py``
+- The New Laws (rules 2.1.0): ``new_laws/notation.py``
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ from typing import Any
 
 from engine.core.notation import examples, quote
 from engine.core.protocol import Action, ActionSyntaxError, NotYourTurnError
-from engine.lancaster import flow, new_laws_notation
+from engine.lancaster import flow
 from engine.lancaster.data import Reward
+from engine.lancaster.new_laws import notation as new_laws_notation
 from engine.lancaster.pieces import describe_detail, describe_ref, favor_names, plural
 from engine.lancaster.reading import Unreadable, words
 from engine.lancaster.state import Frame, State

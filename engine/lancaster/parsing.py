@@ -13,8 +13,9 @@ from typing import Any
 
 from engine.core.notation import GREETING_WORDS
 from engine.core.protocol import Action
-from engine.lancaster import flow, new_laws_notation
+from engine.lancaster import flow
 from engine.lancaster.henry_v.phrases import parse_lord, privilege
+from engine.lancaster.new_laws import notation as new_laws_notation
 from engine.lancaster.pieces import favor_names
 from engine.lancaster.reading import (
     NO_WORDS,

@@ -20,13 +20,14 @@ from engine.lancaster.henry_v import (
     LAWS_OF_THE_KING,
     RESENTMENT,
     court,
+    laws_of_the_king,
     privileges,
     resentment,
 )
+from engine.lancaster.new_laws import rules as new_laws
 from engine.lancaster.phases import (
     conflicts,
     laws,
-    new_laws,
     parliament,
     placement,
     rewards,
@@ -125,6 +126,7 @@ def wire() -> None:
     # Laws of the King: markers kept for a law go back after the laws (decision 16)
     rounds.LATE_MARKERS.append(lambda state: LAWS_OF_THE_KING in state.expansions)
     parliament.KEEPING_LAWS.append("most_markers_seal")
+    laws.register(laws_of_the_king.RULES, laws_of_the_king.VERBS)
     # The New Laws: "retained" markers go back after the laws too (decision 18); squires sent
     # to a conflict go to the supply once it is scored; turned-over extensions flip back
     rounds.LATE_MARKERS.append(lambda state: bool(state.law_sets))

@@ -1,5 +1,5 @@
 """What a law is made of (``LawRule``) and the counts laws read, shared by the base game's
-laws (``laws.py``), Henry V's Laws of the King and The New Laws (``new_laws.py``).
+laws (``laws.py``), Henry V's Laws of the King and The New Laws (``new_laws/rules.py``).
 
 Only players' own colours count for laws; allies never do (decision 12). "Deployed" means on
 the board: a county, a castle space or a conflict.

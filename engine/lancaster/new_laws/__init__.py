@@ -4,7 +4,8 @@ key ``"new_laws"`` that says which set of laws each group plays.
 
 Source: the shared ``rules/lancaster-data.md`` ("The New Laws") and the publisher's rulebook
 (``borisyankov/rulespal``, ``data/rulebooks/lancaster-rulebook.md``, "Lancaster: The New
-Laws"). The texts are in our own words; what each law does is ``phases/new_laws.py``.
+Laws"). The texts are in our own words; what each law does is ``new_laws/rules.py``, their
+notation ``new_laws/notation.py``; ``wiring.py`` hooks both into the base game.
 
 Config ``"new_laws"`` (decision: rules/README.md, Lancaster 18):
 

@@ -1,4 +1,4 @@
-"""What *The New Laws* do (rules 2.1.0; data in ``engine/lancaster/new_laws.py``): one
+"""What *The New Laws* do (rules 2.1.0; data in ``engine/lancaster/new_laws/__init__.py``): one
 ``LawRule`` per law in ``RULES``, which ``laws.LAWS`` includes, and the verbs of their choices
 in ``VERBS`` (``laws.VERBS`` includes them too).
 

@@ -140,7 +140,7 @@ def _ignore(*ws: str) -> Phrase:
 
 
 def _own_cards(state: State, seat: int) -> list[int]:
-    from engine.lancaster.phases.new_laws import own_conflict_cards
+    from engine.lancaster.new_laws.rules import own_conflict_cards
 
     return own_conflict_cards(state, seat)
 
@@ -224,7 +224,7 @@ _PAY = [
 
 
 def _parse_recall(state: State, seat: int, w: list[str]) -> Action:
-    from engine.lancaster.phases.new_laws import own_counties
+    from engine.lancaster.new_laws.rules import own_counties
 
     r = read(
         w,
