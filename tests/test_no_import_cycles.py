@@ -2,22 +2,21 @@
 
 Modules that import each other in a circle cannot be read, tested or moved one at a time: a
 cycle is a strongly connected component of more than one module in the import graph, built by
-grimp (what import-linter reads; taken through import-linter's graph builder, as import-linter
-is the declared, pinned package that brings grimp). Imports inside functions and under
+grimp (the graph import-linter reads). Imports inside functions and under
 ``TYPE_CHECKING`` count too: an import moved into a function hides a cycle, it does not remove
 it. A failure names each cycle's modules and the imports that close it.
 """
 
 from __future__ import annotations
 
+import grimp
 import pytest
-from importlinter.adapters.building import GraphBuilder
 
 
 def _cycles(package: str) -> list[tuple[list[str], list[str]]]:
     """Each strongly connected component of more than one module (Tarjan, iteratively), with
     the imports between its modules."""
-    graph = GraphBuilder().build([package], cache_dir=None)
+    graph = grimp.build_graph(package, cache_dir=None)
     edges = {m: sorted(graph.find_modules_directly_imported_by(m)) for m in graph.modules}
     index: dict[str, int] = {}
     low: dict[str, int] = {}
