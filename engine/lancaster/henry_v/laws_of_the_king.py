@@ -12,9 +12,8 @@ from typing import Any
 from engine.lancaster.data import Law
 from engine.lancaster.frames import Ctx
 from engine.lancaster.henry_v.resentment import take_dishonor
-from engine.lancaster.phases.law_kinds import LawRule, counties_held
+from engine.lancaster.phases.law_kinds import LawRule, counties_held, law_title
 from engine.lancaster.phases.law_kinds import most as _most
-from engine.lancaster.phases.laws import law_title as _title
 from engine.lancaster.pieces import name, plural
 from engine.lancaster.state import State
 
@@ -100,7 +99,7 @@ def _dispose_seals(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> S
     c = state.colours[seat]
     who = name(state, seat)
     if not value:
-        ctx.say(f"{_title(law)}: {who} disposes of no seal.")
+        ctx.say(f"{law_title(law)}: {who} disposes of no seal.")
         return state
     squires, gold = law.param("squires") * value, law.param("gold") * value
     state = state.with_colour(
@@ -108,7 +107,7 @@ def _dispose_seals(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> S
     )
     state = replace(state, seal_supply=state.seal_supply + value)
     ctx.say(
-        f"{_title(law)}: {who} disposes of {plural(value, 'regal seal')} for "
+        f"{law_title(law)}: {who} disposes of {plural(value, 'regal seal')} for "
         f"{plural(squires, 'squire')} and {gold} gold."
     )
     return state

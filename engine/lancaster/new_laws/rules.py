@@ -38,6 +38,7 @@ from engine.lancaster.phases.law_kinds import (
     conflicts_involved,
     counties_held,
     deployed,
+    law_title,
     most,
 )
 from engine.lancaster.pieces import (
@@ -294,10 +295,6 @@ RETAINING = ("most_retained_markers_upgrade", "batches_for_power")
 # -- what each choice does ---------------------------------------------------------------------
 
 
-def _t(law: Law) -> str:
-    return f'Law "{law.title}"'
-
-
 def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
@@ -306,7 +303,7 @@ def _send(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
     who = name(state, seat)
     cards = tuple(int(c) for c in value)
     if not cards:
-        ctx.say(f"{_t(law)}: {who} sends no squires.")
+        ctx.say(f"{law_title(law)}: {who} sends no squires.")
         return state
     each = law.param("squires")
     for number in cards:
@@ -322,7 +319,7 @@ def _send(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
     state = state.with_colour(seat, squires=c.squires - each * len(cards))
     where = _and([str(n) for n in cards])
     ctx.say(
-        f"{_t(law)}: {who} sends {plural(each * len(cards), 'squire')} to "
+        f"{law_title(law)}: {who} sends {plural(each * len(cards), 'squire')} to "
         f"conflict{'s' if len(cards) > 1 else ''} {where} (+{each} strength each)."
     )
     return state
@@ -331,12 +328,12 @@ def _send(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
 def _buy_extension(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
     who = name(state, seat)
     if value is None:
-        ctx.say(f"{_t(law)}: {who} buys no more extension tiles.")
+        ctx.say(f"{law_title(law)}: {who} buys no more extension tiles.")
         return state
     price = law.param("gold")
     state = state.with_colour(seat, gold=state.colours[seat].gold - price)
-    ctx.say(f"{_t(law)}: {who} buys an extension tile for {price} gold.")
-    state = place_extension(state, seat, int(value), ctx, f"{_t(law)}: ")
+    ctx.say(f"{law_title(law)}: {who} buys an extension tile for {price} gold.")
+    state = place_extension(state, seat, int(value), ctx, f"{law_title(law)}: ")
     if free_extension_spaces(state, seat):
         # asked again (LawChoice pops the head: the copy behind it is next)
         head = state.agenda[0]
@@ -351,7 +348,7 @@ def _recall(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
     cost = law.param("gold") * len(kept)
     state = state.with_colour(seat, gold=state.colours[seat].gold - cost)
     if kept:
-        ctx.say(f"{_t(law)}: {who} pays {cost} gold for the knights in {_and(kept)}.")
+        ctx.say(f"{law_title(law)}: {who} pays {cost} gold for the knights in {_and(kept)}.")
     for letter in recalled:
         i = COUNTY_LETTERS.index(letter)
         occ = state.counties[i]
@@ -364,8 +361,8 @@ def _recall(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
         state = to_court(state, seat, occ.strength)
         sq = f"; its {plural(occ.squires, 'squire')} go to the supply" if occ.squires else ""
         ctx.say(
-            f"{_t(law)}: {who} does not pay for the knight {occ.strength} in {letter}: it goes "
-            f"back to court without scoring{sq}."
+            f"{law_title(law)}: {who} does not pay for the knight {occ.strength} in {letter}: "
+            f"it goes back to court without scoring{sq}."
         )
     return state
 
@@ -381,33 +378,33 @@ def _turn_over(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State
     )
     if paid:
         ctx.say(
-            f"{_t(law)}: {who} returns {plural(cost, 'squire')} for the extension"
+            f"{law_title(law)}: {who} returns {plural(cost, 'squire')} for the extension"
             f"{'s' if len(paid) > 1 else ''} on castle space{'s' if len(paid) > 1 else ''} "
             f"{_and([str(n) for n in paid])}."
         )
     if turned:
         spaces = _and([str(n) for n in turned])
         ctx.say(
-            f"{_t(law)}: {who} turns over the extension{'s' if len(turned) > 1 else ''} on "
+            f"{law_title(law)}: {who} turns over the extension{'s' if len(turned) > 1 else ''} on "
             f"castle space{'s' if len(turned) > 1 else ''} {spaces}: "
             "no reward from it until the castles have been scored."
         )
     if not paid and not turned:
-        ctx.say(f"{_t(law)}: {who} has no extension to pay for.")
+        ctx.say(f"{law_title(law)}: {who} has no extension to pay for.")
     return state
 
 
 def _exchange(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
     who = name(state, seat)
     if value is None:
-        ctx.say(f"{_t(law)}: {who} exchanges nothing.")
+        ctx.say(f"{law_title(law)}: {who} exchanges nothing.")
         return state
     get, n = str(value[0]), int(value[1])
     give = "gold" if get == "squires" else "squires"
     paid = law.param("rate") * n
     c = state.colours[seat]
     state = state.with_colour(seat, **{give: getattr(c, give) - paid, get: getattr(c, get) + n})
-    ctx.say(f"{_t(law)}: {who} exchanges {_amount(give, paid)} for {_amount(get, n)}.")
+    ctx.say(f"{law_title(law)}: {who} exchanges {_amount(give, paid)} for {_amount(get, n)}.")
     return state
 
 
@@ -419,7 +416,7 @@ def _batches(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
     who = name(state, seat)
     n = int(value)
     if not n:
-        ctx.say(f"{_t(law)}: {who} buys no batch.")
+        ctx.say(f"{law_title(law)}: {who} buys no batch.")
         return state
     c = state.colours[seat]
     pts = law.param("power") * n
@@ -434,7 +431,7 @@ def _batches(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
     held[seat] -= n  # spent: not returned again after the laws
     state = replace(state, markers_after_voting=tuple(held))
     ctx.say(
-        f"{_t(law)}: {who} spends {n} gold, {plural(n, 'squire')} and "
+        f"{law_title(law)}: {who} spends {n} gold, {plural(n, 'squire')} and "
         f"{plural(n, 'voting marker')} for {plural(pts, 'power point')}."
     )
     return state

@@ -71,3 +71,8 @@ class LawRule:
     hidden_range: bool = False
     #: a law with its own effect on the state (Laws of the King)
     apply: Callable[[State, Law, Ctx], State] | None = None
+
+
+def law_title(law: Law) -> str:
+    """How the log names a law: 'Law "Title"'."""
+    return f'Law "{law.title}"'

@@ -28,6 +28,7 @@ from engine.lancaster.phases.law_kinds import (
     conflicts_involved,
     counties_held,
     deployed,
+    law_title,
 )
 from engine.lancaster.phases.law_kinds import gain_each as _gain_each
 from engine.lancaster.phases.law_kinds import most as _most
@@ -287,20 +288,12 @@ class LawChoice(Handler):
 # -- what each kind of choice does ------------------------------------------------------------
 
 
-def law_title(law: Law) -> str:
-    """How the log names a law: 'Law "Title"'."""
-    return f'Law "{law.title}"'
-
-
-_title = law_title
-
-
 def _buy_markers(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
     c = state.colours[seat]
     price = law.param("gold") * value
     state = state.with_colour(seat, gold=c.gold - price, voting_markers=c.voting_markers + value)
     who = name(state, seat)
-    ctx.say(f"{_title(law)}: {who} buys {plural(value, 'voting marker')} for {price} gold.")
+    ctx.say(f"{law_title(law)}: {who} buys {plural(value, 'voting marker')} for {price} gold.")
     return state
 
 
@@ -315,7 +308,7 @@ def _buy_power(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State
     else:
         state = state.with_colour(seat, gold=c.gold - price, power=c.power + value)
         paid = f"{price} gold"
-    ctx.say(f"{_title(law)}: {who} buys {plural(value, 'power point')} for {paid}.")
+    ctx.say(f"{law_title(law)}: {who} buys {plural(value, 'power point')} for {paid}.")
     return state
 
 
@@ -326,7 +319,7 @@ def _trade(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
         seat, gold=c.gold - value, squires=c.squires - value, power=c.power + pts
     )
     ctx.say(
-        f"{_title(law)}: {name(state, seat)} spends {plural(value, 'squire')} and {value} gold "
+        f"{law_title(law)}: {name(state, seat)} spends {plural(value, 'squire')} and {value} gold "
         f"for {plural(pts, 'power point')}."
     )
     return state
@@ -335,32 +328,32 @@ def _trade(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
 def _upgrade(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
     who = name(state, seat)
     if value is None:
-        ctx.say(f"{_title(law)}: {who} upgrades no knight.")
+        ctx.say(f"{law_title(law)}: {who} upgrades no knight.")
         return state
     if isinstance(value, str) and value in UPGRADE_TAKERS:
         return UPGRADE_TAKERS[value](state, seat, ctx)  # At the King's Court: a bishop
     ref = (int(value[0]), str(value[1]))
     state = upgrade(state, seat, ref)
-    ctx.say(f"{_title(law)}: {who} upgrades the {describe_ref(ref)} to strength {ref[0] + 1}.")
+    ctx.say(f"{law_title(law)}: {who} upgrades the {describe_ref(ref)} to strength {ref[0] + 1}.")
     return state
 
 
 def _extension(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
     who = name(state, seat)
     if value is None:
-        ctx.say(f"{_title(law)}: {who} takes no extension tile.")
+        ctx.say(f"{law_title(law)}: {who} takes no extension tile.")
         return state
-    return place_extension(state, seat, int(value), ctx, f"{_title(law)}: ")
+    return place_extension(state, seat, int(value), ctx, f"{law_title(law)}: ")
 
 
 def _swap(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
     who = name(state, seat)
     if not value:
-        ctx.say(f"{_title(law)}: {who} does not swap.")
+        ctx.say(f"{law_title(law)}: {who} does not swap.")
         return state
     where = next(w for s, w in board_knights(state, seat) if s == 3)
     state = upgrade(state, seat, (3, where))
-    ctx.say(f"{_title(law)}: {who} swaps the knight 3 in {where} for the knight 4.")
+    ctx.say(f"{law_title(law)}: {who} swaps the knight 3 in {where} for the knight 4.")
     return state
 
 
