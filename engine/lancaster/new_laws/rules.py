@@ -43,6 +43,7 @@ from engine.lancaster.phases.law_kinds import (
 )
 from engine.lancaster.pieces import (
     board_knights,
+    county_label,
     free_extension_spaces,
     name,
     own_space,
@@ -348,7 +349,8 @@ def _recall(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
     cost = law.param("gold") * len(kept)
     state = state.with_colour(seat, gold=state.colours[seat].gold - cost)
     if kept:
-        ctx.say(f"{law_title(law)}: {who} pays {cost} gold for the knights in {_and(kept)}.")
+        where = _and([county_label(state, c) for c in kept])
+        ctx.say(f"{law_title(law)}: {who} pays {cost} gold for the knights in {where}.")
     for letter in recalled:
         i = COUNTY_LETTERS.index(letter)
         occ = state.counties[i]
@@ -361,8 +363,8 @@ def _recall(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
         state = to_court(state, seat, occ.strength)
         sq = f"; its {plural(occ.squires, 'squire')} go to the supply" if occ.squires else ""
         ctx.say(
-            f"{law_title(law)}: {who} does not pay for the knight {occ.strength} in {letter}: "
-            f"it goes back to court without scoring{sq}."
+            f"{law_title(law)}: {who} does not pay for the knight {occ.strength} in "
+            f"{county_label(state, letter)}: it goes back to court without scoring{sq}."
         )
     return state
 

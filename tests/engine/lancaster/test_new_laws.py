@@ -221,8 +221,8 @@ def test_a_knight_in_a_county_not_paid_for_goes_back_to_court() -> None:
     with pytest.raises(IllegalActionError, match="costs 2 gold and you have 1: recall more"):
         g.play(RED, "pay for all")
     g.play(RED, "recall the knight in B")
-    assert g.said("Red pays 1 gold for the knights in A.")
-    assert g.said("Red does not pay for the knight 2 in B: it goes back to court")
+    assert g.said("Red pays 1 gold for the knights in Northumberland (A).")
+    assert g.said("Red does not pay for the knight 2 in Stafford (B): it goes back to court")
     assert g.county("B") is None and g.c(RED).gold == 0 and 2 in g.c(RED).court
 
 
@@ -338,7 +338,7 @@ def test_no_alone_or_pay_nothing_is_not_read_as_paying_the_upkeep() -> None:
         with pytest.raises(ActionSyntaxError, match="'no' alone could mean either"):
             g.play(RED, text)
     g.play(RED, "recall none")
-    assert g.said("Red pays 2 gold for the knights in A and B.")
+    assert g.said("Red pays 2 gold for the knights in Northumberland (A) and Stafford (B).")
     g = laws_game("extension_upkeep", extensions=(1, 3), squires=5)
     for text in ("no thanks", "none", "pay nothing"):
         with pytest.raises(ActionSyntaxError, match="'no' alone could mean either"):
