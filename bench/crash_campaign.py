@@ -265,7 +265,7 @@ class Deployment:
         path.write_text(
             "def on_starting(server):\n"
             "    import web  # noqa: F401\n"
-            "    import pbem.bootstrap  # noqa: F401\n"
+            "    import pbem.app.bootstrap  # noqa: F401\n"
         )
         return path
 

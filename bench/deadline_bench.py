@@ -41,9 +41,9 @@ import psycopg
 from sqlalchemy import insert
 from sqlalchemy.engine import make_url
 
-from pbem.bootstrap import build_service, build_sweeper
+from pbem.app.bootstrap import build_service, build_sweeper
+from pbem.app.config import DeadlineSettings, MailSettings, Settings
 from pbem.clock.sweep import find_due
-from pbem.config import DeadlineSettings, MailSettings, Settings
 from pbem.core.db import Database
 from pbem.core.migrate import upgrade
 from pbem.core.models import Deadline

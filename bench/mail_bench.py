@@ -46,8 +46,8 @@ from aiosmtpd.controller import Controller
 from sqlalchemy.engine import make_url
 from sqlmodel import col, select
 
-from pbem.bootstrap import build_service, reply_words
-from pbem.config import MailSettings, Settings
+from pbem.app.bootstrap import build_service, reply_words
+from pbem.app.config import MailSettings, Settings
 from pbem.core.db import Database
 from pbem.core.migrate import upgrade
 from pbem.core.time_source import SystemClock

@@ -44,8 +44,8 @@ DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 def create_bench_app() -> Any:
     """The app gunicorn serves: the real one, with the Hoard test game registered too."""
     import engine
-    from pbem.bootstrap import build_service
-    from pbem.config import load_settings
+    from pbem.app.bootstrap import build_service
+    from pbem.app.config import load_settings
     from tests.service.hidden_game import HOARD
     from web import create_app
 

@@ -27,8 +27,8 @@ sys.path[:0] = [str(ROOT)]
 
 def _service(folder: Path) -> Any:
     import engine
-    from pbem.bootstrap import build_service
-    from pbem.config import Settings
+    from pbem.app.bootstrap import build_service
+    from pbem.app.config import Settings
     from pbem.core.db import Database
     from pbem.core.migrate import upgrade
     from tests.service.hidden_game import HOARD

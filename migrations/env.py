@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from pbem.config import load_settings
+from pbem.app.config import load_settings
 from pbem.core.db import Database
 from pbem.core.migrate import table_models
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from pbem.config import DeadlineSettings, InvitationSettings, MailSettings, Settings
+from pbem.app.config import DeadlineSettings, InvitationSettings, MailSettings, Settings
 
 #: The service suites' signing key (tests that sign links themselves use it too).
 TEST_SECRET = "test-only-secret"

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from flask import Flask
 
-from pbem.bootstrap import build_service
-from pbem.config import Settings, load_settings
-from pbem.service import GameService
+from pbem.app.bootstrap import build_service
+from pbem.app.config import Settings, load_settings
+from pbem.app.service import GameService
 from web.api.json_input import StrictRequest
 from web.browser_security import BrowserSecurity
 from web.errors import PbemApi, register_error_handlers

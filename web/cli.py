@@ -11,9 +11,9 @@ import copy
 
 import click
 
+from pbem.app.scheduler import serve_hook
 from pbem.cli import main as service_cli
 from pbem.cli.support import WholeNumber
-from pbem.scheduler import serve_hook
 from web import create_app
 from web.pages.devmail import DevPagesRefused
 

@@ -19,8 +19,8 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, render_template_string, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from pbem.bootstrap import build_inbound
-from pbem.config import Settings
+from pbem.app.bootstrap import build_inbound
+from pbem.app.config import Settings
 from pbem.mail.inbound.pipeline import Inbound, TooLarge, key_from_url
 
 inbound = Blueprint("inbound", __name__)

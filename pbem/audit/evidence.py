@@ -32,7 +32,7 @@ from pbem.mail.outbound.compose import own_domains
 from pbem.play.views import board_for_people, visible_events
 
 if TYPE_CHECKING:
-    from pbem.service import GameService
+    from pbem.app.service import GameService
 
 #: The longest raw message shown whole (a larger one is cut, saying so).
 MAX_RAW = 100_000

@@ -20,7 +20,7 @@ from pbem.mail.outbound.relay import requeue_dead
 
 
 def _inbound(obj: Any) -> Inbound:
-    from pbem.bootstrap import build_inbound
+    from pbem.app.bootstrap import build_inbound
 
     return build_inbound(obj.service, obj.settings)
 
@@ -80,7 +80,7 @@ def retry(obj: Any, ids: tuple[int, ...]) -> None:
 @click.pass_obj
 def relay(obj: Any) -> None:
     """Send what is due now, once (the scheduler does this every few seconds)."""
-    from pbem.bootstrap import build_relay
+    from pbem.app.bootstrap import build_relay
 
     result = build_relay(obj.service, obj.settings).run_once()
     click.echo(
@@ -189,7 +189,7 @@ def mail_in(obj: Any) -> None:
 def scheduler_command(obj: Any) -> None:
     """Run the background jobs (mail relay, inbound recovery, IMAP poll, deadline sweep) in
     this process until stopped."""
-    from pbem.scheduler import run_forever
+    from pbem.app.scheduler import run_forever
 
     click.echo("scheduler running (Ctrl+C to stop)")
     run_forever(obj.settings)

@@ -15,10 +15,10 @@ import click
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
+from pbem.app.config import Settings, SettingsError, load_settings
+from pbem.app.service import GameService
 from pbem.cli.support import SEAT, VERSION, WholeNumber, service_errors, time_control_option
 from pbem.clock.time_control import PRESETS, parse_time_control
-from pbem.config import Settings, SettingsError, load_settings
-from pbem.service import GameService
 
 
 class Context:
@@ -39,7 +39,7 @@ class Context:
     @property
     def service(self) -> GameService:
         if self._service is None:
-            from pbem.bootstrap import build_service
+            from pbem.app.bootstrap import build_service
 
             self._service = build_service(self.settings)
         return self._service
@@ -96,7 +96,7 @@ def db() -> None:
 @pass_context
 def db_upgrade(obj: Context, revision: str) -> None:
     """Create or upgrade the schema to the latest migration."""
-    from pbem.bootstrap import open_database
+    from pbem.app.bootstrap import open_database
     from pbem.core.migrate import current_revisions, upgrade
 
     database = open_database(obj.settings)

@@ -12,7 +12,7 @@ import click
 def sweep_command(obj: Any) -> None:
     """Make the deadline moves that are due and send the reminders that are due, once, and
     print what was done."""
-    from pbem.bootstrap import build_sweeper
+    from pbem.app.bootstrap import build_sweeper
 
     report = build_sweeper(obj.service, obj.settings).sweep()
     click.echo("\n".join(report.lines()))
@@ -23,7 +23,7 @@ def sweep_command(obj: Any) -> None:
 def digest_command(obj: Any) -> None:
     """Send today's daily digests not sent yet (the scheduler does it hourly), and print
     what was sent."""
-    from pbem.bootstrap import build_digester
+    from pbem.app.bootstrap import build_digester
 
     report = build_digester(obj.service, obj.settings).run()
     click.echo("\n".join(report.lines()))

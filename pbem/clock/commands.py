@@ -158,7 +158,7 @@ def duration(text: str) -> int:
 
 
 class ClockCommands:
-    """The clock's commands (part of ``pbem.service.GameService``)."""
+    """The clock's commands (part of ``pbem.app.service.GameService``)."""
 
     def __init__(self, db: Database, clock: Clock, transactions: Transactions) -> None:
         self.db = db

@@ -74,7 +74,7 @@ def open_request(txn: UnitOfWork, clock: GameClock) -> OpenRequest | None:
 
 
 class ClockConsent:
-    """Requests and their answers (part of ``pbem.service.GameService``)."""
+    """Requests and their answers (part of ``pbem.app.service.GameService``)."""
 
     def __init__(self, transactions: Transactions) -> None:
         self.transactions = transactions

@@ -46,7 +46,7 @@ class DeadlineAct:
 
 
 class DeadlineMoves:
-    """Acts on passed deadlines (part of ``pbem.service.GameService``)."""
+    """Acts on passed deadlines (part of ``pbem.app.service.GameService``)."""
 
     def __init__(self, clock: Clock, transactions: Transactions) -> None:
         self.clock = clock

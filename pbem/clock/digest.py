@@ -21,16 +21,16 @@ from datetime import UTC, datetime
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, func, select
 
+from pbem.app.config import Settings
+from pbem.app.service import GameService
 from pbem.clock.display import deadline_text
 from pbem.clock.preferences import DigestSent, PlayerPreference, address_key, zone_of
-from pbem.config import Settings
 from pbem.core.models import Deadline, Game, Invitation, Seat
 from pbem.core.naming import Names, names_for
 from pbem.core.repository import seat_infos
 from pbem.core.time_source import format_time
 from pbem.create import invitations
 from pbem.mail.outbound import compose as c
-from pbem.service import GameService
 
 log = logging.getLogger(__name__)
 

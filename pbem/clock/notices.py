@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from pbem.app.config import Settings
 from pbem.clock import events as ce
 from pbem.clock.time_control import format_duration
-from pbem.config import Settings
 from pbem.core import store
 from pbem.core.time_source import Clock, SystemClock
 from pbem.core.unit_of_work import AppendContext

@@ -22,9 +22,9 @@ from datetime import datetime, timedelta
 from sqlalchemy import and_, exists, func, insert
 from sqlmodel import Session, col, select
 
+from pbem.app.config import Settings
 from pbem.clock.display import deadline_text
 from pbem.clock.preferences import address_key, zone_of
-from pbem.config import Settings
 from pbem.core.models import Deadline, Game, Invitation, ReminderSent, Seat
 from pbem.core.naming import Names
 from pbem.core.repository import seat_infos

@@ -28,9 +28,10 @@ from zoneinfo import ZoneInfo
 
 from sqlmodel import Session
 
+from pbem.app.config import Settings
+from pbem.app.service import GameService
 from pbem.clock.commands import DATE_FORMAT, duration, parse_until
 from pbem.clock.time_control import format_duration
-from pbem.config import Settings
 from pbem.core.errors import BadRequest
 from pbem.core.repository import Loaded
 from pbem.core.time_source import Clock, format_time
@@ -38,7 +39,6 @@ from pbem.mail.inbound.reply_words import Done as Did
 from pbem.mail.inbound.reply_words import ReplyLine, ReplyWords
 from pbem.mail.models import OutboxMail
 from pbem.mail.outbound import compose as c
-from pbem.service import GameService
 
 CHANNEL = "email"
 

@@ -7,7 +7,7 @@ checks again under the game's lock) and sends the reminders (``pbem.clock.remind
 claimed by their ``ReminderSent`` rows). So two sweeps at once, or a sweep rerun after a
 crash, act once: the loser of a race finds nothing left to do.
 
-APScheduler only triggers it (``pbem.scheduler``, job ``deadline-sweep``); ``pbem sweep``
+APScheduler only triggers it (``pbem.app.scheduler``, job ``deadline-sweep``); ``pbem sweep``
 runs one by hand.
 """
 
@@ -20,15 +20,15 @@ from datetime import datetime
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from pbem.app.config import Settings
+from pbem.app.service import GameService
 from pbem.clock.deadline_moves import DeadlineAct
 from pbem.clock.preferences import address_key
 from pbem.clock.reminders import DueReminder, ReminderMail, due_reminders
 from pbem.clock.reminders import send_reminders as write_reminders
-from pbem.config import Settings
 from pbem.core.models import Deadline
 from pbem.core.naming import Names, names_for
 from pbem.core.time_source import format_time
-from pbem.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +92,7 @@ class SweepReport:
 
 
 class Sweeper:
-    """Acts on what is due (built by ``pbem.bootstrap.build_sweeper``)."""
+    """Acts on what is due (built by ``pbem.app.bootstrap.build_sweeper``)."""
 
     def __init__(self, service: GameService, settings: Settings) -> None:
         self.service = service

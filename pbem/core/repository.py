@@ -16,7 +16,7 @@ from sqlmodel import Session, col, select
 from engine.core import Rules
 from engine.core.protocol import Choices, choices_of
 from engine.core.registry import Registry, UnknownRules
-from pbem.config import Settings
+from pbem.app.config import Settings
 from pbem.core import events as ev
 from pbem.core import snapshots, store
 from pbem.core.cache import StateCache

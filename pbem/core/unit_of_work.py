@@ -15,8 +15,8 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col
 
 from engine.core import Rules
+from pbem.app.config import Settings
 from pbem.clock import projection as deadlines
-from pbem.config import Settings
 from pbem.core import events as ev
 from pbem.core import store
 from pbem.core.db import Database, DriverStatement

@@ -11,8 +11,8 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from engine.core import ConfigError
+from pbem.app.config import Settings
 from pbem.clock.time_control import TimeControlError, parse_time_control
-from pbem.config import Settings
 from pbem.core import events as ev
 from pbem.core import store
 from pbem.core.db import Database
@@ -33,7 +33,7 @@ class _CreatedMeanwhile(Exception):
 
 
 class GameCreation:
-    """Creates games (part of ``pbem.service.GameService``)."""
+    """Creates games (part of ``pbem.app.service.GameService``)."""
 
     def __init__(
         self,

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from sqlalchemy import and_, func, or_
 from sqlmodel import Session, col, select
 
-from pbem.config import Settings
+from pbem.app.config import Settings
 from pbem.core import events as ev
 from pbem.core.errors import Forbidden
 from pbem.core.models import Invitation, Seat

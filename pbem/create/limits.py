@@ -34,7 +34,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, text
 from sqlmodel import Session, col, select
 
-from pbem.config import Settings
+from pbem.app.config import Settings
 from pbem.core.errors import TooManyRequests
 from pbem.core.models import CreationAddress
 from pbem.core.time_source import format_time

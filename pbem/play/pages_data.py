@@ -22,7 +22,7 @@ from pbem.play.component_values import Value
 from pbem.play.views import visible_events
 
 if TYPE_CHECKING:
-    from pbem.service import GameService
+    from pbem.app.service import GameService
 
 
 def verify_game(service: GameService, game_id: str) -> VerifyReport:

@@ -26,7 +26,7 @@ from pbem.undo import rules as undo_rules
 
 
 class GameQueries:
-    """The queries on games (part of ``pbem.service.GameService``)."""
+    """The queries on games (part of ``pbem.app.service.GameService``)."""
 
     def __init__(self, db: Database, repository: Repository) -> None:
         self.db = db

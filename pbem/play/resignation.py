@@ -19,7 +19,7 @@ ADMIN_CHANNEL = "cli"
 
 
 class Resignation:
-    """Resigning seats and ending games (part of ``pbem.service.GameService``)."""
+    """Resigning seats and ending games (part of ``pbem.app.service.GameService``)."""
 
     def __init__(self, clock: Clock, transactions: Transactions) -> None:
         self.clock = clock

@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from engine.core import ActionSyntaxError, EngineError, IllegalActionError, NotYourTurnError
-from pbem.config import Settings
+from pbem.app.config import Settings
 from pbem.core import events as ev
 from pbem.core import store
 from pbem.core.db import Database, DriverStatement
@@ -50,7 +50,7 @@ MAX_KEY = 200
 
 
 class Submission:
-    """Applies submitted actions (part of ``pbem.service.GameService``)."""
+    """Applies submitted actions (part of ``pbem.app.service.GameService``)."""
 
     def __init__(
         self,

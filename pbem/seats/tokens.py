@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbem.config import Settings
+from pbem.app.config import Settings
 from pbem.core.db import Database
 from pbem.core.errors import ServiceError
 from pbem.core.models import Game, Seat

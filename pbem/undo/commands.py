@@ -16,7 +16,7 @@ from pbem.undo import rules as undo_rules
 
 
 class UndoCommands:
-    """Undo and its requests (part of ``pbem.service.GameService``)."""
+    """Undo and its requests (part of ``pbem.app.service.GameService``)."""
 
     def __init__(self, transactions: Transactions) -> None:
         self.transactions = transactions

@@ -19,10 +19,10 @@ import pytest
 from werkzeug.serving import make_server
 
 import engine
-from pbem.bootstrap import build_service
+from pbem.app.bootstrap import build_service
+from pbem.app.service import GameService
 from pbem.core.db import Database
 from pbem.core.migrate import upgrade
-from pbem.service import GameService
 from tests.settings import make_settings
 from web import create_app
 

@@ -1,5 +1,5 @@
 """Fixtures of the service contract suite: the service, the JSON API and the mail pipeline
-built by the same bootstrap as production (``pbem.bootstrap.build_service``), on each database.
+built by the same bootstrap as production (``pbem.app.bootstrap.build_service``), on each database.
 
 Cost: every (game, player count, config) is played once per door in a plain run; the tests
 marked ``slow`` play more seeds and run only when asked for (``-m slow``).
@@ -15,7 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 import engine
-from pbem.bootstrap import build_service
+from pbem.app.bootstrap import build_service
+from pbem.app.service import GameService
 from pbem.cli.main import main
 from pbem.core.db import Database
 from pbem.core.migrate import upgrade
@@ -23,7 +24,6 @@ from pbem.core.replay import verify
 from pbem.core.time_source import ManualClock
 from pbem.mail.outbound.relay import Relay
 from pbem.mail.outbound.smtp import transport_for
-from pbem.service import GameService
 from tests.contract.players import REGISTRY, WEBHOOK_SECRET, MailDoor
 from tests.mail.servers import SmtpTestServer
 from tests.settings import contract_settings

@@ -34,10 +34,10 @@ from flask.testing import FlaskClient
 import engine
 from engine.core import Action, Rules, rng
 from engine.core.registry import Registry
+from pbem.app.service import GameService
 from pbem.core.repository import Loaded
 from pbem.create import creation as games_module
 from pbem.mail.outbound.relay import Relay
-from pbem.service import GameService
 from tests.mail.servers import SmtpTestServer
 from tests.service.hidden_game import HOARD
 

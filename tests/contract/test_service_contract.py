@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from pbem.service import GameService
+from pbem.app.service import GameService
 from tests.contract.conftest import check_replay
 from tests.contract.players import (
     REGISTRY,

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import delete
 
-from pbem.bootstrap import build_service
+from pbem.app.bootstrap import build_service
 from pbem.core.db import Database
 from pbem.core.time_source import ManualClock
 from pbem.mail.models import Lease, OutboxMail

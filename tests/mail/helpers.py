@@ -11,13 +11,13 @@ from email.message import EmailMessage
 from sqlalchemy import delete
 from sqlmodel import col, select
 
-from pbem.bootstrap import build_inbound
-from pbem.config import Settings
+from pbem.app.bootstrap import build_inbound
+from pbem.app.config import Settings
+from pbem.app.service import Created, GameService
 from pbem.core.db import Database
 from pbem.core.time_source import ManualClock
 from pbem.create.invitations import has_played
 from pbem.mail.models import OutboxMail
-from pbem.service import Created, GameService
 
 
 @dataclass

@@ -12,9 +12,9 @@ from click.testing import CliRunner, Result
 from sqlalchemy import update
 from sqlmodel import col, select
 
-from pbem.bootstrap import build_inbound, build_service
+from pbem.app.bootstrap import build_inbound, build_service
+from pbem.app.config import Settings
 from pbem.cli.main import main
-from pbem.config import Settings
 from pbem.core.db import Database
 from pbem.mail.models import DEAD, OutboxMail
 from tests.mail.helpers import reply_to

@@ -11,12 +11,12 @@ from datetime import timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
-from pbem.bootstrap import reply_words
+from pbem.app.bootstrap import reply_words
+from pbem.app.service import Created
 from pbem.core.models import Deadline
 from pbem.core.time_source import format_time
 from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.models import OutboxMail
-from pbem.service import Created
 from tests.mail.helpers import MailWorld, reply_to
 
 TC = {"kind": "fixed", "per_decision": "48h", "vacation": "3d"}

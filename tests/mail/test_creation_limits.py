@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from sqlmodel import func, select
 
-from pbem.bootstrap import build_inbound, build_service
-from pbem.config import DEFAULT_CONFIG, SettingsError, load_settings
+from pbem.app.bootstrap import build_inbound, build_service
+from pbem.app.config import DEFAULT_CONFIG, SettingsError, load_settings
 from pbem.core.errors import TooManyRequests
 from pbem.core.models import Game
 from pbem.create.limits import limit_key

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from pbem.bootstrap import build_service, build_sweeper
+from pbem.app.bootstrap import build_service, build_sweeper
+from pbem.app.service import GameService
 from pbem.core import events as ev
 from pbem.core.db import Database
 from pbem.core.models import Deadline
 from pbem.mail.models import OutboxMail
 from pbem.mail.outbound.outbox import OutboxListener
-from pbem.service import GameService
 from tests.mail.helpers import MailWorld, mail_text
 from tests.service.helpers import REGISTRY
 

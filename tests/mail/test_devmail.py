@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from pbem.bootstrap import mail_dir
-from pbem.config import DEFAULT_CONFIG, Settings, load_settings
+from pbem.app.bootstrap import mail_dir
+from pbem.app.config import DEFAULT_CONFIG, Settings, load_settings
 from pbem.mail.outbound.relay import Relay
 from pbem.mail.outbound.smtp import FileTransport, eml_name
 from tests.mail.helpers import MailWorld

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy.exc import IntegrityError
 
-from pbem.bootstrap import build_digester, build_sweeper
+from pbem.app.bootstrap import build_digester, build_sweeper
 from pbem.clock.digest import send_digest
 from pbem.clock.preferences import PlayerPreference
 from pbem.mail.models import OutboxMail

@@ -17,14 +17,14 @@ import random
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
-from pbem.bootstrap import build_service, reply_words
+from pbem.app.bootstrap import build_service, reply_words
+from pbem.app.service import GameService
 from pbem.core.db import Database
 from pbem.core.models import GameSecret
 from pbem.core.time_source import ManualClock
 from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.models import OutboxMail
 from pbem.mail.outbound.outbox import OutboxListener
-from pbem.service import GameService
 from tests.mail.helpers import MailWorld, reply_to
 from tests.service.helpers import REGISTRY
 

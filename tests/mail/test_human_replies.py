@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.bootstrap import reply_words
+from pbem.app.bootstrap import reply_words
 from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.inbound.reading import command_lines, strip_reply
 from pbem.mail.models import OutboxMail

@@ -11,11 +11,11 @@ from email.message import EmailMessage
 import pytest
 from sqlmodel import select
 
-from pbem.bootstrap import reply_words
+from pbem.app.bootstrap import reply_words
+from pbem.app.service import Created
 from pbem.mail.inbound.pipeline import Inbound, TooLarge
 from pbem.mail.models import AddressFailure, InboundMail
 from pbem.mail.outbound.compose import rotate_key
-from pbem.service import Created
 from tests.mail.helpers import MailWorld, reply_to
 from tests.settings import with_mail
 

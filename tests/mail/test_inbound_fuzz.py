@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from sqlalchemy import func
 from sqlmodel import select
 
-from pbem.bootstrap import reply_words
+from pbem.app.bootstrap import reply_words
 from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.models import InboundMail, OutboxMail
 from tests.mail.helpers import MailWorld, reply_to

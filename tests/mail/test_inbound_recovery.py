@@ -12,12 +12,12 @@ from typing import Any, cast
 
 import pytest
 
-from pbem.bootstrap import reply_words
+from pbem.app.bootstrap import reply_words
+from pbem.app.scheduler import build_scheduler
+from pbem.app.service import Created, GameService
 from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.inbound.recovery import recover_stranded
 from pbem.mail.models import InboundMail
-from pbem.scheduler import build_scheduler
-from pbem.service import Created, GameService
 from tests.mail.helpers import MailWorld, reply_to
 from tests.settings import with_mail
 from web import create_app

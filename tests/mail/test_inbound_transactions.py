@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
-from pbem.bootstrap import reply_words
+from pbem.app.bootstrap import reply_words
 from pbem.mail.inbound import outcome as inbound_outcome
 from pbem.mail.inbound import pipeline as inbound_module
 from pbem.mail.inbound.pipeline import Inbound

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from sqlmodel import func, select
 
-from pbem.bootstrap import build_inbound, build_service
+from pbem.app.bootstrap import build_inbound, build_service
 from pbem.core.errors import Conflict, Forbidden, TooManyRequests
 from pbem.core.models import Game
 from pbem.core.read_models import first_difference, rebuild_all

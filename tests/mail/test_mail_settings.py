@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.config import DEFAULT_CONFIG, load_settings
+from pbem.app.config import DEFAULT_CONFIG, load_settings
 
 
 def test_short_and_full_environment_names_set_the_mail_settings(tmp_path: Path) -> None:

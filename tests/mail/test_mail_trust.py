@@ -14,7 +14,7 @@ from email.message import EmailMessage
 import pytest
 from sqlmodel import select
 
-from pbem.bootstrap import reply_words
+from pbem.app.bootstrap import reply_words
 from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.models import AddressFailure, OutboxMail
 from pbem.mail.outbound.compose import rotate_key

@@ -13,7 +13,7 @@ from email.message import EmailMessage
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pbem.bootstrap import build_inbound
+from pbem.app.bootstrap import build_inbound
 from pbem.mail.models import OutboxMail
 from tests.mail.helpers import MailWorld, reply_to
 from tests.typed_numbers import NOT_DURATIONS

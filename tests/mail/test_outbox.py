@@ -12,7 +12,7 @@ from email.message import EmailMessage
 import pytest
 from sqlmodel import select
 
-from pbem.bootstrap import build_service
+from pbem.app.bootstrap import build_service
 from pbem.core.unit_of_work import AppendContext
 from pbem.mail.models import DEAD, PENDING, SENT, AddressFailure
 from pbem.mail.outbound.address import find_token, verify

@@ -7,10 +7,10 @@ from __future__ import annotations
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
-from pbem.bootstrap import build_inbound
+from pbem.app.bootstrap import build_inbound
+from pbem.app.service import Created
 from pbem.core import events as ev
 from pbem.mail.models import OutboxMail
-from pbem.service import Created
 from tests.mail.helpers import MailWorld, reply_to
 
 TC = {"kind": "fixed", "per_decision": "48h"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
-from pbem.bootstrap import reply_words
+from pbem.app.bootstrap import reply_words
 from pbem.mail.inbound.pipeline import Inbound
 from tests.mail.helpers import MailWorld, reply_to
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.bootstrap import reply_words
+from pbem.app.bootstrap import reply_words
 from pbem.mail.inbound.reply_words import Done, ReplyLine, ReplyWords
 from tests.mail.helpers import MailWorld
 

@@ -22,9 +22,9 @@ from apscheduler.jobstores.memory import MemoryJobStore
 from apscheduler.schedulers.background import BackgroundScheduler
 from imapclient import IMAPClient
 
-from pbem.bootstrap import reply_words
+from pbem.app.bootstrap import reply_words
+from pbem.app.scheduler import build_scheduler, poll_imap
 from pbem.mail.inbound.pipeline import Inbound
-from pbem.scheduler import build_scheduler, poll_imap
 from tests.mail.helpers import MailWorld, reply_to
 from tests.mail.servers import Dovecot, SmtpTestServer, free_port
 from tests.settings import with_mail
@@ -211,10 +211,10 @@ def test_the_sweep_job_logs_each_deadline_move_at_info(
     sweep = build_scheduler(world.settings, world.service).get_job("deadline-sweep").func
     with caplog.at_level(logging.INFO, logger="pbem"):
         sweep()  # nothing due: nothing said
-        assert not [r for r in caplog.records if r.name == "pbem.scheduler"]
+        assert not [r for r in caplog.records if r.name == "pbem.app.scheduler"]
         world.clock.advance(timedelta(hours=2))
         sweep()
-    lines = [r.getMessage() for r in caplog.records if r.name == "pbem.scheduler"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "pbem.app.scheduler"]
     assert any(f"game {game.id} seat 0: deadline" in line and "played" in line for line in lines), (
         lines
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
-from pbem.bootstrap import build_inbound
+from pbem.app.bootstrap import build_inbound
 from pbem.mail.models import OutboxMail
 from tests.mail.helpers import MailWorld, reply_to
 

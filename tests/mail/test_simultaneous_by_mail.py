@@ -12,12 +12,12 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 
 from engine import REGISTRY
-from pbem.bootstrap import reply_words
+from pbem.app.bootstrap import reply_words
+from pbem.app.service import Created
 from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.models import OutboxMail
 from pbem.mail.outbound.compose import thread_root
 from pbem.play.views import describe
-from pbem.service import Created
 from tests.mail.helpers import MailWorld, reply_to
 
 LANCASTER = REGISTRY["lancaster"]

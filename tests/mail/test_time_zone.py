@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from pbem.bootstrap import build_sweeper
+from pbem.app.bootstrap import build_sweeper
 from pbem.clock.preferences import PlayerPreference, local_text, parse_zone
 from pbem.core.errors import BadRequest
 from tests.mail.helpers import MailWorld, mail_text

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
+from pbem.app.bootstrap import build_service, reply_words
 from pbem.audit.receipts import check_receipt
-from pbem.bootstrap import build_service, reply_words
 from pbem.core import events as ev
 from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.outbound.outbox import OutboxListener

@@ -263,9 +263,9 @@ def _finished_bundle(folder: Path) -> str:
     import random
 
     import engine
+    from pbem.app.bootstrap import build_service
+    from pbem.app.config import Settings
     from pbem.audit.export import bundle_text, export_game
-    from pbem.bootstrap import build_service
-    from pbem.config import Settings
     from pbem.core.db import Database
     from pbem.core.migrate import upgrade
 

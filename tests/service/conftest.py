@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem.bootstrap import build_service
+from pbem.app.bootstrap import build_service
+from pbem.app.service import GameService
 from pbem.core.db import Database
-from pbem.service import GameService
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings
 

@@ -9,12 +9,12 @@ from typing import Any
 
 from sqlmodel import select
 
-from pbem.bootstrap import build_service
+from pbem.app.bootstrap import build_service
+from pbem.app.service import GameService
 from pbem.core import events as ev
 from pbem.core.db import Database
 from pbem.core.models import Deadline
 from pbem.core.time_source import ManualClock, format_time
-from pbem.service import GameService
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings
 

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from sqlalchemy import text
 from sqlmodel import col, select
 
+from pbem.app.service import GameService
 from pbem.audit.export import bundle_of, bundle_text, export_game
 from pbem.audit.verify import Report, verify_bundle, verify_bytes
 from pbem.core import chain
@@ -28,7 +29,6 @@ from pbem.core.models import Event
 from pbem.core.replay import verify
 from pbem.core.store import stored_event
 from pbem.play.views import visible_events
-from pbem.service import GameService
 from tests.service.helpers import REGISTRY
 from tests.service.test_games import play
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from pbem.bootstrap import build_service
+from pbem.app.bootstrap import build_service
+from pbem.app.service import GameService
 from pbem.core import events as ev
 from pbem.core.db import Database
 from pbem.core.models import Deadline
-from pbem.service import GameService
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings
 from web.cli import main

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.bootstrap import build_service, build_sweeper
+from pbem.app.bootstrap import build_service, build_sweeper
+from pbem.app.service import GameService
 from pbem.core.db import Database
 from pbem.core.errors import AgainstTheRules, BadRequest, Conflict, Forbidden, Unreadable
 from pbem.core.models import Deadline
@@ -19,7 +20,6 @@ from pbem.core.read_models import first_difference
 from pbem.core.replay import verify
 from pbem.core.time_source import ManualClock, format_time
 from pbem.play.results import Created
-from pbem.service import GameService
 from tests.service.deadline_helpers import accept_all
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings

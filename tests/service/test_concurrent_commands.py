@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from pbem.app.service import GameService
 from pbem.core.db import Database
 from pbem.core.read_models import first_difference
-from pbem.service import GameService
 from tests.service.deadline_helpers import PLAYERS, accept_all, rows, timed_service
 from tests.service.helpers import REGISTRY
 

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
 
+from pbem.app.service import GameService
 from pbem.clock.time_control import parse_time_control
 from pbem.core import events as ev
 from pbem.core.db import Database
@@ -22,7 +23,6 @@ from pbem.core.errors import ServiceError
 from pbem.core.read_models import first_difference
 from pbem.core.time_source import format_time
 from pbem.play.results import Created
-from pbem.service import GameService
 from tests.service.deadline_helpers import (
     PLAYERS,
     accept_all,

@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
+from pbem.app.service import GameService
 from pbem.clock.schedule import fold
 from pbem.clock.time_control import DAY, HOUR, TimeControl, parse_time_control
 from pbem.core import events as ev
 from pbem.core.db import Database
 from pbem.core.migrate import upgrade
 from pbem.core.read_models import first_difference
-from pbem.service import GameService
 from tests.service.deadline_helpers import (
     MONDAY,
     PLAYERS,

@@ -15,7 +15,8 @@ import pytest
 from click.testing import CliRunner
 from sqlmodel import col, select
 
-from pbem.bootstrap import build_service, build_sweeper
+from pbem.app.bootstrap import build_service, build_sweeper
+from pbem.app.service import GameService
 from pbem.clock.sweep import Sweeper
 from pbem.core import events as ev
 from pbem.core.db import Database
@@ -23,7 +24,6 @@ from pbem.core.models import Deadline, ReminderSent
 from pbem.core.read_models import first_difference
 from pbem.core.time_source import ManualClock, format_time, parse_time
 from pbem.mail.models import OutboxMail
-from pbem.service import GameService
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings
 from web.cli import main

@@ -27,14 +27,14 @@ from typing import Any
 from click.testing import CliRunner
 from sqlmodel import col, func, select
 
-from pbem.bootstrap import build_service
+from pbem.app.bootstrap import build_service
+from pbem.app.service import GameService
 from pbem.core import events as ev
 from pbem.core.db import Database
 from pbem.core.models import Deadline, ReminderSent
 from pbem.core.read_models import first_difference
 from pbem.core.time_source import ManualClock
 from pbem.mail.models import OutboxMail
-from pbem.service import GameService
 from tests.service.deadline_helpers import accept_all
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings

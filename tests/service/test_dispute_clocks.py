@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from pbem.bootstrap import build_sweeper
+from pbem.app.bootstrap import build_sweeper
+from pbem.app.service import Created, GameService
 from pbem.clock.sweep import Sweeper
 from pbem.core import events as ev
 from pbem.core.db import Database
@@ -20,7 +21,6 @@ from pbem.core.errors import Conflict
 from pbem.core.models import Deadline
 from pbem.core.read_models import first_difference
 from pbem.core.time_source import ManualClock, format_time
-from pbem.service import Created, GameService
 from tests.service.deadline_helpers import clock_of, timed_service
 from tests.service.helpers import REGISTRY
 

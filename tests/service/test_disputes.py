@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
+from pbem.app.service import Created, GameService
 from pbem.core import events as ev
 from pbem.core.errors import AgainstTheRules, BadRequest, Conflict, Forbidden, GameNotFound
 from pbem.core.fold import state_hash
 from pbem.core.read_models import first_difference
 from pbem.play.views import event_text
-from pbem.service import Created, GameService
 from tests.service.test_games import event_count, play
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from sqlalchemy import delete, func, select, text
 
+from pbem.app.service import GameService
 from pbem.core import events as ev
 from pbem.core.errors import (
     AgainstTheRules,
@@ -22,7 +23,6 @@ from pbem.core.errors import (
 from pbem.core.fold import state_hash
 from pbem.core.models import Event, Game, GameSecret, Snapshot
 from pbem.core.unit_of_work import AppendContext
-from pbem.service import GameService
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": None}]
 

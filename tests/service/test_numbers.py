@@ -15,15 +15,15 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from pbem.app.bootstrap import build_service
+from pbem.app.config import DEFAULT_CONFIG, SettingsError, load_settings
+from pbem.app.service import GameService
 from pbem.audit.export import export_game
 from pbem.audit.verify import verify_bundle
-from pbem.bootstrap import build_service
 from pbem.clock.time_control import TimeControlError, parse_duration, parse_time_control
-from pbem.config import DEFAULT_CONFIG, SettingsError, load_settings
 from pbem.core.db import Database
 from pbem.core.errors import BadRequest
 from pbem.core.numbers import LARGEST, NumberError, read_int
-from pbem.service import GameService
 from tests.service.helpers import REGISTRY
 from tests.service.test_bundles import _hoard, _rechained
 from tests.settings import make_settings

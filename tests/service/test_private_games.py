@@ -16,12 +16,12 @@ from click.testing import CliRunner, Result
 from sqlalchemy import text
 
 import engine
-from pbem.bootstrap import build_service
+from pbem.app.bootstrap import build_service
+from pbem.app.service import GameService
 from pbem.core import events as ev
 from pbem.core.db import Database
 from pbem.core.errors import GameNotFound
 from pbem.core.projections.runner import snapshot_rows
-from pbem.service import GameService
 from tests.settings import make_settings
 from web.cli import main
 

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from pbem.bootstrap import build_service
+from pbem.app.bootstrap import build_service
+from pbem.app.service import GameService
 from pbem.core.db import Database
 from pbem.core.errors import ServiceError
-from pbem.service import GameService
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings
 

@@ -13,11 +13,11 @@ from click.testing import CliRunner, Result
 from sqlalchemy import text
 
 import engine
-from pbem.bootstrap import build_service
+from pbem.app.bootstrap import build_service
+from pbem.app.service import GameService
 from pbem.core.db import Database
 from pbem.core.projections.runner import snapshot_rows
 from pbem.core.read_models import game_ids
-from pbem.service import GameService
 from tests.settings import make_settings
 from web.cli import main
 

@@ -10,12 +10,12 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import text
 
+from pbem.app.service import GameService
 from pbem.audit.receipts import check_receipt
 from pbem.core import chain
 from pbem.core import events as ev
 from pbem.core.errors import BadRequest
 from pbem.core.replay import verify
-from pbem.service import GameService
 from tests.service.test_games import play
 from web.cli import main
 

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 from flask.testing import FlaskClient
 
-from pbem.config import load_settings
+from pbem.app.config import load_settings
 from tests.mail.helpers import reply_to
 from web import create_app
 from web.cli import main

@@ -17,14 +17,14 @@ import pytest
 from engine.core.registry import Registry
 from engine.lancaster import LANCASTER_1_0, LancasterRules
 from engine.lancaster.data import BASE
+from pbem.app.bootstrap import build_service
+from pbem.app.service import GameService
 from pbem.audit.export import export_game
 from pbem.audit.verify import verify_bundle
-from pbem.bootstrap import build_service
 from pbem.core import events as ev
 from pbem.core.db import Database
 from pbem.core.errors import RulesNotInstalled
 from pbem.core.replay import verify
-from pbem.service import GameService
 from tests.service.test_games import play
 from tests.settings import make_settings
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from pbem.config import DEFAULT_CONFIG, Settings, SettingsError, load_settings
+from pbem.app.config import DEFAULT_CONFIG, Settings, SettingsError, load_settings
 
 
 def _fields(cls: type[BaseModel], prefix: str = "") -> set[str]:

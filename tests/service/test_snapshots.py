@@ -13,14 +13,14 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import text
 
-from pbem.bootstrap import build_service
+from pbem.app.bootstrap import build_service
+from pbem.app.service import GameService
 from pbem.core import events as ev
 from pbem.core.db import Database
 from pbem.core.errors import AgainstTheRules
 from pbem.core.fold import Fold
 from pbem.core.models import Snapshot
 from pbem.core.replay import verify
-from pbem.service import GameService
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings
 from web.cli import main

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from pbem.app.service import GameService
 from pbem.core import events as ev
 from pbem.core.errors import AgainstTheRules, Conflict, Forbidden
 from pbem.core.fold import state_hash
 from pbem.play.views import event_text
-from pbem.service import GameService
 from tests.service.test_games import event_count, new_hoard, play
 
 

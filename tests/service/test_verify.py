@@ -14,9 +14,9 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
+from pbem.app.service import GameService
 from pbem.core import events as ev
 from pbem.core.replay import verify
-from pbem.service import GameService
 from tests.service.test_games import play
 
 TEXT_COLUMNS = ("game_id", "type", "data", "recorded_at", "prev_hash", "hash")

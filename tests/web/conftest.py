@@ -8,7 +8,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem.bootstrap import build_service
+from pbem.app.bootstrap import build_service
 from pbem.core.db import Database
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings

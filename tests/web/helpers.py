@@ -10,7 +10,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem.bootstrap import build_service
+from pbem.app.bootstrap import build_service
 from pbem.core.db import Database
 from pbem.core.migrate import upgrade
 from pbem.create.invitations import has_played

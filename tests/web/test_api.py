@@ -10,9 +10,9 @@ from click.testing import CliRunner
 from flask import Flask
 from flask.testing import FlaskClient
 
+from pbem.app.service import GameService
 from pbem.cli.main import main
 from pbem.core.replay import verify
-from pbem.service import GameService
 from tests.web.helpers import bearer, new_game
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from pbem.service import GameService
+from pbem.app.service import GameService
 from tests.web.helpers import bearer, welcome
 
 _n = iter(range(10_000))

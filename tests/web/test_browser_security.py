@@ -19,7 +19,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem.service import GameService
+from pbem.app.service import GameService
 from tests.form_client import FormClient
 from web import create_app
 
@@ -507,7 +507,7 @@ def test_the_suites_form_client_is_the_default_test_client(app: Flask) -> None:
 def test_the_session_lifetime_is_a_setting_and_a_wrong_one_stops_the_service(
     app: Flask, tmp_path: Path
 ) -> None:
-    from pbem.config import SettingsError, load_settings
+    from pbem.app.config import SettingsError, load_settings
 
     created = _game(app)
     settings = _service(app).settings.with_changes(session_days=2)

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pbem.service import GameService
+from pbem.app.service import GameService
 from tests.web.helpers import bearer, new_game
 
 LEGAL = "<a legal move>"  # replaced by one of the seat's legal moves, if it has any

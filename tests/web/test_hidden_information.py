@@ -16,7 +16,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem.service import GameService
+from pbem.app.service import GameService
 from tests.web.helpers import bearer, new_game
 
 

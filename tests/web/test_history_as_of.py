@@ -14,8 +14,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from pbem.app.service import GameService
 from pbem.core import events as ev
-from pbem.service import GameService
 from tests.web.helpers import sqlite_app
 
 

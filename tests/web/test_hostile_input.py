@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from sqlmodel import func, select
 from werkzeug.routing import IntegerConverter, Rule
 
-from pbem.bootstrap import build_service
+from pbem.app.bootstrap import build_service
 from pbem.core.db import Database
 from pbem.core.models import Event
 from tests.service.helpers import REGISTRY

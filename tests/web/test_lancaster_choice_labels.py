@@ -17,7 +17,7 @@ from flask import Flask
 from engine import REGISTRY
 from engine.core.contract import playout
 from engine.core.protocol import ChoiceGroup, Choices
-from pbem.service import GameService
+from pbem.app.service import GameService
 from tests.web.helpers import sqlite_app
 
 ALL_OF_HENRY_V = {

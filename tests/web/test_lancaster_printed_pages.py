@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from engine.lancaster import LANCASTER
-from pbem.service import GameService
+from pbem.app.service import GameService
 from tests.engine.lancaster.helpers import RED, Game
 from tests.engine.lancaster.test_printed_rules import _rewards
 from tests.web.helpers import sqlite_app

@@ -17,10 +17,10 @@ import pytest
 from flask import Flask
 
 from engine import REGISTRY as ENGINES
+from pbem.app.service import GameService
 from pbem.core import events as ev
 from pbem.core.resources import document
 from pbem.play.component_values import describe, overridden, provisional, sections
-from pbem.service import GameService
 from tests.web.helpers import sqlite_app
 
 PLAYERS = [{"name": n} for n in ("Ann", "Bob", "Cat")]

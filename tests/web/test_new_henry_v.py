@@ -11,8 +11,8 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 
+from pbem.app.service import GameService
 from pbem.core import events as ev
-from pbem.service import GameService
 from tests.web.helpers import sqlite_app
 
 

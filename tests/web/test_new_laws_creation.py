@@ -26,11 +26,11 @@ from click.testing import CliRunner
 from flask import Flask
 
 from engine import REGISTRY as ENGINES
+from pbem.app.service import GameService
 from pbem.core import events as ev
 from pbem.core.db import Database
 from pbem.core.store import read
 from pbem.play.component_values import chosen_law_sets
-from pbem.service import GameService
 from tests.web.helpers import sqlite_app
 from web.cli import main
 

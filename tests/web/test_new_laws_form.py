@@ -17,7 +17,7 @@ import pytest
 from flask import Flask
 
 from engine import REGISTRY as ENGINES
-from pbem.service import GameService
+from pbem.app.service import GameService
 from tests.web.helpers import sqlite_app
 
 PLAYERS = {"name0": "Ann", "name1": "Bob", "name2": "Cat"}

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from werkzeug.test import TestResponse
 
-from pbem.service import Created, GameService
+from pbem.app.service import Created, GameService
 from tests.typed_numbers import NOT_COUNTS, NOT_DURATIONS
 from tests.web.helpers import bearer, welcome
 

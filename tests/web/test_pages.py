@@ -14,7 +14,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem.service import GameService
+from pbem.app.service import GameService
 from tests.web.helpers import sqlite_app
 
 

@@ -16,12 +16,12 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from pbem.bootstrap import build_service
+from pbem.app.bootstrap import build_service
+from pbem.app.service import GameService
 from pbem.core.db import Database
 from pbem.core.migrate import upgrade
 from pbem.mail.outbound.relay import Relay
 from pbem.mail.outbound.smtp import transport_for
-from pbem.service import GameService
 from tests.form_client import FormClient
 from tests.mail.servers import SmtpTestServer
 from tests.settings import mail_settings

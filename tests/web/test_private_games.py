@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem.service import Created, GameService
+from pbem.app.service import Created, GameService
 from tests.web.helpers import bearer
 
 PAGES = (

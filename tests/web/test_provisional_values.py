@@ -14,8 +14,8 @@ import pytest
 from flask import Flask
 
 from engine import REGISTRY as ENGINES
+from pbem.app.service import GameService
 from pbem.play import component_values
-from pbem.service import GameService
 from tests.web.helpers import sqlite_app
 
 HENRY_V = {"kings_court": True, "resentment": True, "laws_of_the_king": True}

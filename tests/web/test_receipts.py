@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem.service import GameService
+from pbem.app.service import GameService
 from tests.web.helpers import bearer, new_game
 
 

@@ -13,11 +13,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem.bootstrap import build_service
+from pbem.app.bootstrap import build_service
+from pbem.app.service import GameService
 from pbem.core import events as ev
 from pbem.core.db import Database
 from pbem.core.time_source import ManualClock
-from pbem.service import GameService
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings
 from web import create_app

@@ -9,10 +9,10 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
 
+from pbem.app.service import GameService, SubmitResult
 from pbem.audit.evidence import audit
 from pbem.core.errors import BadRequest, Forbidden
 from pbem.core.numbers import read_int
-from pbem.service import GameService, SubmitResult
 from web.api.routes import bearer_token
 
 admin = Blueprint("admin", __name__, url_prefix="/api/v1/games/<game_id>/admin")

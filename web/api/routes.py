@@ -17,10 +17,10 @@ from flask_smorest import Blueprint
 from marshmallow import RAISE, missing
 from webargs.flaskparser import FlaskParser, is_json_request
 
+from pbem.app.service import GameService
 from pbem.core.errors import BadRequest
 from pbem.create.invitations import client_requester
 from pbem.play.views import describe
-from pbem.service import GameService
 from web.api import json_input
 from web.api import schemas as s
 

@@ -17,6 +17,7 @@ from typing import Any
 from flask import current_app, render_template, session
 
 from engine.core.protocol import Choices
+from pbem.app.service import GameService
 from pbem.core import events as ev
 from pbem.core.errors import ServiceError
 from pbem.core.naming import Names
@@ -29,7 +30,6 @@ from pbem.play.pages_data import (
     seat_for_page_link,
 )
 from pbem.play.views import versions_text
-from pbem.service import GameService
 from web.games import WEB_GAMES
 
 SESSION_KEY = "seats"

@@ -35,8 +35,8 @@ from flask import (
     url_for,
 )
 
-from pbem.bootstrap import build_relay, mail_dir
-from pbem.config import Settings
+from pbem.app.bootstrap import build_relay, mail_dir
+from pbem.app.config import Settings
 from pbem.mail.outbound.headers import clean
 from web.inbound import pipeline
 

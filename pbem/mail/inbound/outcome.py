@@ -12,7 +12,7 @@ from datetime import datetime
 from sqlalchemy import text
 from sqlmodel import Session
 
-from pbem.config import Settings
+from pbem.app.config import Settings
 from pbem.core.db import DriverStatement
 from pbem.core.time_source import Clock, format_time
 from pbem.mail.inbound import replies

@@ -33,7 +33,8 @@ from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from pbem.config import Settings
+from pbem.app.config import Settings
+from pbem.app.service import GameService
 from pbem.core.db import Database, DriverStatement
 from pbem.core.errors import ServiceError, StaleVersion
 from pbem.core.events import GAME_STARTED
@@ -49,7 +50,6 @@ from pbem.mail.models import CONFIRMED, DONE, HELD, PROCESSING, STORED, InboundM
 from pbem.mail.outbound import compose as c
 from pbem.mail.outbound.relay import default_owner
 from pbem.play.views import summary_line
-from pbem.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ class Inbound:
         self.db = db
         self.settings = settings
         self.service = service
-        #: the reply words and their handlers, filled by the features (``pbem.bootstrap``)
+        #: the reply words and their handlers, filled by the features (``pbem.app.bootstrap``)
         self.words = words
         self.clock: Clock = clock or SystemClock()
         self.owner = owner or default_owner()

@@ -11,7 +11,7 @@ from datetime import datetime
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from pbem.config import Settings
+from pbem.app.config import Settings
 from pbem.core.errors import ServiceError, StaleVersion
 from pbem.core.models import Game
 from pbem.core.repository import Loaded

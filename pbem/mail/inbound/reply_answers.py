@@ -16,8 +16,8 @@ from datetime import datetime
 
 from sqlmodel import Session
 
+from pbem.app.config import Settings
 from pbem.clock import replies as clock_replies
-from pbem.config import Settings
 from pbem.core.repository import Loaded
 from pbem.mail.inbound import replies
 from pbem.mail.inbound.reply_words import Done, ReplyLine, ReplyWords

@@ -3,7 +3,7 @@
 A line of a reply is a move, handed to the game's rules, unless it is a word some feature
 answers: ``undo``, ``accept``, ``resign``, ``help``, ``dispute 41: …``, ``away until …``.
 Each feature registers its words with a handler, beside its commands; the composition root
-(``pbem.bootstrap.reply_words``) fills one table with all of them, and the pipeline
+(``pbem.app.bootstrap.reply_words``) fills one table with all of them, and the pipeline
 (``pbem.mail.inbound.pipeline``) knows none: it groups a reply's lines by the table, hands each
 word's line to its handler, and the moves between them to the game service.
 

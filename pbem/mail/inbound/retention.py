@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, or_
 from sqlmodel import col, select
 
-from pbem.config import Settings
+from pbem.app.config import Settings
 from pbem.core.db import Database
 from pbem.core.models import Game
 from pbem.core.time_source import format_time

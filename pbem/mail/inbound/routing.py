@@ -14,13 +14,13 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, select
 
-from pbem.config import Settings
+from pbem.app.config import Settings
+from pbem.app.service import GameService
 from pbem.mail.inbound import replies
 from pbem.mail.inbound.reading import Incoming
 from pbem.mail.models import OutboxMail, SeatReplyKey
 from pbem.mail.outbound import compose as c
 from pbem.mail.outbound.address import BadToken, find_token, peek, verify
-from pbem.service import GameService
 
 
 @dataclass

@@ -28,8 +28,8 @@ from sqlalchemy import text
 from sqlmodel import Session
 
 from engine.core import Rules
+from pbem.app.config import Settings
 from pbem.clock.preferences import address_key
-from pbem.config import Settings
 from pbem.core import events as ev
 from pbem.core.db import DriverStatement
 from pbem.core.errors import Forbidden

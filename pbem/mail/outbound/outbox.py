@@ -36,11 +36,11 @@ from sqlalchemy import insert
 from sqlmodel import Session
 
 from engine.core import Rules
+from pbem.app.config import Settings
 from pbem.clock.events import CLOCK_EVENTS
 from pbem.clock.mail_news import clock_news, deadline_line, vacation_ends
 from pbem.clock.preferences import address_key
 from pbem.clock.time_control import TimeControl
-from pbem.config import Settings
 from pbem.core import events as ev
 from pbem.core import store
 from pbem.core.cache import EventTails

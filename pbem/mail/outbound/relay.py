@@ -30,7 +30,7 @@ from sqlalchemy import or_, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from pbem.config import Settings
+from pbem.app.config import Settings
 from pbem.core.db import Database
 from pbem.core.time_source import Clock, SystemClock, format_time
 from pbem.mail.models import DEAD, PENDING, SENDING, SENT, AddressFailure, Lease, OutboxMail

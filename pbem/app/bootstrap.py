@@ -8,11 +8,12 @@ from collections.abc import Sequence
 
 import engine
 from engine.core.registry import Registry
+from pbem.app.config import Settings
+from pbem.app.service import GameService
 from pbem.clock import replies as clock_replies
 from pbem.clock.digest import Digester
 from pbem.clock.notices import ClockNotices
 from pbem.clock.sweep import Sweeper
-from pbem.config import Settings
 from pbem.core.db import Database
 from pbem.core.repository import Repository
 from pbem.core.time_source import Clock, SystemClock
@@ -26,7 +27,6 @@ from pbem.mail.outbound.outbox import OutboxListener
 from pbem.mail.outbound.relay import Relay
 from pbem.mail.outbound.smtp import transport_for
 from pbem.play import resignation
-from pbem.service import GameService
 from pbem.undo import commands as undo_commands
 
 

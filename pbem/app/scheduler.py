@@ -25,20 +25,20 @@ from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.jobstores.memory import MemoryJobStore
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from pbem.bootstrap import (
+from pbem.app.bootstrap import (
     build_digester,
     build_inbound,
     build_relay,
     build_service,
     build_sweeper,
 )
+from pbem.app.config import Settings
+from pbem.app.service import GameService
 from pbem.clock.digest import INTERVAL_SECONDS as DIGEST_INTERVAL
 from pbem.clock.sweep import Sweeper, SweepReport
-from pbem.config import Settings
 from pbem.mail.inbound.imap import parse_imap_url, poll
 from pbem.mail.inbound.pipeline import Inbound, TooLarge
 from pbem.mail.inbound.recovery import recover_stranded
-from pbem.service import GameService
 
 log = logging.getLogger(__name__)
 

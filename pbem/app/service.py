@@ -5,7 +5,7 @@ and mypy types every call (``service.submit`` *is* ``Submission.submit``).
 
 Each command opens a unit of work (``pbem.core.unit_of_work``) on the game, asks the engine, and
 appends the events; the projections and listeners run in that same transaction. Built by
-``pbem.bootstrap``.
+``pbem.app.bootstrap``.
 
 ``GameService`` is the one door every entry point uses; it composes the parts that hold the
 work, each a module of its own, and wires their methods onto itself (no method here only
@@ -28,12 +28,12 @@ from __future__ import annotations
 from functools import partial
 
 from engine.core.registry import Registry
+from pbem.app.config import Settings
 from pbem.audit.receipts import check_receipt
 from pbem.clock.commands import ClockCommands
 from pbem.clock.consent import ClockConsent
 from pbem.clock.deadline_moves import DeadlineMoves
 from pbem.clock.preferences import Preferences
-from pbem.config import Settings
 from pbem.core.cache import StateCache
 from pbem.core.db import Database
 from pbem.core.repository import Repository
@@ -71,7 +71,7 @@ __all__ = [
 
 
 class GameService:
-    """The commands and queries on games (built by ``pbem.bootstrap.build_service``).
+    """The commands and queries on games (built by ``pbem.app.bootstrap.build_service``).
 
     Every attribute below the parts is a bound method of the part that defines it: read its
     signature and docstring there."""
@@ -88,7 +88,7 @@ class GameService:
         self.db = db
         #: the injected time (``pbem.core.time_source``)
         self.clock = clock
-        #: the parts, for the composition root (``pbem.bootstrap``: the reply words) only;
+        #: the parts, for the composition root (``pbem.app.bootstrap``: the reply words) only;
         #: entry points call the commands and queries wired below
         self.parts = parts = Parts(db, settings, clock, repository, transactions)
 
