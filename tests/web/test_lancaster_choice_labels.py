@@ -70,6 +70,53 @@ def test_a_decline_says_no_first_beside_what_it_declines() -> None:
     assert not {"No", "Upgrade"} & set(_labels(law))
 
 
+def test_declining_the_batches_is_a_button_no_batches_first() -> None:
+    _, _, choices = _find(NEW_LAWS, _law_choice("batches"))
+    [law] = choices.groups
+    assert law.options[0].label == "No batches" and law.options[0].text == "no batches"
+    assert [o.label for o in law.options[1:]] == [
+        f"Buy {n} batch{'es' if n > 1 else ''}" for n in range(1, len(law.options))
+    ]
+
+
+#: The counties as printed (rules 2.x), by letter.
+PRINTED = dict(
+    zip(
+        "ABCDEFGHI",
+        [
+            "Northumberland",
+            "Stafford",
+            "York",
+            "Gloucester",
+            "Bedford",
+            "Suffolk",
+            "Somerset",
+            "Dorset",
+            "Surrey",
+        ],
+        strict=True,
+    )
+)
+
+
+def test_the_favor_of_a_nobleman_names_the_county_as_printed() -> None:
+    rules = REGISTRY["lancaster"]
+
+    def wanted(state: Any, seat: int) -> bool:
+        return any(
+            rules.format_action(state, a).startswith("favor nobleman ")
+            for a in rules.legal_actions(state, seat)
+        )
+
+    _, _, choices = _find({"players": 3}, wanted)
+    favors = [o for o in choices.all_options() if o.text.startswith("favor nobleman ")]
+    assert favors
+    for option in favors:
+        letter = option.text.removeprefix("favor nobleman ")
+        assert option.label == f"Favor: the nobleman of {PRINTED[letter]} ({letter})"
+        assert option.place == f"county {letter}"
+
+
 def test_a_law_choice_is_one_group_of_whole_sentences_naming_the_counties() -> None:
     _, _, choices = _find(NEW_LAWS, _law_choice("recall"))
     [law] = choices.groups
