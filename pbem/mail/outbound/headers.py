@@ -24,8 +24,11 @@ from email.policy import EmailPolicy
 from email.utils import formataddr
 from typing import Any
 
-# The line and address checks are pure and shared with the settings' own check.
-from pbem.core.header_text import SUBJECT_MAX, UNSAFE, clean, clean_address
+# The line and address checks are pure and shared with the settings' own check; the mail code
+# takes them from here, with the rest of what makes a header safe.
+from pbem.core.header_text import SUBJECT_MAX, UNSAFE
+from pbem.core.header_text import clean as clean
+from pbem.core.header_text import clean_address as clean_address
 
 #: The caps beside ``SUBJECT_MAX``: RFC 5322 recommends lines of at most 78 characters; a
 #: display name or an id never needs more than this.
