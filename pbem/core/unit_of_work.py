@@ -91,7 +91,7 @@ class UnitOfWork:
         self.game = game
         self.seats = seats
         self.state = state
-        self._with = append_with
+        self._append_with = append_with
         # The open undo request, read with the game's lock (a game being created has none);
         # ``append`` keeps it current.
         self._open_undo = open_undo
@@ -131,7 +131,7 @@ class UnitOfWork:
 
     def state_at(self, version: int) -> Any:
         assert self.game is not None
-        return self._with.repository.state_at(self.session, self.game, self.rules, version)
+        return self._append_with.repository.state_at(self.session, self.game, self.rules, version)
 
     def read(self, after: int = 0) -> list[StoredEvent]:
         return store.read(self.session, self.game_id, after=after)
@@ -155,8 +155,8 @@ class UnitOfWork:
     ) -> list[StoredEvent]:
         """Append ``new_events`` after the head (``UndoLapsed`` added when they move the game
         on past an open undo request), project them, run the listeners."""
-        tools, session = self._with, self.session
-        now = format_time(tools.clock.now())
+        appending, session = self._append_with, self.session
+        now = format_time(appending.clock.now())
         before = self.version
         if lapse:
             new_events = self._with_lapse(new_events)
@@ -168,15 +168,15 @@ class UnitOfWork:
             self.seats = seats_of(session, self.game_id)
         game = self.game
         assert game is not None
-        tools.repository.snapshot_if_due(session, game, self.rules, state_after, before)
+        appending.repository.snapshot_if_due(session, game, self.rules, state_after, before)
         ctx = AppendContext(
             session, game.id, game.game, tuple(stored), self.rules, self.state, state_after,
             game.version, game.head_hash, self.seat_infos(), self._open_undo,
         )  # fmt: skip
-        for listener in tools.listeners:
+        for listener in appending.listeners:
             listener.on_appended(ctx)
         session.flush()
-        tools.repository.remember(game.id, game.version, game.head_hash, state_after)
+        appending.repository.remember(game.id, game.version, game.head_hash, state_after)
         self.state = state_after
         return stored
 
