@@ -22,9 +22,14 @@ import pytest
 from flask import Flask
 from sqlalchemy.engine import make_url
 
+from pbem.app.bootstrap import register_features
 from pbem.core.db import Database
 from pbem.core.migrate import upgrade
 from tests.form_client import FormClient
+
+# Tests read and build the features' events (and project them) without a service too: the
+# service registers them when it is built, the tests before any of them runs.
+register_features()
 
 # Every app's test client posts its forms with the page's CSRF token (tests/form_client.py).
 Flask.test_client_class = FormClient

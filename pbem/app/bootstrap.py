@@ -10,16 +10,22 @@ import engine
 from engine.core.registry import Registry
 from pbem.app.config import Settings
 from pbem.app.service import GameService
+from pbem.clock import events as clock_events
+from pbem.clock import projection as clock_projection
 from pbem.clock import replies as clock_replies
 from pbem.clock.digest import Digester
 from pbem.clock.notices import ClockNotices
 from pbem.clock.sweep import Sweeper
 from pbem.core.db import Database
+from pbem.core.event_base import register as register_events
+from pbem.core.projections.runner import register_read_models
 from pbem.core.repository import Repository
 from pbem.core.time_source import Clock, SystemClock
 from pbem.core.unit_of_work import Listener, Transactions
 from pbem.create import invitation_replies
+from pbem.create import projection as create_projection
 from pbem.disputes import commands as disputes
+from pbem.disputes import projection as disputes_projection
 from pbem.mail.inbound import reply_answers
 from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.inbound.reply_words import ReplyWords
@@ -28,6 +34,26 @@ from pbem.mail.outbound.relay import Relay
 from pbem.mail.outbound.smtp import transport_for
 from pbem.play import resignation
 from pbem.undo import commands as undo_commands
+from pbem.undo import projection as undo_projection
+
+# -- the features' event types and read models, registered with the core's ------------------
+
+
+def register_features() -> None:
+    """Every feature's event types and read models, registered with the core's registries
+    (``pbem.core.event_base.register``, ``pbem.core.projections.runner.register_read_models``),
+    which name no feature. ``build_service`` calls it; anything that reads or writes events
+    without a service (a script, the tests' shared setup) calls it first. Calling it again
+    changes nothing."""
+    register_events(*clock_events.CLOCK_EVENTS)
+    # In the order they are projected, after the core's games and seats.
+    register_read_models(
+        undo_projection.READ_MODEL,
+        disputes_projection.READ_MODEL,
+        create_projection.READ_MODEL,
+        # after ``seats`` and ``invitations``, which the deadlines' projection reads
+        *clock_projection.READ_MODELS,
+    )
 
 
 def open_database(settings: Settings) -> Database:
@@ -56,11 +82,17 @@ def build_service(
     as its listener unless ``listeners`` says otherwise."""
     clock = clock or SystemClock()
     logging.getLogger("pbem").setLevel(settings.log_level.upper())
+    register_features()
     db = db or open_database(settings)
-    repository = Repository(settings, engine.REGISTRY if registry is None else registry)
+    repository = Repository(
+        engine.REGISTRY if registry is None else registry,
+        cache_size=settings.state_cache_size,
+        snapshot_every=settings.snapshot_every,
+        secret_key=settings.secret_key,
+    )
     if listeners is None:
         listeners = default_listeners(settings, clock)
-    transactions = Transactions(db, settings, clock, repository, listeners)
+    transactions = Transactions(db, clock, repository, listeners)
     return GameService(db, settings, clock, repository, transactions)
 
 

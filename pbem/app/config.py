@@ -39,9 +39,9 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from pbem.core.header_text import clean_address
 from pbem.core.numbers import NumberError, read_int
 from pbem.core.resources import default_config
-from pbem.mail.outbound.headers import clean_address
 
 #: ``config/default.toml``, shipped with the package (a file in a checkout and in a wheel).
 DEFAULT_CONFIG = default_config()

@@ -23,6 +23,7 @@ from typing import Any
 from sqlmodel import col, select
 
 from pbem.audit.verify import FORMAT
+from pbem.clock import events as ce
 from pbem.core import chain
 from pbem.core import events as ev
 from pbem.core.db import Database
@@ -77,7 +78,7 @@ def bundle_of(
         if hidden and data is not None:
             committed = chain.is_committed(row.type, row.schema_version, data)
             data = chain.public_form(row.type, row.schema_version, data) if committed else None
-        elif seat is not None and isinstance(p, ev.StandingOrderSet) and p.seat != seat:
+        elif seat is not None and isinstance(p, ce.StandingOrderSet) and p.seat != seat:
             # Another seat's standing order is its own (it may name a vote it will cast): left
             # out whole, its link taken as recorded. The rules' re-run never needs it.
             data = None

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from engine.core import EngineError
+from pbem.clock import events as ce
 from pbem.clock.projection import clock_row
 from pbem.clock.schedule import GameClock
 from pbem.core import events as ev
@@ -73,7 +74,7 @@ class DeadlineMoves:
             ):
                 return None
             if _on_deadline(txn) == "wait":
-                missed = ev.DeadlineMissed(seat=seat, due_at=due_at, move=False, reason="waiting")
+                missed = ce.DeadlineMissed(seat=seat, due_at=due_at, move=False, reason="waiting")
                 # Not a move: an undo request still waiting for answers does not lapse.
                 stored = txn.append([missed], txn.state, lapse=False)
                 return DeadlineAct(
@@ -105,7 +106,7 @@ class DeadlineMoves:
             event, after = action_event(
                 rules, state, seat, action, text, DEADLINE_CHANNEL, None, received
             )
-        missed = ev.DeadlineMissed(seat=seat, due_at=due_at, move=True, reason=reason)
+        missed = ce.DeadlineMissed(seat=seat, due_at=due_at, move=True, reason=reason)
         new_events: list[ev.Payload] = [missed, event]
         auto, after = auto_moves(rules, after, txn.resigned, received)
         new_events.extend(auto)

@@ -2,10 +2,11 @@
 extensions, pauses, vacations and standing orders, and the requests a seat makes for the
 others' consent to an extension, a pause or a resumption.
 
-Each is a frozen dataclass whose schema is derived from it (``pbem.core.event_base``); they are
-registered with the other event types in ``pbem.core.events`` (``CLOCK_EVENTS``), and like them
-are read by attribute, never by string key elsewhere. None of them changes the board:
-a reply made before one answers the same position (``POSITION_NEUTRAL`` there).
+Each is a frozen dataclass whose schema is derived from it (``pbem.core.event_base``); the
+composition root registers them (``CLOCK_EVENTS``) with the other event types
+(``pbem.app.bootstrap.register_features``), and like them they are read by attribute, never by
+string key elsewhere. None of them changes the board: a reply made before one answers the
+same position (each is a ``PositionNeutral``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Annotated, Any, ClassVar
 
 from marshmallow import validate
 
-from pbem.core.event_base import Channel, Payload, Ref
+from pbem.core.event_base import Channel, PositionNeutral, Ref
 
 TIME_CONTROL_SET = "TimeControlSet"
 DEADLINE_MISSED = "DeadlineMissed"
@@ -37,7 +38,7 @@ When = Annotated[str, validate.Length(min=20, max=32)]
 
 
 @dataclass(frozen=True)
-class TimeControlSet(Payload):
+class TimeControlSet(PositionNeutral):
     TYPE: ClassVar[str] = TIME_CONTROL_SET
     #: ``TimeControl.to_json()``; applies from the next decision on
     time_control: dict[str, Any]
@@ -46,7 +47,7 @@ class TimeControlSet(Payload):
 
 
 @dataclass(frozen=True)
-class DeadlineMissed(Payload):
+class DeadlineMissed(PositionNeutral):
     TYPE: ClassVar[str] = DEADLINE_MISSED
     seat: int
     #: the deadline that passed (ISO 8601 UTC)
@@ -60,7 +61,7 @@ class DeadlineMissed(Payload):
 
 
 @dataclass(frozen=True)
-class DeadlineExtended(Payload):
+class DeadlineExtended(PositionNeutral):
     TYPE: ClassVar[str] = DEADLINE_EXTENDED
     seat: int
     seconds: Annotated[int, validate.Range(min=1)]
@@ -72,7 +73,7 @@ class DeadlineExtended(Payload):
 
 
 @dataclass(frozen=True)
-class GamePaused(Payload):
+class GamePaused(PositionNeutral):
     TYPE: ClassVar[str] = GAME_PAUSED
     by: By
     by_seat: int | None
@@ -81,7 +82,7 @@ class GamePaused(Payload):
 
 
 @dataclass(frozen=True)
-class GameResumed(Payload):
+class GameResumed(PositionNeutral):
     TYPE: ClassVar[str] = GAME_RESUMED
     by: By
     by_seat: int | None
@@ -90,7 +91,7 @@ class GameResumed(Payload):
 
 
 @dataclass(frozen=True)
-class VacationStarted(Payload):
+class VacationStarted(PositionNeutral):
     TYPE: ClassVar[str] = VACATION_STARTED
     seat: int
     #: the first moment the player is back (ISO 8601 UTC)
@@ -100,7 +101,7 @@ class VacationStarted(Payload):
 
 
 @dataclass(frozen=True)
-class VacationEnded(Payload):
+class VacationEnded(PositionNeutral):
     TYPE: ClassVar[str] = VACATION_ENDED
     seat: int
     channel: Channel
@@ -108,7 +109,7 @@ class VacationEnded(Payload):
 
 
 @dataclass(frozen=True)
-class StandingOrderSet(Payload):
+class StandingOrderSet(PositionNeutral):
     TYPE: ClassVar[str] = STANDING_ORDER_SET
     seat: int
     #: the move as the player wrote it, played at their next deadline if still legal then;
@@ -123,7 +124,7 @@ REQUESTS = ("extend", "pause", "resume")
 
 
 @dataclass(frozen=True)
-class ClockRequested(Payload):
+class ClockRequested(PositionNeutral):
     """A seat asks every other seat's consent to extend its deadline, pause or resume the
     game; granted by the last agreement (which appends the change, ``by`` ``consent``),
     refused by one disagreement."""
@@ -139,7 +140,7 @@ class ClockRequested(Payload):
 
 
 @dataclass(frozen=True)
-class ClockRequestAnswered(Payload):
+class ClockRequestAnswered(PositionNeutral):
     TYPE: ClassVar[str] = CLOCK_REQUEST_ANSWERED
     #: the version of the ``ClockRequested`` answered
     request: int
@@ -152,6 +153,18 @@ class ClockRequestAnswered(Payload):
 CLOCK_EVENTS = (
     TimeControlSet,
     DeadlineMissed,
+    DeadlineExtended,
+    GamePaused,
+    GameResumed,
+    VacationStarted,
+    VacationEnded,
+    StandingOrderSet,
+    ClockRequested,
+    ClockRequestAnswered,
+)
+
+#: the clock's events that came through a channel (``channel_ref``: e.g. a Message-ID)
+CLOCK_FROM_CHANNEL = (
     DeadlineExtended,
     GamePaused,
     GameResumed,

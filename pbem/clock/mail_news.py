@@ -15,6 +15,7 @@ from datetime import datetime
 
 from sqlmodel import Session
 
+from pbem.clock import events as ce
 from pbem.clock.display import (
     NO_DEADLINE,
     clock_event_text,
@@ -31,13 +32,13 @@ from pbem.play.views import visible_events
 
 #: the notice's first line when nothing else in the append asks for a mail
 _HEADLINES = (
-    (ev.DeadlineMissed, "a deadline passed."),
-    (ev.DeadlineExtended, "a deadline was extended."),
-    (ev.GamePaused, "the game is paused."),
-    (ev.GameResumed, "the game goes on."),
-    (ev.VacationStarted, "a player is away."),
-    (ev.VacationEnded, "a player is back."),
-    (ev.TimeControlSet, "the time control changed."),
+    (ce.DeadlineMissed, "a deadline passed."),
+    (ce.DeadlineExtended, "a deadline was extended."),
+    (ce.GamePaused, "the game is paused."),
+    (ce.GameResumed, "the game goes on."),
+    (ce.VacationStarted, "a player is away."),
+    (ce.VacationEnded, "a player is back."),
+    (ce.TimeControlSet, "the time control changed."),
 )
 
 
@@ -56,7 +57,7 @@ class ClockNews:
         """The lines of this news for ``viewer``'s mail."""
         if not self.missed and not self.lines:
             return ""
-        shown: list[tuple[ev.DeadlineMissed, str | None]] = []
+        shown: list[tuple[ce.DeadlineMissed, str | None]] = []
         if self.missed:
             wanted = {m.version for _, m in self.missed if m is not None}
             seen = {
@@ -68,7 +69,7 @@ class ClockNews:
             }
             for missed, move in self.missed:
                 p = missed.payload
-                assert isinstance(p, ev.DeadlineMissed)
+                assert isinstance(p, ce.DeadlineMissed)
                 shown.append((p, None if move is None else _played(seen.get(move.version))))
         return "\n".join([*missed_notices(shown, viewer, names), *self.lines])
 
@@ -110,10 +111,10 @@ def clock_news(
         p = e.payload
         if not isinstance(p, tuple(kind for kind, _ in _HEADLINES)):
             continue
-        if isinstance(p, ev.TimeControlSet) and p.by == "creator":
+        if isinstance(p, ce.TimeControlSet) and p.by == "creator":
             continue
         headline = headline or next(h for kind, h in _HEADLINES if isinstance(p, kind))
-        if isinstance(p, ev.DeadlineMissed):
+        if isinstance(p, ce.DeadlineMissed):
             move = next(
                 (
                     m
@@ -127,7 +128,7 @@ def clock_news(
             missed.append((e, move))
             continue
         text = clock_event_text(e.type, e.data, names)
-        if isinstance(p, ev.VacationStarted) and vacation_end is not None:
+        if isinstance(p, ce.VacationStarted) and vacation_end is not None:
             end = vacation_end(p.seat)
             if end is not None and end < p.until:  # both ISO UTC text: compared as text
                 text = (
@@ -136,10 +137,10 @@ def clock_news(
                 )
         if text:
             lines.append(text[0].upper() + text[1:] + ".")
-        if isinstance(p, ev.VacationStarted | ev.VacationEnded):
+        if isinstance(p, ce.VacationStarted | ce.VacationEnded):
             doers.add(p.seat)
         elif (
-            isinstance(p, ev.GamePaused | ev.GameResumed | ev.DeadlineExtended)
+            isinstance(p, ce.GamePaused | ce.GameResumed | ce.DeadlineExtended)
             and p.by == "seat"
             and p.by_seat is not None
         ):

@@ -14,10 +14,12 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
+from pbem.clock import events as ce
 from pbem.clock.schedule import GameClock
 from pbem.clock.time_control import TimeControl
 from pbem.core import events as ev
 from pbem.core.models import Deadline, GameClockState, Invitation, Seat
+from pbem.core.projections.runner import ReadModel
 from pbem.core.time_source import format_time
 
 
@@ -28,7 +30,7 @@ def project(
         return
     row = clock_row(session, game_id)
     if row is None:
-        if not any(e.type == ev.TIME_CONTROL_SET for e in events):
+        if not any(e.type == ce.TIME_CONTROL_SET for e in events):
             return
         seats = session.exec(select(Seat).where(Seat.game_id == game_id)).all()
         clock = GameClock.start(TimeControl(), [s.seat for s in seats])
@@ -95,3 +97,21 @@ def forget_clocks(session: Session) -> None:
 
 def _text(when: datetime | None) -> str | None:
     return None if when is None else format_time(when)
+
+
+#: registered by the composition root (``pbem.app.bootstrap.register_features``), after
+#: ``seats`` and ``invitations``: a game given a time control mid-game reads who resigned and
+#: who has yet to accept from them. ``game_clocks`` is written by the deadlines' projection,
+#: which folds the clock the deadlines are computed from; its row is read with the game's
+#: when a write transaction locks it, since every append's projection and turn mail asks.
+READ_MODELS = (
+    ReadModel(Deadline, "game_id", ("seat",), project),
+    ReadModel(
+        GameClockState,
+        "game_id",
+        ("game_id",),
+        None,
+        preload=remember_clock,
+        forget=forget_clocks,
+    ),
+)

@@ -24,6 +24,7 @@ from datetime import UTC, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from pbem.clock import events as ce
 from pbem.clock.time_control import TimeControl
 from pbem.core import events as ev
 from pbem.core.time_source import format_time, parse_time
@@ -140,7 +141,7 @@ class GameClock:
     def _apply(self, e: ev.StoredEvent, at: datetime) -> None:
         p = e.payload
         seat = self.seats.get(getattr(p, "seat", -1))
-        if isinstance(p, ev.TimeControlSet):
+        if isinstance(p, ce.TimeControlSet):
             self.time_control = TimeControl.from_json(p.time_control)
         elif isinstance(p, ev.ActionApplied) and seat is not None:
             self._end_decision(seat, at, e.version)
@@ -148,9 +149,9 @@ class GameClock:
                 seat.standing_order = None  # "for their next deadline": used once
         elif isinstance(p, ev.ActionsRetracted):
             self._resume_decisions(set(p.versions))
-        elif isinstance(p, ev.DeadlineMissed) and seat is not None:
+        elif isinstance(p, ce.DeadlineMissed) and seat is not None:
             seat.missed = True
-        elif isinstance(p, ev.DeadlineExtended) and seat is not None:
+        elif isinstance(p, ce.DeadlineExtended) and seat is not None:
             if seat.owes_since is not None and seat.missed:
                 # A missed deadline the game waits on (``on_deadline = wait``), reopened by
                 # the administrator: the seat gets the extension from now on.
@@ -159,15 +160,15 @@ class GameClock:
                 seat.missed = False
             elif seat.owes_since is not None:
                 seat.extension += p.seconds
-        elif isinstance(p, ev.StandingOrderSet) and seat is not None:
+        elif isinstance(p, ce.StandingOrderSet) and seat is not None:
             seat.standing_order = p.text
-        elif isinstance(p, ev.VacationStarted) and seat is not None:
+        elif isinstance(p, ce.VacationStarted) and seat is not None:
             self._leave(seat, at, parse_time(p.until))
-        elif isinstance(p, ev.VacationEnded) and seat is not None:
+        elif isinstance(p, ce.VacationEnded) and seat is not None:
             self._come_back(seat, at)
-        elif isinstance(p, ev.GamePaused):
+        elif isinstance(p, ce.GamePaused):
             self._pause(at, "pause")
-        elif isinstance(p, ev.GameResumed):
+        elif isinstance(p, ce.GameResumed):
             self._resume(at, "pause")
         elif isinstance(p, ev.DisputeOpened):
             limit = timedelta(seconds=self.time_control.decision_time)

@@ -16,8 +16,9 @@ fields' types, so the stored form is exactly the dataclass's fields:
 Schemas never change once events are stored with them: a new shape is a new dataclass of
 the next version, registered beside the old one, with an ``upcaster`` from the old one.
 
-Kept apart from ``pbem.core.events`` so that event types defined in other modules (the clock's,
-``pbem.clock.events``) register the same way without importing it.
+Kept apart from ``pbem.core.events`` so that a feature's event types (the clock's,
+``pbem.clock.events``) are declared the same way without importing it: the composition root
+registers them (``pbem.app.bootstrap.register_features``), so the core names no feature.
 """
 
 from __future__ import annotations
@@ -74,11 +75,22 @@ class Payload:
         return dumped
 
 
+class PositionNeutral(Payload):
+    """Base of the event types that change nothing on the board: a reply made before one of
+    them still answers the same position (a dispute's steps, the clock's events)."""
+
+
 def register(*classes: type[Payload]) -> None:
-    """Derive and register the schema of each event dataclass (one per schema version)."""
+    """Derive and register the schema of each event dataclass (one per schema version).
+
+    Registering a class again changes nothing (the composition root registers the features'
+    events each time it builds a service); another class of the same type and version is
+    refused."""
     for cls in classes:
         key = (cls.TYPE, cls.VERSION)
         if key in SCHEMAS:
+            if _DERIVED.get(cls) is type(SCHEMAS[key]):
+                continue
             raise ValueError(f"{cls.TYPE} v{cls.VERSION} is registered twice")
         SCHEMAS[key] = schema_for(cls)()
         CURRENT_VERSION[cls.TYPE] = max(cls.VERSION, CURRENT_VERSION.get(cls.TYPE, 0))

@@ -15,6 +15,11 @@ everywhere (``event.payload.seat``), never by string key outside this module.
 Schemas never change once events are stored with them: a new shape is a new dataclass of the
 next schema version registered beside the old one, with its ``upcaster`` from the old one
 right after it. The name without a version suffix is always the current one.
+
+The event types here are registered when this module is imported. A feature's own event types
+(the clock's, ``pbem.clock.events``) are declared the same way in its package and registered
+by the composition root (``pbem.app.bootstrap.register_features``): a process that reads
+stored events without building the service calls that first.
 """
 
 from __future__ import annotations
@@ -29,25 +34,6 @@ from marshmallow import ValidationError, fields, validate
 
 # The chain and its commitments live in the standard library alone (the offline verifier
 # reads them where marshmallow is not installed); they are re-exported here for the service.
-from pbem.clock import events as clock_events
-from pbem.clock.events import (
-    DEADLINE_EXTENDED,
-    DEADLINE_MISSED,
-    GAME_PAUSED,
-    GAME_RESUMED,
-    STANDING_ORDER_SET,
-    TIME_CONTROL_SET,
-    VACATION_ENDED,
-    VACATION_STARTED,
-    DeadlineExtended,
-    DeadlineMissed,
-    GamePaused,
-    GameResumed,
-    StandingOrderSet,
-    TimeControlSet,
-    VacationEnded,
-    VacationStarted,
-)
 from pbem.core.chain import (
     GENESIS_HASH,
     EventDataError,
@@ -65,6 +51,7 @@ from pbem.core.event_base import (
     UPCASTERS,
     Channel,
     Payload,
+    PositionNeutral,
     Ref,
     fields_of,
     register,
@@ -74,26 +61,11 @@ from pbem.core.event_base import (
 __all__ = [
     "CHANNELS",
     "CURRENT_VERSION",
-    "DEADLINE_EXTENDED",
-    "DEADLINE_MISSED",
-    "GAME_PAUSED",
-    "GAME_RESUMED",
     "GENESIS_HASH",
     "SCHEMAS",
-    "STANDING_ORDER_SET",
-    "TIME_CONTROL_SET",
-    "VACATION_ENDED",
-    "VACATION_STARTED",
-    "DeadlineExtended",
-    "DeadlineMissed",
     "EventDataError",
-    "GamePaused",
-    "GameResumed",
     "Payload",
-    "StandingOrderSet",
-    "TimeControlSet",
-    "VacationEnded",
-    "VacationStarted",
+    "PositionNeutral",
     "canonical_event",
     "canonical_json",
     "chain_hash",
@@ -330,7 +302,7 @@ class GameFinished(Payload):
 
 
 @dataclass(frozen=True)
-class DisputeOpened(Payload):
+class DisputeOpened(PositionNeutral):
     TYPE: ClassVar[str] = DISPUTE_OPENED
     seat: int
     #: the ActionApplied versions disputed (in effect when the dispute was opened)
@@ -342,7 +314,7 @@ class DisputeOpened(Payload):
 
 
 @dataclass(frozen=True)
-class DisputeAnswered(Payload):
+class DisputeAnswered(PositionNeutral):
     TYPE: ClassVar[str] = DISPUTE_ANSWERED
     #: the DisputeOpened version
     dispute: int
@@ -374,7 +346,7 @@ class DisputeResolvedV1(Payload):
 
 
 @dataclass(frozen=True)
-class DisputeResolved(Payload):
+class DisputeResolved(PositionNeutral):
     TYPE: ClassVar[str] = DISPUTE_RESOLVED
     VERSION: ClassVar[int] = 2
     dispute: int
@@ -426,24 +398,9 @@ register(
     DisputeResolved,
     InvitationAccepted,
 )
-# The clock's events (time controls, deadlines, pauses, vacations) live in their own module.
-register(*clock_events.CLOCK_EVENTS)
-
 #: events that change neither the position nor anything a seat decides on: a submission
 #: made before them is as good as one made after them
 BOOKKEEPING = frozenset({INVITATION_ACCEPTED})
-
-#: the clock's events that came through a channel (``channel_ref``: e.g. a Message-ID)
-CLOCK_FROM_CHANNEL = (
-    clock_events.DeadlineExtended,
-    clock_events.GamePaused,
-    clock_events.GameResumed,
-    clock_events.VacationStarted,
-    clock_events.VacationEnded,
-    clock_events.StandingOrderSet,
-    clock_events.ClockRequested,
-    clock_events.ClockRequestAnswered,
-)
 
 #: the events a seat causes, through a channel
 SEAT_ACTS = (
@@ -455,9 +412,6 @@ SEAT_ACTS = (
     DisputeOpened,
     DisputeAnswered,
 )
-#: events that change nothing on the board: a reply made before them still answers the
-#: same position
-POSITION_NEUTRAL = (DisputeOpened, DisputeAnswered, DisputeResolved, *clock_events.CLOCK_EVENTS)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,6 @@ from sqlmodel import Session, col, select
 from engine.core import Rules
 from engine.core.protocol import Choices, choices_of
 from engine.core.registry import Registry, UnknownRules
-from pbem.app.config import Settings
 from pbem.core import events as ev
 from pbem.core import snapshots, store
 from pbem.core.cache import StateCache
@@ -111,10 +110,16 @@ def seats_of(session: Session, game_id: str) -> list[Seat]:
 class Repository:
     """Games as their logs say they are, at any version."""
 
-    def __init__(self, settings: Settings, registry: Registry) -> None:
-        self.settings = settings
+    def __init__(
+        self, registry: Registry, *, cache_size: int, snapshot_every: int, secret_key: str
+    ) -> None:
+        """``cache_size``: states kept in memory; ``snapshot_every``: a snapshot is taken each
+        time the version crosses a multiple of it (0: never); ``secret_key``: seals the
+        snapshots (empty: none is taken or trusted)."""
         self.registry = registry
-        self.cache = StateCache(settings.state_cache_size)
+        self.cache = StateCache(cache_size)
+        self.snapshot_every = snapshot_every
+        self._secret_key = secret_key
         self._reported: set[tuple[str, int, str]] = set()
         self._reported_lock = threading.Lock()
 
@@ -172,7 +177,7 @@ class Repository:
             bases.append(cached)
         # A snapshot can beat the cached base only if one was taken after it (they are
         # taken when a multiple of snapshot_every is crossed).
-        every = max(self.settings.snapshot_every, 1)
+        every = max(self.snapshot_every, 1)
         newer_possible = cached is None or at // every > cached[0] // every
         snap = store.latest_snapshot(session, game.id, at) if newer_possible else None
         usable = snap is not None and snap.rules_version == rules.version
@@ -203,9 +208,9 @@ class Repository:
 
     def is_trusted(self, snap: Snapshot) -> bool:
         """Whether the snapshot is as this service sealed it; a bad one is logged (once)."""
-        if not self.settings.secret_key:
+        if not self._secret_key:
             return False  # nothing to check a seal with: fold from the log
-        if snapshots.is_sealed(self.settings.secret_key, snap):
+        if snapshots.is_sealed(self._secret_key, snap):
             return True
         seen = (snap.game_id, snap.version, snap.mac)
         with self._reported_lock:
@@ -223,13 +228,22 @@ class Repository:
             )
         return False
 
+    def snapshot_if_due(
+        self, session: Session, game: Game, rules: Rules, state: Any, before: int
+    ) -> None:
+        """After an append from version ``before`` to the game's head: a snapshot of the
+        head's ``state`` when the append crossed a multiple of ``snapshot_every``."""
+        every = self.snapshot_every
+        if every > 0 and game.version // every > before // every:
+            self.save_snapshot(session, game, rules, state)
+
     def save_snapshot(self, session: Session, game: Game, rules: Rules, state: Any) -> None:
         """Store the state at the game's head as a snapshot, sealed with the secret key."""
-        if not self.settings.secret_key:
+        if not self._secret_key:
             return  # it could never be trusted
         dumped = ev.canonical_json(rules.dump_state(state))
         mac = snapshots.seal(
-            self.settings.secret_key, game.id, game.version, game.head_hash, rules.version, dumped
+            self._secret_key, game.id, game.version, game.head_hash, rules.version, dumped
         )
         store.save_snapshot(
             session, game.id, game.version, game.head_hash, rules.version, dumped, mac

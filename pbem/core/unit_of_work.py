@@ -1,6 +1,10 @@
 """One write transaction on one game: append the events at the expected version, run every
 projection (the read models) and every listener (the mail outbox), take a snapshot when one
-is due, and commit them together — a move and its consequences commit, or nothing does."""
+is due, and commit them together — a move and its consequences commit, or nothing does.
+
+A unit of work is given what it appends with (the time source, the repository, the
+listeners) when it is opened, and never reaches back into what opened it; it knows the
+read models only through the projections' runner, where the features register theirs."""
 
 from __future__ import annotations
 
@@ -8,21 +12,20 @@ import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Protocol, cast
 
-from sqlalchemy import and_, bindparam, text
+from sqlalchemy import Executable, and_, bindparam, text
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col
 
 from engine.core import Rules
-from pbem.app.config import Settings
-from pbem.clock import projection as deadlines
 from pbem.core import events as ev
 from pbem.core import store
 from pbem.core.db import Database, DriverStatement
 from pbem.core.errors import GameNotFound
 from pbem.core.events import StoredEvent
-from pbem.core.models import Game, GameClockState, IdempotencyKey, Seat, UndoRequest
+from pbem.core.models import Game, IdempotencyKey, Seat, UndoRequest
 from pbem.core.naming import Names, names_for
 from pbem.core.projections import runner as projections
 from pbem.core.repository import Loaded, Repository, SeatInfo, seat_infos, seats_of
@@ -55,6 +58,18 @@ class Listener(Protocol):
     def on_appended(self, ctx: AppendContext) -> None: ...
 
 
+@dataclass(frozen=True)
+class AppendWith:
+    """What every unit of work appends with, given to it when it is opened."""
+
+    #: the injected time: when the events are recorded
+    clock: Clock
+    #: folds earlier versions, takes the snapshots and remembers the new head
+    repository: Repository
+    #: run inside the transaction after each append (the list itself: it may change later)
+    listeners: list[Listener]
+
+
 class UnitOfWork:
     """A write transaction on one game, at its head (``state``)."""
 
@@ -66,7 +81,7 @@ class UnitOfWork:
         game: Game | None,
         seats: list[Seat],
         state: Any,
-        work: Transactions,
+        append_with: AppendWith,
         open_undo: UndoRequest | None = None,
         kept_result: IdempotencyKey | None = None,
     ) -> None:
@@ -76,7 +91,7 @@ class UnitOfWork:
         self.game = game
         self.seats = seats
         self.state = state
-        self._work = work
+        self._append_with = append_with
         # The open undo request, read with the game's lock (a game being created has none);
         # ``append`` keeps it current.
         self._open_undo = open_undo
@@ -116,7 +131,7 @@ class UnitOfWork:
 
     def state_at(self, version: int) -> Any:
         assert self.game is not None
-        return self._work.repository.state_at(self.session, self.game, self.rules, version)
+        return self._append_with.repository.state_at(self.session, self.game, self.rules, version)
 
     def read(self, after: int = 0) -> list[StoredEvent]:
         return store.read(self.session, self.game_id, after=after)
@@ -140,8 +155,8 @@ class UnitOfWork:
     ) -> list[StoredEvent]:
         """Append ``new_events`` after the head (``UndoLapsed`` added when they move the game
         on past an open undo request), project them, run the listeners."""
-        work, session = self._work, self.session
-        now = format_time(work.clock.now())
+        appending, session = self._append_with, self.session
+        now = format_time(appending.clock.now())
         before = self.version
         if lapse:
             new_events = self._with_lapse(new_events)
@@ -153,17 +168,15 @@ class UnitOfWork:
             self.seats = seats_of(session, self.game_id)
         game = self.game
         assert game is not None
-        every = work.settings.snapshot_every
-        if every > 0 and game.version // every > before // every:
-            work.repository.save_snapshot(session, game, self.rules, state_after)
+        appending.repository.snapshot_if_due(session, game, self.rules, state_after, before)
         ctx = AppendContext(
             session, game.id, game.game, tuple(stored), self.rules, self.state, state_after,
             game.version, game.head_hash, self.seat_infos(), self._open_undo,
         )  # fmt: skip
-        for listener in work.listeners:
+        for listener in appending.listeners:
             listener.on_appended(ctx)
         session.flush()
-        work.repository.remember(game.id, game.version, game.head_hash, state_after)
+        appending.repository.remember(game.id, game.version, game.head_hash, state_after)
         self.state = state_after
         return stored
 
@@ -199,10 +212,11 @@ class _Locked:
 
 def _lock_game(session: Session, game_id: str, idempotency_key: str | None) -> _Locked | None:
     """The game's row, locked for this write transaction, with what every command on it
-    reads: its seats, its open undo request, its clock row (``game_clocks``, None for an
-    untimed game, which the projections and the turn mails of an append ask for) and what
-    an earlier submission with the command's idempotency key kept. One read instead of five
-    (the game's row repeats on each seat's row), after the lock on PostgreSQL.
+    reads: its seats, its open undo request, what an earlier submission with the command's
+    idempotency key kept, and the row each read model that asks for it preloads
+    (``ReadModel.preload``: e.g. a timed game's clock, which the projections and the turn
+    mails of every append read). One read instead of five (the game's row repeats on each
+    seat's row), after the lock on PostgreSQL.
 
     SQLite locks the whole database when the write transaction begins (BEGIN IMMEDIATE), so
     everything read after is current. PostgreSQL locks the game's row first, in a statement
@@ -214,56 +228,61 @@ def _lock_game(session: Session, game_id: str, idempotency_key: str | None) -> _
     postgres = session.get_bind().dialect.name == "postgresql"
     if postgres:
         _LOCK_ROW.run(session, {"game_id": game_id})
+    preloaded = projections.preloaded()
     params = {"game_id": game_id, "idempotency_key": idempotency_key}
     # (typed as Any: SQLModel's exec is typed for its own select, of at most four entities)
-    rows = session.exec(cast(Any, _READ_HEAD), params=params).all()
+    rows = session.exec(cast(Any, _read_head(preloaded)), params=params).all()
     if not rows:
         return None
-    game, _, clock, open_undo, kept = rows[0]
-    seats = list({seat.seat: seat for _, seat, _, _, _ in rows if seat is not None}.values())
-    deadlines.remember_clock(session, game_id, clock)
+    game, _, open_undo, kept, *preloads = rows[0]
+    seats = list({row[1].seat: row[1] for row in rows if row[1] is not None}.values())
+    for model, row in zip(preloaded, preloads, strict=True):
+        assert model.preload is not None
+        model.preload(session, game_id, row)
     return _Locked(game, seats, open_undo, kept)
 
 
 _LOCK_ROW = DriverStatement(text("SELECT 1 FROM games WHERE id = :game_id FOR UPDATE"), wait=False)
-# Built once: building the statement costs about as much as running it, for every command.
-_READ_HEAD = (
+
+
+@cache
+def _read_head(preloaded: tuple[projections.ReadModel, ...]) -> Executable:
+    """The read of ``_lock_game``, built once for the read models registered (building it
+    costs about as much as running it, for every command)."""
     # SQLAlchemy's select: SQLModel's is typed for at most four entities
-    sa_select(Game, Seat, GameClockState, UndoRequest, IdempotencyKey)
-    .outerjoin(Seat, col(Seat.game_id) == col(Game.id))
-    .outerjoin(GameClockState, col(GameClockState.game_id) == col(Game.id))
-    .outerjoin(
-        UndoRequest,
-        and_(col(UndoRequest.game_id) == col(Game.id), col(UndoRequest.status) == "open"),
+    statement = (
+        sa_select(Game, Seat, UndoRequest, IdempotencyKey, *(m.table for m in preloaded))
+        .outerjoin(Seat, col(Seat.game_id) == col(Game.id))
+        .outerjoin(
+            UndoRequest,
+            and_(col(UndoRequest.game_id) == col(Game.id), col(UndoRequest.status) == "open"),
+        )
+        .outerjoin(
+            IdempotencyKey,
+            and_(
+                col(IdempotencyKey.game_id) == col(Game.id),
+                col(IdempotencyKey.key) == bindparam("idempotency_key"),
+            ),
+        )
     )
-    .outerjoin(
-        IdempotencyKey,
-        and_(
-            col(IdempotencyKey.game_id) == col(Game.id),
-            col(IdempotencyKey.key) == bindparam("idempotency_key"),
-        ),
-    )
-    .where(col(Game.id) == bindparam("game_id"))
-    .order_by(col(Seat.seat))
-)
+    for model in preloaded:
+        statement = statement.outerjoin(
+            model.table, getattr(model.table, model.game_column) == col(Game.id)
+        )
+    return statement.where(col(Game.id) == bindparam("game_id")).order_by(col(Seat.seat))
 
 
 class Transactions:
     """Opens units of work: on an existing game (locked), or on a game being created."""
 
     def __init__(
-        self,
-        db: Database,
-        settings: Settings,
-        clock: Clock,
-        repository: Repository,
-        listeners: Sequence[Listener],
+        self, db: Database, clock: Clock, repository: Repository, listeners: Sequence[Listener]
     ) -> None:
         self.db = db
-        self.settings = settings
-        self.clock = clock
         self.repository = repository
+        #: run inside the transaction after each append (a list: tests add to it)
         self.listeners = list(listeners)
+        self._append_with = AppendWith(clock, repository, self.listeners)
 
     @contextmanager
     def on(self, game_id: str, *, idempotency_key: str | None = None) -> Iterator[UnitOfWork]:
@@ -277,12 +296,12 @@ class Transactions:
             rules = self.repository.rules_of(game)
             state = self.repository.state_at(session, game, rules, game.version)
             yield UnitOfWork(
-                session, game_id, rules, game, locked.seats, state, self, locked.open_undo,
-                locked.kept_result,
+                session, game_id, rules, game, locked.seats, state, self._append_with,
+                locked.open_undo, locked.kept_result,
             )  # fmt: skip
 
     @contextmanager
     def creating(self, game_id: str, rules: Rules, state: Any) -> Iterator[UnitOfWork]:
         """A unit of work on a game that has no events yet (its first append creates it)."""
         with self.db.write() as session:
-            yield UnitOfWork(session, game_id, rules, None, [], state, self)
+            yield UnitOfWork(session, game_id, rules, None, [], state, self._append_with)

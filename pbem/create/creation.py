@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 from engine.core import ConfigError
 from pbem.app.config import Settings
+from pbem.clock import events as ce
 from pbem.clock.time_control import TimeControlError, parse_time_control
 from pbem.core import events as ev
 from pbem.core import store
@@ -160,7 +161,7 @@ class GameCreation:
                     ]
                     if timing.enabled:
                         new_events.append(
-                            ev.TimeControlSet(
+                            ce.TimeControlSet(
                                 time_control=timing.to_json(), by="creator", channel=channel
                             )
                         )

@@ -9,6 +9,7 @@ from sqlmodel import Session
 
 from pbem.core import events as ev
 from pbem.core.models import Invitation
+from pbem.core.projections.runner import ReadModel
 
 
 def project(
@@ -39,3 +40,7 @@ def project(
 
 
 _TYPES = {ev.GAME_CREATED, ev.INVITATION_ACCEPTED}
+
+
+#: registered by the composition root (``pbem.app.bootstrap.register_features``)
+READ_MODEL = ReadModel(Invitation, "game_id", ("seat",), project)

@@ -11,6 +11,7 @@ from sqlmodel import Session
 
 from pbem.core import events as ev
 from pbem.core.models import Dispute
+from pbem.core.projections.runner import ReadModel
 
 
 def project(
@@ -44,3 +45,7 @@ def project(
                 row.status = p.outcome
                 row.resolved = e.version
             session.add(row)
+
+
+#: registered by the composition root (``pbem.app.bootstrap.register_features``)
+READ_MODEL = ReadModel(Dispute, "game_id", ("dispute",), project)

@@ -51,7 +51,7 @@ def check_version(txn: UnitOfWork, seat: int, expected: int, policy: StalePolicy
         since = [
             e
             for e in txn.read(after=expected)
-            if e.type not in ev.BOOKKEEPING and not isinstance(e.payload, ev.POSITION_NEUTRAL)
+            if e.type not in ev.BOOKKEEPING and not isinstance(e.payload, ev.PositionNeutral)
         ]
         if all(isinstance(p := e.payload, ev.ActionApplied) and p.seat == seat for e in since):
             return

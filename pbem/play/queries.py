@@ -10,6 +10,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from engine.core import ActionSyntaxError, EngineError
+from pbem.clock import events as ce
 from pbem.core import events as ev
 from pbem.core import store
 from pbem.core.db import Database
@@ -71,7 +72,7 @@ class GameQueries:
         """Whether an event of this game came through ``channel_ref`` (e.g. a Message-ID)."""
         with self.db.read() as session:
             return any(
-                isinstance(p := e.payload, (*ev.SEAT_ACTS, *ev.CLOCK_FROM_CHANNEL))
+                isinstance(p := e.payload, (*ev.SEAT_ACTS, *ce.CLOCK_FROM_CHANNEL))
                 and p.channel_ref == channel_ref
                 for e in store.read(session, game_id)
             )

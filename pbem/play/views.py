@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from pbem.clock import events as ce
 from pbem.clock.display import clock_event_text
 from pbem.core import events as ev
 from pbem.core.events import StoredEvent
@@ -148,7 +149,7 @@ def _visible_data(e: StoredEvent, viewer: int | None, revealed: dict[int, bool])
     consented = isinstance(p, ev.ActionsRetracted) and p.request is not None
     if isinstance(p, ev.SEAT_ACTS) and (not own or consented):
         data["channel_ref"] = None
-    if isinstance(p, ev.CLOCK_FROM_CHANNEL):
+    if isinstance(p, ce.CLOCK_FROM_CHANNEL):
         return _visible_clock_data(p, data, viewer)
     if isinstance(p, ev.GameCreated):
         data["seats"] = [
@@ -178,14 +179,14 @@ def _visible_clock_data(p: Any, data: dict[str, Any], viewer: int | None) -> dic
     """A clock event as ``viewer`` may see it: the message it came by is its author's, and a
     standing order's move is its seat's alone (the others would learn what it means to play,
     a secret vote included)."""
-    if isinstance(p, ev.DeadlineExtended | ev.GamePaused | ev.GameResumed):
+    if isinstance(p, ce.DeadlineExtended | ce.GamePaused | ce.GameResumed):
         # By consent, it came with the last answer: whose, the answers say.
         author = p.by_seat if p.by == "seat" else None
     else:
         author = p.seat
     if viewer is None or author != viewer:
         data["channel_ref"] = None
-    if isinstance(p, ev.StandingOrderSet) and viewer != p.seat:
+    if isinstance(p, ce.StandingOrderSet) and viewer != p.seat:
         data["text"] = None
         data["hidden"] = True
     return data

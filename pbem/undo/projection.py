@@ -10,6 +10,7 @@ from sqlmodel import Session
 
 from pbem.core import events as ev
 from pbem.core.models import UndoRequest
+from pbem.core.projections.runner import ReadModel
 
 
 def project(
@@ -51,3 +52,7 @@ def project(
 
 
 _TYPES = {ev.UNDO_REQUESTED, ev.UNDO_DECIDED, ev.UNDO_LAPSED, ev.ACTIONS_RETRACTED}
+
+
+#: registered by the composition root (``pbem.app.bootstrap.register_features``)
+READ_MODEL = ReadModel(UndoRequest, "game_id", ("request",), project)

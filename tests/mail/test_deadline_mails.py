@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from pbem.app.bootstrap import build_service, build_sweeper
 from pbem.app.service import GameService
-from pbem.core import events as ev
+from pbem.clock import events as ce
 from pbem.core.db import Database
 from pbem.core.models import Deadline
 from pbem.mail.models import OutboxMail
@@ -45,7 +45,7 @@ def _deadline(db: Database, gid: str, seat: int) -> Deadline:
 def _order(service: GameService, gid: str, seat: int, text: str) -> None:
     """A standing order, as the seat's ``default <move>`` records it."""
     with service.parts.transactions.on(gid) as work:
-        order = ev.StandingOrderSet(seat=seat, text=text, channel="email", channel_ref=None)
+        order = ce.StandingOrderSet(seat=seat, text=text, channel="email", channel_ref=None)
         work.append([order], work.state, lapse=False)
 
 
@@ -94,7 +94,7 @@ def test_a_paused_clock_and_a_late_seat_are_said_so(world: MailWorld) -> None:
     before = _last_id(world, gid)
     with world.service.parts.transactions.on(gid) as work:
         work.append(
-            [ev.GamePaused(by="administrator", by_seat=None, channel="cli", channel_ref=None)],
+            [ce.GamePaused(by="administrator", by_seat=None, channel="cli", channel_ref=None)],
             work.state,
         )
     notices = {m.seat: mail_text(m) for m in _mails(world, gid, before)}
@@ -105,7 +105,7 @@ def test_a_paused_clock_and_a_late_seat_are_said_so(world: MailWorld) -> None:
     assert _deadline(world.db, gid, 0).status == "paused"
     with world.service.parts.transactions.on(gid) as work:
         work.append(
-            [ev.GameResumed(by="administrator", by_seat=None, channel="cli", channel_ref=None)],
+            [ce.GameResumed(by="administrator", by_seat=None, channel="cli", channel_ref=None)],
             work.state,
         )
     world.clock.advance(timedelta(hours=2))
@@ -168,7 +168,7 @@ def test_a_secret_action_played_at_a_deadline_is_not_shown_to_the_others(
     before = _last_id(world, gid)
     with service.parts.transactions.on(gid) as work:  # only Alice is late
         more = [
-            ev.DeadlineExtended(
+            ce.DeadlineExtended(
                 seat=s,
                 seconds=3600,
                 by="administrator",

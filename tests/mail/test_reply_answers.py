@@ -9,7 +9,7 @@ from email.message import EmailMessage
 
 from pbem.app.bootstrap import build_inbound
 from pbem.app.service import Created
-from pbem.core import events as ev
+from pbem.clock import events as ce
 from pbem.mail.models import OutboxMail
 from tests.mail.helpers import MailWorld, reply_to
 
@@ -56,7 +56,7 @@ def test_forty_identical_standing_orders_append_one_event(world: MailWorld) -> N
     outcome, mails = _reply(world, game.id, 0, "\n".join(["default E5"] * 40))
     assert outcome == "applied"
     new = world.service.raw_events(game.id)[before:]
-    assert [type(e.payload) for e in new] == [ev.StandingOrderSet]
+    assert [type(e.payload) for e in new] == [ce.StandingOrderSet]
     [answer] = mails
     assert _text(answer).count("Standing order set") == 1
 

@@ -11,6 +11,7 @@ from sqlmodel import select
 
 from pbem.app.bootstrap import build_service
 from pbem.app.service import GameService
+from pbem.clock import events as ce
 from pbem.core import events as ev
 from pbem.core.db import Database
 from pbem.core.models import Deadline
@@ -74,8 +75,8 @@ def at(when: datetime | None) -> str | None:
     return None if when is None else format_time(when)
 
 
-def paused(by_seat: int | None = None) -> ev.GamePaused:
-    return ev.GamePaused(
+def paused(by_seat: int | None = None) -> ce.GamePaused:
+    return ce.GamePaused(
         by="administrator" if by_seat is None else "seat",
         by_seat=by_seat,
         channel="api",
@@ -83,12 +84,12 @@ def paused(by_seat: int | None = None) -> ev.GamePaused:
     )
 
 
-def resumed() -> ev.GameResumed:
-    return ev.GameResumed(by="administrator", by_seat=None, channel="api", channel_ref=None)
+def resumed() -> ce.GameResumed:
+    return ce.GameResumed(by="administrator", by_seat=None, channel="api", channel_ref=None)
 
 
-def extended(seat: int, seconds: int) -> ev.DeadlineExtended:
-    return ev.DeadlineExtended(
+def extended(seat: int, seconds: int) -> ce.DeadlineExtended:
+    return ce.DeadlineExtended(
         seat=seat,
         seconds=seconds,
         by="administrator",
@@ -98,16 +99,16 @@ def extended(seat: int, seconds: int) -> ev.DeadlineExtended:
     )
 
 
-def away(seat: int, until: datetime) -> ev.VacationStarted:
-    return ev.VacationStarted(seat=seat, until=format_time(until), channel="api", channel_ref=None)
+def away(seat: int, until: datetime) -> ce.VacationStarted:
+    return ce.VacationStarted(seat=seat, until=format_time(until), channel="api", channel_ref=None)
 
 
-def back(seat: int) -> ev.VacationEnded:
-    return ev.VacationEnded(seat=seat, channel="api", channel_ref=None)
+def back(seat: int) -> ce.VacationEnded:
+    return ce.VacationEnded(seat=seat, channel="api", channel_ref=None)
 
 
-def standing(seat: int, text: str | None) -> ev.StandingOrderSet:
-    return ev.StandingOrderSet(seat=seat, text=text, channel="api", channel_ref=None)
+def standing(seat: int, text: str | None) -> ce.StandingOrderSet:
+    return ce.StandingOrderSet(seat=seat, text=text, channel="api", channel_ref=None)
 
 
 def accept_all(service: GameService, game_id: str) -> str:

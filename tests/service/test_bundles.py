@@ -22,6 +22,7 @@ from sqlmodel import col, select
 from pbem.app.service import GameService
 from pbem.audit.export import bundle_of, bundle_text, export_game
 from pbem.audit.verify import Report, verify_bundle, verify_bytes
+from pbem.clock import events as ce
 from pbem.core import chain
 from pbem.core import events as ev
 from pbem.core.db import Database
@@ -409,7 +410,7 @@ def test_a_seat_export_leaves_out_the_other_seats_standing_orders(service: GameS
     service.set_standing_order(gid, 1, "K11", channel="api")
     _play_to_the_end(service, gid, random.Random(5))
     anns = export_game(service.db, gid, seat=0)
-    orders = [e for e in anns["events"] if e["type"] == ev.STANDING_ORDER_SET]
+    orders = [e for e in anns["events"] if e["type"] == ce.STANDING_ORDER_SET]
     assert len(orders) == 1 and orders[0]["data"] is None
     assert "K11" not in json.dumps(orders)
     report = verify_bundle(anns, REGISTRY)
@@ -417,6 +418,6 @@ def test_a_seat_export_leaves_out_the_other_seats_standing_orders(service: GameS
     assert report.ok and report.replayed, report.problems
     assert report.orders_withheld == 1 and report.sealed == 0
     bobs = export_game(service.db, gid, seat=1)
-    [own] = [e for e in bobs["events"] if e["type"] == ev.STANDING_ORDER_SET]
+    [own] = [e for e in bobs["events"] if e["type"] == ce.STANDING_ORDER_SET]
     assert own["data"]["text"] == "K11"
     assert verify_bundle(bobs, REGISTRY).ok

@@ -12,7 +12,7 @@ from click.testing import CliRunner, Result
 
 from pbem.app.bootstrap import build_service
 from pbem.app.service import GameService
-from pbem.core import events as ev
+from pbem.clock import events as ce
 from pbem.core.db import Database
 from pbem.core.models import Deadline
 from tests.service.helpers import REGISTRY
@@ -117,7 +117,7 @@ def test_the_administrator_runs_the_clock_from_the_command_line(
     as_json = run("time-control", g.id, '{"kind": "clock", "initial": "3d"}', token=g.admin_token)
     assert as_json.exit_code == 0, as_json.output
     last = service.raw_events(g.id)[-1].payload
-    assert isinstance(last, ev.TimeControlSet) and last.time_control["kind"] == "clock"
+    assert isinstance(last, ce.TimeControlSet) and last.time_control["kind"] == "clock"
     everything = run("deadlines").output
     assert g.id in everything and other.id in everything
     assert run("deadlines", "nosuchgame").exit_code == 1

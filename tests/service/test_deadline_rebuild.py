@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from sqlalchemy import text
 
 from pbem.app.service import GameService
+from pbem.clock import events as ce
 from pbem.clock.time_control import parse_time_control
 from pbem.core import events as ev
 from pbem.core.db import Database
@@ -106,14 +107,14 @@ def _step(service: GameService, created: Created, data: st.DataObject) -> None:
         append(service, gid, standing(seat, data.draw(st.sampled_from([None, "pass", "x y"]))))
     elif step == "missed":
         if seat in loaded.to_act:
-            missed = ev.DeadlineMissed(
+            missed = ce.DeadlineMissed(
                 seat=seat, due_at=format_time(now), move=False, reason="waiting"
             )
             append(service, gid, missed)
     elif step == "time control":
         chosen = data.draw(st.sampled_from(TIME_CONTROLS[1:]))
         tc = parse_time_control(chosen).to_json()
-        append(service, gid, ev.TimeControlSet(time_control=tc, by="administrator", channel="api"))
+        append(service, gid, ce.TimeControlSet(time_control=tc, by="administrator", channel="api"))
     elif step == "dispute":
         moves = [e.version for e in service.raw_events(gid) if e.type == ev.ACTION_APPLIED]
         if moves:

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from pbem.app.service import GameService
+from pbem.clock import events as ce
 from pbem.clock.schedule import fold
 from pbem.clock.time_control import DAY, HOUR, TimeControl, parse_time_control
 from pbem.core import events as ev
@@ -290,7 +291,7 @@ def test_a_missed_deadline_is_late_and_not_acted_on_again(service: GameService) 
     wait(service, hours=49)
     due = at(MONDAY + timedelta(hours=48))
     assert due is not None
-    append(service, gid, ev.DeadlineMissed(seat=seat, due_at=due, move=False, reason="waiting"))
+    append(service, gid, ce.DeadlineMissed(seat=seat, due_at=due, move=False, reason="waiting"))
     row = rows(service, gid)[seat]
     assert (row.status, row.act_at, row.next_reminder_at) == ("late", None, None)
     _matches_log(service, gid)
@@ -372,7 +373,7 @@ def test_a_time_control_set_mid_game_applies_from_the_next_decision(
     a = _owing(service, gid)
     wait(service, hours=1)
     fast = parse_time_control("fast").to_json()
-    append(service, gid, ev.TimeControlSet(time_control=fast, by="administrator", channel="api"))
+    append(service, gid, ce.TimeControlSet(time_control=fast, by="administrator", channel="api"))
     assert rows(service, gid)[a].due_at == at(MONDAY + timedelta(hours=48))
     now = wait(service, hours=1)
     play(service, gid, a)
@@ -387,7 +388,7 @@ def test_an_untimed_game_given_a_time_control_gets_deadlines(service: GameServic
     now = wait(service, hours=1)
     standard = parse_time_control("standard").to_json()
     append(
-        service, gid, ev.TimeControlSet(time_control=standard, by="administrator", channel="api")
+        service, gid, ce.TimeControlSet(time_control=standard, by="administrator", channel="api")
     )
     # the seat owes from now on; its decision began under no time control, so the new one
     # applies from its next decision
@@ -463,7 +464,7 @@ def test_two_appends_of_one_microsecond_fold_as_they_did_one_by_one() -> None:
     which a rebuild reads as one: seat 1 came to owe and acted within it."""
     tc = parse_time_control({"kind": "clock", "initial": "10h", "increment": "2h", "cap": "11h"})
     start, then = MONDAY, MONDAY + timedelta(hours=3)
-    created = [([_stored(1, start, ev.TimeControlSet(tc.to_json(), "creator", "api"))], {0})]
+    created = [([_stored(1, start, ce.TimeControlSet(tc.to_json(), "creator", "api"))], {0})]
     one_by_one = [
         *created,
         ([_stored(2, then, _moved(0))], {1}),
@@ -531,7 +532,7 @@ def test_a_new_time_controls_grace_and_reminders_wait_for_the_next_decision(
     append(
         service,
         gid,
-        ev.TimeControlSet(time_control=later.to_json(), by="administrator", channel="api"),
+        ce.TimeControlSet(time_control=later.to_json(), by="administrator", channel="api"),
     )
     after = rows(service, gid)[a]
     # the decision under way keeps the grace, reminders and weekends it began with

@@ -17,6 +17,7 @@ from sqlmodel import col, select
 
 from pbem.app.bootstrap import build_service, build_sweeper
 from pbem.app.service import GameService
+from pbem.clock import events as ce
 from pbem.clock.sweep import Sweeper
 from pbem.core import events as ev
 from pbem.core.db import Database
@@ -79,7 +80,7 @@ def deadline(service: GameService, gid: str, seat: int) -> Deadline:
 
 def set_standing_order(service: GameService, gid: str, seat: int, text: str) -> None:
     with service.parts.transactions.on(gid) as txn:
-        order = ev.StandingOrderSet(seat=seat, text=text, channel="api", channel_ref=None)
+        order = ce.StandingOrderSet(seat=seat, text=text, channel="api", channel_ref=None)
         txn.append([order], txn.state, lapse=False)
 
 
@@ -95,13 +96,13 @@ def test_a_missed_deadline_gets_the_default_move_once(
     assert [(m.game_id, m.seat, m.reason, m.played) for m in report.moves if m.game_id == gid] == [
         (gid, 0, "default", "keep")
     ]
-    missed = payloads(service, gid, ev.DeadlineMissed)
-    assert missed == [ev.DeadlineMissed(0, format_time(START + 10 * HOUR), True, "default")]
+    missed = payloads(service, gid, ce.DeadlineMissed)
+    assert missed == [ce.DeadlineMissed(0, format_time(START + 10 * HOUR), True, "default")]
     moves = [p for p in payloads(service, gid, ev.ActionApplied) if p.channel == "deadline"]
     assert [(p.seat, p.canonical) for p in moves] == [(0, "keep")]
     # Nothing more to do at the same time: the decision ended.
     assert not [m for m in sweeper.sweep().moves if m.game_id == gid]
-    assert len(payloads(service, gid, ev.DeadlineMissed)) == 1
+    assert len(payloads(service, gid, ce.DeadlineMissed)) == 1
     # The next seat's time starts now.
     assert deadline(service, gid, 1).due_at == format_time(clock.now() + 10 * HOUR)
 
@@ -131,7 +132,7 @@ def test_a_standing_order_no_longer_legal_falls_back_to_the_default(
     assert act.reason.startswith("standing order not legal: ")
     assert "not allowed now" in act.reason
     assert act.played == "keep"
-    [missed] = payloads(service, gid, ev.DeadlineMissed)
+    [missed] = payloads(service, gid, ce.DeadlineMissed)
     assert missed.reason == act.reason
 
 
@@ -143,8 +144,8 @@ def test_wait_mode_records_the_missed_deadline_and_plays_nothing(
     clock.advance(11 * HOUR)
     [act] = [m for m in sweeper.sweep().moves if m.game_id == gid]
     assert (act.move, act.reason, act.played) == (False, "waiting", None)
-    assert payloads(service, gid, ev.DeadlineMissed) == [
-        ev.DeadlineMissed(0, format_time(START + 10 * HOUR), False, "waiting")
+    assert payloads(service, gid, ce.DeadlineMissed) == [
+        ce.DeadlineMissed(0, format_time(START + 10 * HOUR), False, "waiting")
     ]
     assert service.load(gid).version == version + 1
     assert deadline(service, gid, 0).status == "late"
@@ -181,10 +182,10 @@ def test_downtime_gives_one_move_per_missed_deadline_and_counts_from_the_sweep(
     # Only seat 0's deadline had passed: seat 1's decision begins with the deadline move.
     assert [m.seat for m in acts] == [0]
     assert deadline(service, gid, 1).due_at == format_time(clock.now() + 10 * HOUR)
-    assert len(payloads(service, gid, ev.DeadlineMissed)) == 1
+    assert len(payloads(service, gid, ce.DeadlineMissed)) == 1
     clock.advance(timedelta(days=4))
     assert [m.seat for m in sweeper.sweep().moves if m.game_id == gid] == [1]
-    missed = payloads(service, gid, ev.DeadlineMissed)
+    missed = payloads(service, gid, ce.DeadlineMissed)
     assert [p.seat for p in missed] == [0, 1]
     assert parse_time(missed[1].due_at) == START + timedelta(days=3) + 10 * HOUR
     # The read models the sweep's appends wrote are the ones the log gives.
@@ -296,7 +297,7 @@ def test_two_sweeps_at_once_act_once(
     assert errors == []
     assert len(reminder_mails(service, ann)) == 1
     for gid in games:
-        assert len(payloads(service, gid, ev.DeadlineMissed)) == 1
+        assert len(payloads(service, gid, ce.DeadlineMissed)) == 1
         assert (
             len([p for p in payloads(service, gid, ev.ActionApplied) if p.channel == "deadline"])
             == 1
@@ -326,7 +327,7 @@ def test_a_sweep_interrupted_then_rerun_acts_once(
             raise Boom
         with service.parts.transactions.on(gid) as txn:
             txn.append(
-                [ev.DeadlineMissed(0, format_time(START), True, "never committed")], txn.state
+                [ce.DeadlineMissed(0, format_time(START), True, "never committed")], txn.state
             )
             raise Boom
 
@@ -335,11 +336,11 @@ def test_a_sweep_interrupted_then_rerun_acts_once(
     report = sweeper.sweep()
     assert report.failed == 1
     expected = 1 if where == "after commit" else 0
-    assert len(payloads(service, gid, ev.DeadlineMissed)) == expected
+    assert len(payloads(service, gid, ce.DeadlineMissed)) == expected
     monkeypatch.setattr(moves, "deadline_passed", original)
     sweeper.sweep()
     sweeper.sweep()
-    assert len(payloads(service, gid, ev.DeadlineMissed)) == 1
+    assert len(payloads(service, gid, ce.DeadlineMissed)) == 1
     assert (
         len([p for p in payloads(service, gid, ev.ActionApplied) if p.channel == "deadline"]) == 1
     )
@@ -387,7 +388,7 @@ def test_lancaster_parliament_votes_each_get_their_own_secret_default(
     votes = [p for p in new if isinstance(p, ev.ActionApplied) and p.channel == "deadline"]
     assert sorted(p.seat for p in votes) == [0, 1, 2]
     assert all(p.secret and p.commitment and p.canonical.startswith("vote") for p in votes)
-    missed = [p for p in new if isinstance(p, ev.DeadlineMissed)]
+    missed = [p for p in new if isinstance(p, ce.DeadlineMissed)]
     assert sorted(p.seat for p in missed) == [0, 1, 2]
 
 
@@ -453,4 +454,4 @@ def test_pbem_sweep_runs_one_sweep_and_says_what_it_did(
     assert line.startswith(f"game {gid} seat 0: deadline 2026-03-02T19:00:00.000000Z missed; ")
     assert line.endswith(" (default)")
     assert "deadline(s)" in result.output.splitlines()[-1]
-    assert len(payloads(service, gid, ev.DeadlineMissed)) == 1
+    assert len(payloads(service, gid, ce.DeadlineMissed)) == 1

@@ -29,6 +29,7 @@ from sqlmodel import col, func, select
 
 from pbem.app.bootstrap import build_service
 from pbem.app.service import GameService
+from pbem.clock import events as ce
 from pbem.core import events as ev
 from pbem.core.db import Database
 from pbem.core.models import Deadline, ReminderSent
@@ -181,7 +182,7 @@ def check_once(database: Database, tmp_path: Path, batch: Batch) -> None:
     )
     for gid in batch.late:
         payloads = [e.payload for e in service.raw_events(gid)]
-        missed = [p for p in payloads if isinstance(p, ev.DeadlineMissed)]
+        missed = [p for p in payloads if isinstance(p, ce.DeadlineMissed)]
         assert [(p.seat, p.due_at, p.move) for p in missed] == [(0, batch.due[gid][0], True)]
         moves = [p for p in payloads if isinstance(p, ev.ActionApplied) and p.channel == "deadline"]
         assert [p.seat for p in moves] == [0]

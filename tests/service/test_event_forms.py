@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from pbem.clock import events as ce
 from pbem.core import chain
 from pbem.core import events as ev
 
@@ -123,25 +124,25 @@ EXAMPLES: dict[tuple[str, int], list[dict[str, Any]]] = {
         },
     ],
     (ev.INVITATION_ACCEPTED, 1): [{"seat": 1, "channel": "web"}],
-    (ev.TIME_CONTROL_SET, 1): [
+    (ce.TIME_CONTROL_SET, 1): [
         {
             "time_control": {"kind": "fixed", "per_decision": 172800},
             "by": "creator",
             "channel": "api",
         },
     ],
-    (ev.DEADLINE_MISSED, 1): [
+    (ce.DEADLINE_MISSED, 1): [
         {"seat": 0, "due_at": "2026-01-02T03:04:05+00:00", "move": True, "reason": "default"},
     ],
-    (ev.DEADLINE_EXTENDED, 1): [
+    (ce.DEADLINE_EXTENDED, 1): [
         {"seat": 0, "seconds": 3600, "by": "seat", "by_seat": 0, **REF},
         {"seat": 0, "seconds": 60, "by": "administrator", "by_seat": None, **REF},
     ],
-    (ev.GAME_PAUSED, 1): [{"by": "consent", "by_seat": 1, **REF}],
-    (ev.GAME_RESUMED, 1): [{"by": "administrator", "by_seat": None, **REF}],
-    (ev.VACATION_STARTED, 1): [{"seat": 1, "until": "2026-02-01T00:00:00+00:00", **REF}],
-    (ev.VACATION_ENDED, 1): [{"seat": 1, **REF}],
-    (ev.STANDING_ORDER_SET, 1): [
+    (ce.GAME_PAUSED, 1): [{"by": "consent", "by_seat": 1, **REF}],
+    (ce.GAME_RESUMED, 1): [{"by": "administrator", "by_seat": None, **REF}],
+    (ce.VACATION_STARTED, 1): [{"seat": 1, "until": "2026-02-01T00:00:00+00:00", **REF}],
+    (ce.VACATION_ENDED, 1): [{"seat": 1, **REF}],
+    (ce.STANDING_ORDER_SET, 1): [
         {"seat": 1, "text": "pass", **REF},
         {"seat": 1, "text": None, **REF},
     ],

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 
 from pbem.app.bootstrap import build_service
 from pbem.app.service import GameService
-from pbem.core import events as ev
+from pbem.clock import events as ce
 from pbem.core.db import Database
 from pbem.core.time_source import ManualClock
 from tests.service.helpers import REGISTRY
@@ -130,15 +130,15 @@ def test_the_seat_page_says_when_the_clock_is_paused_or_the_game_waits(
     gid, token = made.json["id"], made.json["seats"][0]["token"]
     service = _service(app)
     with service.parts.transactions.on(gid) as work:
-        paused = ev.GamePaused(by="administrator", by_seat=None, channel="cli", channel_ref=None)
+        paused = ce.GamePaused(by="administrator", by_seat=None, channel="cli", channel_ref=None)
         work.append([paused], work.state)
     assert _clock_paragraph(_page(app, gid, token)).startswith("Deadline: clock paused")
     with service.parts.transactions.on(gid) as work:
-        resumed = ev.GameResumed(by="administrator", by_seat=None, channel="cli", channel_ref=None)
+        resumed = ce.GameResumed(by="administrator", by_seat=None, channel="cli", channel_ref=None)
         work.append([resumed], work.state)
     clock.set(START + timedelta(hours=13))
     with service.parts.transactions.on(gid) as work:
-        missed = ev.DeadlineMissed(
+        missed = ce.DeadlineMissed(
             seat=0, due_at="2026-11-23T22:00:00.000000Z", move=False, reason="waiting"
         )
         work.append([missed], work.state)

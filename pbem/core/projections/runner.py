@@ -1,5 +1,7 @@
-"""The read models, each a projection of the events: ``games``, ``seats``, ``undo_requests``,
-``disputes``, ``invitations``, ``deadlines`` (with ``game_clocks``).
+"""The read models, each a projection of the events: the core's ``games`` and ``seats``, and
+those the features register (``register_read_models``): ``undo_requests``, ``disputes``,
+``invitations``, ``deadlines`` (with ``game_clocks``), registered by the composition root
+(``pbem.app.bootstrap.register_features``), so this module names no feature.
 
 A projection is a function of the events just appended to one game's stream (and of the
 seats that owe an action after them, which the fold of the log decides); it writes its table
@@ -18,13 +20,9 @@ from typing import Any
 from sqlalchemy import delete
 from sqlmodel import Session, SQLModel, select
 
-from pbem.clock import projection as deadlines
 from pbem.core.events import StoredEvent
-from pbem.core.models import Deadline, Dispute, Game, GameClockState, Invitation, Seat, UndoRequest
+from pbem.core.models import Game, Seat
 from pbem.core.projections import games, seats
-from pbem.create import projection as invitations
-from pbem.disputes import projection as disputes
-from pbem.undo import projection as undo_requests
 
 #: What a projection is given: the session, the game, the events appended (in order), and
 #: the seats that owe an action after them.
@@ -41,26 +39,51 @@ class ReadModel:
     #: None: the table is written by another read model's projection (``game_clocks`` by
     #: the deadlines', which folds the clock the deadlines are computed from)
     project: Projection | None
+    #: For a table of at most one row per game that a projection reads at every append:
+    #: given that row (None when the game has none) when a write transaction locks the game,
+    #: read together with the game's row (``pbem.core.unit_of_work``: one query, not one
+    #: more per append), to keep for the projection.
+    preload: Callable[[Session, str, Any], None] | None = None
+    #: Forgets what the projection kept of the transaction's reads (``rebuild`` is about to
+    #: rewrite its table).
+    forget: Callable[[Session], None] | None = None
 
 
-READ_MODELS: tuple[ReadModel, ...] = (
+#: The read models, in the order they are projected: the core's own, then each one
+#: registered (a projection may read the rows of those before it).
+_READ_MODELS: list[ReadModel] = [
     ReadModel(Game, "id", ("id",), games.project),
     ReadModel(Seat, "game_id", ("seat",), seats.project),
-    ReadModel(UndoRequest, "game_id", ("request",), undo_requests.project),
-    ReadModel(Dispute, "game_id", ("dispute",), disputes.project),
-    ReadModel(Invitation, "game_id", ("seat",), invitations.project),
-    # after ``seats`` and ``invitations``: a game given a time control mid-game reads who
-    # resigned and who has yet to accept from them
-    ReadModel(Deadline, "game_id", ("seat",), deadlines.project),
-    ReadModel(GameClockState, "game_id", ("game_id",), None),
-)
+]
+
+
+def register_read_models(*models: ReadModel) -> None:
+    """Add a feature's read models after those registered before (the order they are
+    projected in). Registering one again changes nothing (the composition root registers
+    them each time it builds a service); another read model of the same table is refused."""
+    for model in models:
+        if model in _READ_MODELS:
+            continue
+        if any(known.table is model.table for known in _READ_MODELS):
+            raise ValueError(f"{model.table.__name__} already has a read model")
+        _READ_MODELS.append(model)
+
+
+def read_models() -> tuple[ReadModel, ...]:
+    """Every read model registered, in the order they are projected."""
+    return tuple(_READ_MODELS)
+
+
+def preloaded() -> tuple[ReadModel, ...]:
+    """The read models whose row a write transaction reads with the game's (``preload``)."""
+    return tuple(model for model in _READ_MODELS if model.preload is not None)
 
 
 def project(
     session: Session, game_id: str, events: Sequence[StoredEvent], to_act: frozenset[int]
 ) -> None:
     """Every read model, brought up to date with ``events`` (just appended)."""
-    for model in READ_MODELS:
+    for model in read_models():
         if model.project is not None:
             model.project(session, game_id, events, to_act)
     session.flush()
@@ -73,12 +96,15 @@ Batch = tuple[Sequence[StoredEvent], frozenset[int]]
 def rebuild(session: Session, game_id: str, batches: Sequence[Batch]) -> None:
     """Delete the game's rows of every read model and project its whole stream again, one
     append at a time (a deadline starts when its seat came to owe a decision)."""
-    for model in READ_MODELS:
+    models = read_models()
+    for model in models:
         column = getattr(model.table, model.game_column)
         session.execute(delete(model.table).where(column == game_id))
     session.flush()
     session.expunge_all()
-    deadlines.forget_clocks(session)
+    for model in models:
+        if model.forget is not None:
+            model.forget(session)
     for events, to_act in batches:
         project(session, game_id, events, to_act)
 
@@ -89,7 +115,7 @@ Rows = dict[str, dict[tuple[Any, ...], dict[str, Any]]]
 def snapshot_rows(session: Session, game_id: str) -> Rows:
     """The game's rows of every read model: table -> key -> column -> value."""
     out: Rows = {}
-    for model in READ_MODELS:
+    for model in read_models():
         column = getattr(model.table, model.game_column)
         rows = session.exec(select(model.table).where(column == game_id)).all()
         table = model.table.__table__  # type: ignore[attr-defined]

@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from pbem.mail.outbound.headers import LOCAL_PART_MAX
+from pbem.core.header_text import LOCAL_PART_MAX
 
 _FORMAT = 1  # the high nibble of the first byte: the token layout version
 # The low nibble: how the game id is stored. Only as text: the service's ids are short text

@@ -1,8 +1,9 @@
 """Safe outgoing headers.
 
 Every string that goes into an outgoing header passes through :func:`clean` (or
-:func:`clean_address`): CR, LF, NUL, the Unicode line and paragraph separators and every
-other control or bidi-override character are removed and the length is capped.
+:func:`clean_address`, both in ``pbem.core.header_text``): CR, LF, NUL, the Unicode line and
+paragraph separators and every other control or bidi-override character are removed and the
+length is capped.
 
 Outgoing messages are built only from plain ``str`` values: never from a header object of a
 parsed incoming message. Python 3.11's ``email`` package writes a parsed header object back
@@ -23,16 +24,15 @@ from email.policy import EmailPolicy
 from email.utils import formataddr
 from typing import Any
 
-#: Controls (C0, DEL, C1), zero-width and bidi-override characters, line/paragraph separators.
-_UNSAFE = re.compile(
-    "[\x00-\x1f\x7f\x80-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
-)
-#: The caps: RFC 5322 recommends lines of at most 78 characters; a subject may fold, but a
+# The line and address checks are pure and shared with the settings' own check; the mail code
+# takes them from here, with the rest of what makes a header safe.
+from pbem.core.header_text import SUBJECT_MAX, UNSAFE
+from pbem.core.header_text import clean as clean
+from pbem.core.header_text import clean_address as clean_address
+
+#: The caps beside ``SUBJECT_MAX``: RFC 5322 recommends lines of at most 78 characters; a
 #: display name or an id never needs more than this.
-SUBJECT_MAX = 200
 NAME_MAX = 64
-ADDRESS_MAX = 254  # RFC 5321 path limit
-LOCAL_PART_MAX = 64  # RFC 5321 4.5.3.1.1
 VALUE_MAX = 998  # RFC 5322 2.1.1 line limit
 
 
@@ -101,37 +101,7 @@ _FOLDED: dict[tuple[int, str, int], tuple[Any, bytes]] = {}
 SMTP_POLICY = _FoldsRemembered(linesep="\r\n", header_factory=_HeaderClasses(remember=4096))
 READ_POLICY = policy.default.clone(header_factory=_HeaderClasses(remember=4096))
 
-_ADDRESS = re.compile(r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9.-]+$")
 _MSGID = re.compile(r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9.-]+$")
-
-
-def clean(value: str, limit: int = SUBJECT_MAX) -> str:
-    """One line of text that is safe in any header: unsafe characters become spaces, runs of
-    whitespace collapse, and the result is cut to ``limit`` characters (with an ellipsis)."""
-    # type(), not isinstance(): parsed header objects are str subclasses, and refusing them
-    # keeps any incoming header object out of our mails (see the module docstring).
-    if type(value) is not str:
-        raise TypeError(f"header text must be a plain str, not {type(value).__name__}")
-    text = " ".join(_UNSAFE.sub(" ", value).split())
-    if len(text) > limit:
-        text = text[: limit - 1].rstrip() + "…"
-    return text
-
-
-def clean_address(address: str) -> str:
-    """An addr-spec (``local@domain``) we are willing to put in a header or an SMTP envelope;
-    raises ValueError with the reason otherwise. Quoted local parts and IP literals are
-    refused on purpose: players' and our own addresses never need them."""
-    if type(address) is not str:
-        raise TypeError(f"an address must be a str, not {type(address).__name__}")
-    if _UNSAFE.search(address) or not _ADDRESS.match(address):
-        raise ValueError(f"{clean(address, 80)!r} is not a plain e-mail address (name@domain)")
-    local, _, domain = address.rpartition("@")
-    if len(address) > ADDRESS_MAX or len(local) > LOCAL_PART_MAX:
-        raise ValueError(f"{clean(address, 80)!r} is too long for an e-mail address")
-    if domain.startswith(".") or domain.endswith(".") or ".." in domain or ".." in local:
-        raise ValueError(f"{clean(address, 80)!r} has an empty part in its name")
-    return address
 
 
 #: An RFC 2047 encoded word: mail clients show what it decodes to, not its text.
@@ -170,7 +140,7 @@ def format_address(name: str, address: str) -> str:
 def msgid(value: str) -> str:
     """``<id>`` for a Message-ID-like header; the id (with or without brackets) is checked."""
     bare = value.strip().removeprefix("<").removesuffix(">")
-    if _UNSAFE.search(bare) or not _MSGID.match(bare) or len(bare) > VALUE_MAX // 4:
+    if UNSAFE.search(bare) or not _MSGID.match(bare) or len(bare) > VALUE_MAX // 4:
         raise ValueError(f"{clean(value, 80)!r} is not a message id")
     return f"<{bare}>"
 

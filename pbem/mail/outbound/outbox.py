@@ -37,6 +37,7 @@ from sqlmodel import Session
 
 from engine.core import Rules
 from pbem.app.config import Settings
+from pbem.clock import events as ce
 from pbem.clock.events import CLOCK_EVENTS
 from pbem.clock.mail_news import clock_news, deadline_line, vacation_ends
 from pbem.clock.preferences import address_key
@@ -148,7 +149,7 @@ def plan_mails(
         for e in new
         if isinstance(p := e.payload, ev.SEAT_ACTS)
         and p.channel not in ("auto", "deadline")
-        and not isinstance(p, ev.POSITION_NEUTRAL)
+        and not isinstance(p, ev.PositionNeutral)
         and not (resolved and isinstance(p, ev.ActionsRetracted))
     }
     finished = next((e for e in new if e.type == ev.GAME_FINISHED), None)
@@ -294,7 +295,7 @@ def plan_mails(
 def _time_control(new: Sequence[StoredEvent]) -> str | None:
     """The time control an append sets, for people (None: it sets none)."""
     for e in new:
-        if isinstance(p := e.payload, ev.TimeControlSet):
+        if isinstance(p := e.payload, ce.TimeControlSet):
             return TimeControl.from_json(p.time_control).describe()
     return None
 
