@@ -1,8 +1,9 @@
 """What every game's module of ``web.games`` provides, with the defaults of a game that has
 no more than them: ``WebGame``.
 
-The pages ask the game for its parts (the board's template and context, the fields of the
-/new form, how those fields make its config) instead of testing the game's name.
+The pages ask the game for its parts (the board's template and context, the move its board's
+form plays, the fields of the /new form, how those fields make its config) instead of testing
+the game's name.
 """
 
 from __future__ import annotations
@@ -36,6 +37,11 @@ class WebGame:
     config_field: ClassVar[str] = "form"
     #: what the typed-move box adds to "Or type a move"
     typed_hint: ClassVar[str] = ""
+
+    def form_move(self, text: str, form: Mapping[str, str]) -> str:
+        """The move the game page's form plays: ``text`` (the clicked choice, else the typed
+        text) as it is, unless the board asks for a move's parts in fields of their own."""
+        return text
 
     def read_form(self, form: Mapping[str, str]) -> dict[str, Any]:
         """Its fields of the /new form, as the form's values."""

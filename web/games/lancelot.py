@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 #: the stylesheet's (pbem.css: one value per player colour, shared with every game's board).
 COLOURS = ("Red", "Blue", "Yellow", "Green", "Purple")
 CELL = 40  # SVG units per square
+#: The word of the force of the King: its button on the board plays it with the two squares
+#: of its lists.
+KING = "king"
 
 
 def seat_colours(view: Mapping[str, Any]) -> list[str]:
@@ -160,6 +163,13 @@ class Lancelot(WebGame):
     board_template = "games/_lancelot.html"
     form_template = "games/_lancelot_new.html"
     config_field = "variants"
+
+    def form_move(self, text: str, form: Mapping[str, str]) -> str:
+        if text == KING:
+            # The force of the King: thousands of pairs, so the board asks for Excalibur's new
+            # square and the knight's in two lists (``king_excalibur``, ``king_knight``).
+            return f"{KING} {form.get('king_excalibur', '')} {form.get('king_knight', '')}"
+        return text
 
     def read_form(self, form: Mapping[str, str]) -> dict[str, Any]:
         return {"diagonals": bool(form.get("diagonals")), "excalibur": bool(form.get("excalibur"))}

@@ -19,6 +19,7 @@ from pbem.core.errors import ServiceError
 from pbem.core.naming import Names
 from pbem.core.numbers import NumberError, read_int
 from pbem.play.pages_data import game_status
+from web.games import WEB_GAMES
 from web.pages.admin_links import take_admin_link
 from web.pages.audit import audit
 from web.pages.common import (
@@ -139,11 +140,10 @@ def play(game_id: str) -> Any:
     # A clicked choice plays that action; otherwise the typed text (kept on an error).
     typed = request.form.get("action", "")[:MAX_TEXT]
     text = request.form.get("choice") or typed
-    if text == "king":
-        # Lancelot's force of the King: two squares chosen from two lists.
-        text = (
-            f"king {request.form.get('king_excalibur', '')} {request.form.get('king_knight', '')}"
-        )
+    game = WEB_GAMES.get(service().load(game_id).game)
+    if game is not None:
+        # a move whose parts the game's board asks for in fields of their own
+        text = game.form_move(text, request.form)
     try:
         expected = read_int(request.form.get("expected_version", ""), what="the version")
     except NumberError:
