@@ -58,21 +58,7 @@ def _cycles(package: str) -> list[tuple[list[str], list[str]]]:
     return [(c, [f"{m} -> {t}" for m in c for t in edges.get(m, []) if t in set(c)]) for c in found]
 
 
-@pytest.mark.parametrize(
-    "package",
-    [
-        "engine",
-        "pbem",
-        pytest.param(
-            "web",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="known, not yet removed: web.pages.routes registers the disputes and "
-                "undo blueprints, which import its render_game inside their views",
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("package", ["engine", "pbem", "web"])
 def test_no_import_cycle(package: str) -> None:
     cycles = _cycles(package)
     assert not cycles, "\n\n".join(

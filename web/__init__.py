@@ -14,6 +14,7 @@ from pbem.app.service import GameService
 from web.api.json_input import StrictRequest
 from web.browser_security import BrowserSecurity
 from web.errors import PbemApi, register_error_handlers
+from web.games import WEB_GAMES
 from web.numbers import WholeNumberConverter
 from web.pages.devmail import refuse_beyond_loopback
 from web.session_cookie import use_encrypted_sessions
@@ -55,6 +56,8 @@ def create_app(
     use_encrypted_sessions(
         app, days=settings.session_days, secure=settings.base_url.startswith("https://")
     )
+    # Every page's header links each game's rules: the games are web.games', not the templates'.
+    app.jinja_env.globals["web_games"] = tuple(WEB_GAMES.values())
     security = BrowserSecurity()
     security.init_app(app, base_url=settings.base_url)
 

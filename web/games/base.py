@@ -1,8 +1,9 @@
 """What every game's module of ``web.games`` provides, with the defaults of a game that has
 no more than them: ``WebGame``.
 
-The pages ask the game for its parts (the board's template and context, the fields of the
-/new form, how those fields make its config) instead of testing the game's name.
+The pages ask the game for its parts (the board's template and context, what the game page
+says of its setup, the move its board's form plays, the fields of the /new form, how those
+fields make its config) instead of testing the game's name.
 """
 
 from __future__ import annotations
@@ -36,6 +37,14 @@ class WebGame:
     config_field: ClassVar[str] = "form"
     #: what the typed-move box adds to "Or type a move"
     typed_hint: ClassVar[str] = ""
+    #: the template of what the game page says, below the board, of the choices made when
+    #: the game was created (None: nothing)
+    setup_template: ClassVar[str | None] = None
+
+    def form_move(self, text: str, form: Mapping[str, str]) -> str:
+        """The move the game page's form plays: ``text`` (the clicked choice, else the typed
+        text) as it is, unless the board asks for a move's parts in fields of their own."""
+        return text
 
     def read_form(self, form: Mapping[str, str]) -> dict[str, Any]:
         """Its fields of the /new form, as the form's values."""
@@ -62,6 +71,10 @@ class WebGame:
         self, rules: Any, values: Mapping[str, Any], players: int, *, chosen: bool
     ) -> dict[str, Any]:
         """What its template of the /new form needs; ``chosen`` when it is the game chosen."""
+        return {}
+
+    def setup(self, config: Mapping[str, Any], view: Mapping[str, Any]) -> dict[str, Any]:
+        """What its setup template needs, from the game's config and the viewer's view."""
         return {}
 
     def board(

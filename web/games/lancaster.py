@@ -1,7 +1,8 @@
 """Lancaster on the web pages: its board (``games/_lancaster.html``, with Henry V's parts in
-``games/_lancaster_henry.html``: the seat's choices as the engine words them), and its fields
-of the /new form (``games/_lancaster_new.html``): the Henry V modules, the laws, and how many
-values of each choice are not from a published source.
+``games/_lancaster_henry.html``: the seat's choices as the engine words them), the laws a game
+of The New Laws plays (``games/_lancaster_laws.html``), and its fields of the /new form
+(``games/_lancaster_new.html``): the Henry V modules, the laws, and how many values of each
+choice are not from a published source.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.core.protocol import Choices
-from pbem.play.component_values import count_for
+from pbem.play.component_values import count_for, law_sets
 from web.games.base import Problem, WebGame
 from web.pages.choices import for_people
 
@@ -54,6 +55,7 @@ class Lancaster(WebGame):
     form_template = "games/_lancaster_new.html"
     config_field = "expansions"
     typed_hint = " (any line you could write in a mail)"
+    setup_template = "games/_lancaster_laws.html"
 
     def read_form(self, form: Mapping[str, str]) -> dict[str, Any]:
         return {
@@ -152,6 +154,11 @@ class Lancaster(WebGame):
             "columns": [LAWS[laws_modes[i][0]] for i in keep],
             "table": [(label, [c[i] for i in keep]) for label, c in table],
         }
+
+    def setup(self, config: Mapping[str, Any], view: Mapping[str, Any]) -> dict[str, Any]:
+        # which laws each law group plays (The New Laws, chosen at creation; none for the
+        # base laws)
+        return {"law_sets": law_sets(config, view)}
 
     def board(
         self, view: Mapping[str, Any], choices: Choices, names: Names, people: Sequence[str]

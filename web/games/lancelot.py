@@ -20,16 +20,13 @@ if TYPE_CHECKING:
     from pbem.core.naming import Names
 
 #: Knight colours by seat when the view names none. The digit of the mail's text board is
-#: drawn on each knight too, so colour is never the only clue.
+#: drawn on each knight too, so colour is never the only clue. What each colour looks like is
+#: the stylesheet's (pbem.css: one value per player colour, shared with every game's board).
 COLOURS = ("Red", "Blue", "Yellow", "Green", "Purple")
-FILL = {
-    "Red": "#c0392b",
-    "Blue": "#1f5fa8",
-    "Yellow": "#e2b007",
-    "Green": "#2e7d32",
-    "Purple": "#6a3d9a",
-}
 CELL = 40  # SVG units per square
+#: The word of the force of the King: its button on the board plays it with the two squares
+#: of its lists.
+KING = "king"
 
 
 def seat_colours(view: Mapping[str, Any]) -> list[str]:
@@ -38,6 +35,12 @@ def seat_colours(view: Mapping[str, Any]) -> list[str]:
     if isinstance(players, list):
         return [str(p.get("label") or COLOURS[i]) for i, p in enumerate(players)]
     return list(COLOURS[: int(players)])
+
+
+def colour_class(colour: str) -> str:
+    """The stylesheet's class of a player colour (``c-red``), which colours a swatch and a
+    knight alike; ``c-other`` for a colour it has none for."""
+    return f"c-{colour.lower()}" if colour in COLOURS else "c-other"
 
 
 @dataclass
@@ -56,7 +59,7 @@ class Square:
 class Knight:
     square: Square
     seat: int
-    fill: str
+    colour_class: str  # the stylesheet's class of its player's colour (``colour_class``)
     label: str
     symbol: str  # the letter of the mail's text board, drawn on the knight
 
@@ -70,8 +73,7 @@ class LancelotBoard:
     knights: list[Knight]
     excalibur: Square | None
     last: str | None
-    fills: list[str]  # each seat's knight colour
-    fill_classes: list[str]  # the same colours as the stylesheet's classes, for the swatches
+    colour_classes: list[str]  # each seat's colour as the stylesheet's class, for the swatches
     #: (square, the action it plays, what a screen reader says)
     playable: list[tuple[Square, str, str]] = field(default_factory=list)
     #: actions that are not one square (pass)
@@ -110,7 +112,7 @@ def board(view: Mapping[str, Any], choices: Choices, names: Sequence[str]) -> La
                 Knight(
                     squares[name],
                     seat,
-                    FILL.get(colours[seat], "#555"),
+                    colour_class(colours[seat]),
                     f"{names[seat]}'s knight on {name}",
                     symbols[seat],
                 )
@@ -124,8 +126,7 @@ def board(view: Mapping[str, Any], choices: Choices, names: Sequence[str]) -> La
         knights,
         excalibur,
         last["text"] if last else None,
-        [FILL.get(c, "#555") for c in colours],
-        [f"knight-{c.lower()}" if c in FILL else "knight-other" for c in colours],
+        [colour_class(c) for c in colours],
     )
     king_excalibur: set[str] = set()
     king_knight: set[str] = set()
@@ -162,6 +163,13 @@ class Lancelot(WebGame):
     board_template = "games/_lancelot.html"
     form_template = "games/_lancelot_new.html"
     config_field = "variants"
+
+    def form_move(self, text: str, form: Mapping[str, str]) -> str:
+        if text == KING:
+            # The force of the King: thousands of pairs, so the board asks for Excalibur's new
+            # square and the knight's in two lists (``king_excalibur``, ``king_knight``).
+            return f"{KING} {form.get('king_excalibur', '')} {form.get('king_knight', '')}"
+        return text
 
     def read_form(self, form: Mapping[str, str]) -> dict[str, Any]:
         return {"diagonals": bool(form.get("diagonals")), "excalibur": bool(form.get("excalibur"))}

@@ -22,7 +22,6 @@ from pbem.core import events as ev
 from pbem.core.errors import ServiceError
 from pbem.core.naming import Names
 from pbem.core.repository import Loaded
-from pbem.play.component_values import law_sets
 from pbem.play.pages_data import (
     game_config,
     overridden_values,
@@ -222,7 +221,9 @@ def seat_or_refusal(game_id: str, doing: str) -> tuple[int | None, Any]:
 def board_context(loaded: Loaded, doc: dict[str, Any], names: Names) -> dict[str, Any]:
     """What the game's board template needs, from the viewer's document only: the seats'
     names, the engine's prompt with players named as in the mails, which template draws the
-    board (``board_template``, from ``web.games``) and what the game gives it."""
+    board (``board_template``, from ``web.games``) and what the game gives it, and the
+    template of what the game page says of the game's setup (``setup_template``) with what
+    that needs."""
     view = doc["view"]
     people = seat_names(names)
     context: dict[str, Any] = {
@@ -233,8 +234,6 @@ def board_context(loaded: Loaded, doc: dict[str, Any], names: Names) -> dict[str
         # its config changed from the printed game
         "provisional": provisional_values(service(), loaded.game_id),
         "overridden": overridden_values(service(), loaded.game_id),
-        # which laws each law group plays (The New Laws, chosen at creation)
-        "law_sets": law_sets(game_config(service(), loaded.game_id), view),
     }
     seat = doc["seat"]
     # the seat's decision as the engine words it: the pages read no notation
@@ -243,6 +242,10 @@ def board_context(loaded: Loaded, doc: dict[str, Any], names: Names) -> dict[str
     # the game's board template (web.games), or the rules' text board for a game without one
     context["board_template"] = game.board_template if game else None
     context["typed_hint"] = game.typed_hint if game else ""
+    # what the game page says of the game's setup (web.games), below the board
+    context["setup_template"] = game.setup_template if game else None
+    if game is not None and game.setup_template:
+        context.update(game.setup(game_config(service(), loaded.game_id), view))
     if game is not None and game.board_template:
         context.update(game.board(view, choices, names, people))
     else:

@@ -11,6 +11,7 @@ from flask import Blueprint, redirect, request, url_for
 from pbem.core.errors import ServiceError
 from pbem.disputes.commands import MAX_TEXT, parse_versions
 from web.pages.common import seat_or_refusal, service
+from web.pages.game_page import render_game
 
 disputes_pages = Blueprint("disputes", __name__)
 
@@ -22,8 +23,6 @@ DISPUTE = "open or answer a dispute"
 
 @disputes_pages.post("/games/<game_id>/disputes")
 def open_dispute(game_id: str) -> Any:
-    from web.pages.routes import render_game
-
     seat, refusal = seat_or_refusal(game_id, DISPUTE)
     if seat is None:
         return refusal
@@ -45,8 +44,6 @@ def open_dispute(game_id: str) -> Any:
 
 @disputes_pages.post("/games/<game_id>/disputes/<int:dispute>/answer")
 def answer_dispute(game_id: str, dispute: int) -> Any:
-    from web.pages.routes import render_game
-
     seat, refusal = seat_or_refusal(game_id, DISPUTE)
     if seat is None:
         return refusal

@@ -2,7 +2,9 @@
 view, legal moves as clickable choices, the typed-text box) and for spectators (the public
 view), and the small JSON document the pages poll to refresh when the game moves.
 
-History, audit and game creation are blueprints of their own, registered under this one.
+History, audit, game creation, disputes and undo are blueprints of their own, registered
+under this one, so that its check of private games covers their pages too; the page itself is
+drawn by ``game_page.render_game``, which the forms of those blueprints answer with as well.
 Everything shown comes from ``pbem.play.views.describe`` (the rules' view for the viewer) and the
 log as the viewer may see it.
 """
@@ -16,17 +18,15 @@ from flask import Blueprint, redirect, render_template, request, session, url_fo
 from pbem.core.errors import ServiceError
 from pbem.core.naming import Names
 from pbem.core.numbers import NumberError, read_int
-from pbem.play.pages_data import clock_of, game_status
-from pbem.play.views import describe
+from pbem.play.pages_data import game_status
+from web.games import WEB_GAMES
 from web.pages.admin_links import take_admin_link
 from web.pages.audit import audit
 from web.pages.common import (
     ADMIN_KEY,
     SESSION_KEY,
-    board_context,
     forget,
     held_admin,
-    log_lines,
     refused,
     remember,
     seat_from_credential,
@@ -34,9 +34,9 @@ from web.pages.common import (
     seat_or_refusal,
     service,
     session_seat,
-    since_last_move,
 )
 from web.pages.disputes import disputes_pages
+from web.pages.game_page import render_game
 from web.pages.history import history
 from web.pages.newgame import newgame
 from web.pages.undo import undo_pages
@@ -50,8 +50,6 @@ pages.register_blueprint(undo_pages)
 
 #: The longest move text the page accepts (a whole mail's worth of lines).
 MAX_TEXT = 4000
-#: How many of the latest log lines the game page shows (the history page has them all).
-RECENT = 12
 
 
 @pages.before_request
@@ -134,49 +132,6 @@ def game_page(game_id: str) -> Any:
         return refused(e.message, e.status)
 
 
-def render_game(
-    game_id: str,
-    seat: int | None,
-    *,
-    error: str | None = None,
-    typed: str = "",
-    status: int = 200,
-    dispute_error: str | None = None,
-    dispute_typed: dict[str, str] | None = None,
-    undo_error: str | None = None,
-) -> tuple[str, int]:
-    svc = service()
-    loaded = svc.load(game_id)
-    doc = describe(loaded, seat)
-    names = loaded.names
-    lines = log_lines(svc.events(game_id, 0, seat), names)
-    your_turn = seat is not None and seat in doc["to_act"] and bool(doc["legal"])
-    clock = clock_of(svc, game_id, seat if your_turn and not doc["finished"] else None)
-    html = render_template(
-        "game.html",
-        g=doc,
-        seat=seat,
-        view=doc["view"],
-        your_turn=your_turn,
-        waiting=[names.of(s) for s in doc["to_act"]],
-        lines=lines[-RECENT:],
-        earlier=max(0, len(lines) - RECENT),
-        error=error,
-        typed=typed,
-        disputes=svc.disputes_of(game_id),
-        dispute_error=dispute_error,
-        dispute_typed=dispute_typed or {},
-        undo=svc.undo_request(game_id),
-        # Only a seat with a move of its own in effect has something to take back.
-        can_take_back=seat is not None and since_last_move(lines, seat) is not None,
-        undo_error=undo_error,
-        time_control=clock["time_control"],
-        deadline=clock["deadline"],
-        **board_context(loaded, doc, names),
-    )
-    return html, status
-
-
 @pages.post("/games/<game_id>")
 def play(game_id: str) -> Any:
     seat, refusal = seat_or_refusal(game_id, "move")
@@ -185,11 +140,10 @@ def play(game_id: str) -> Any:
     # A clicked choice plays that action; otherwise the typed text (kept on an error).
     typed = request.form.get("action", "")[:MAX_TEXT]
     text = request.form.get("choice") or typed
-    if text == "king":
-        # Lancelot's force of the King: two squares chosen from two lists.
-        text = (
-            f"king {request.form.get('king_excalibur', '')} {request.form.get('king_knight', '')}"
-        )
+    game = WEB_GAMES.get(service().load(game_id).game)
+    if game is not None:
+        # a move whose parts the game's board asks for in fields of their own
+        text = game.form_move(text, request.form)
     try:
         expected = read_int(request.form.get("expected_version", ""), what="the version")
     except NumberError:

@@ -21,6 +21,7 @@ from markdown_it import MarkdownIt
 from pbem.core.errors import ServiceError
 from pbem.core.resources import DocumentNotFound, document
 from pbem.play.component_values import sections as provisional_sections
+from web.games import WEB_GAMES
 from web.pages.common import service
 
 rules_pages = Blueprint("rules", __name__)
@@ -56,7 +57,7 @@ def rules_page(game: str) -> tuple[str, int]:
     if not docs:
         message = (
             f"There is no rules page for a game called {game[:40]!r}. "
-            "The rules pages are /rules/lancaster and /rules/lancelot."
+            f"The rules pages are {' and '.join(f'/rules/{name}' for name in WEB_GAMES)}."
         )
         return render_template("refused.html", message=message), 404
     sections = [_markdown().render(text) for _, text in docs]

@@ -12,6 +12,7 @@ from flask import Blueprint, redirect, request, url_for
 from pbem.core.errors import ServiceError
 from pbem.core.numbers import NumberError, read_int
 from web.pages.common import seat_or_refusal, service
+from web.pages.game_page import render_game
 
 undo_pages = Blueprint("undo", __name__)
 
@@ -23,8 +24,6 @@ TAKE_BACK = "take a move back"
 
 @undo_pages.post("/games/<game_id>/undo")
 def take_back(game_id: str) -> Any:
-    from web.pages.routes import render_game
-
     seat, refusal = seat_or_refusal(game_id, TAKE_BACK)
     if seat is None:
         return refusal
@@ -44,8 +43,6 @@ def take_back(game_id: str) -> Any:
 
 @undo_pages.post("/games/<game_id>/undo/<int:undo_request>/decision")
 def decide(game_id: str, undo_request: int) -> Any:
-    from web.pages.routes import render_game
-
     seat, refusal = seat_or_refusal(game_id, TAKE_BACK)
     if seat is None:
         return refusal
