@@ -24,8 +24,8 @@ from pbem.core.time_source import Clock, SystemClock
 from pbem.core.unit_of_work import Listener, Transactions
 from pbem.create import invitation_replies
 from pbem.create import projection as create_projection
-from pbem.disputes import commands as disputes
 from pbem.disputes import projection as disputes_projection
+from pbem.disputes import replies as disputes
 from pbem.mail.inbound import reply_answers
 from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.inbound.reply_words import ReplyWords

@@ -25,7 +25,7 @@ from pbem.core.errors import BadRequest, GameNotFound
 from pbem.core.models import Dispute, GameClockState
 from pbem.core.naming import Names
 from pbem.core.read_models import appends
-from pbem.disputes.commands import resolution_reasons, row_json
+from pbem.disputes.display import resolution_reasons, row_json
 from pbem.mail.inbound.reading import read_message
 from pbem.mail.models import InboundMail, OutboxMail
 from pbem.mail.outbound.compose import own_domains

@@ -43,7 +43,7 @@ def audit_command(
 @click.pass_obj
 def dispute_command(obj: Any, game_id: str, seat: int, versions: str, text: str) -> None:
     """SEAT disputes VERSIONS (``41`` or ``41-43``), saying TEXT; every seat is told."""
-    from pbem.disputes.commands import parse_versions
+    from pbem.disputes.rules import parse_versions
 
     with service_errors():
         first, last = parse_versions(versions)

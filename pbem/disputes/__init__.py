@@ -1,3 +1,5 @@
-"""Disputes: a seat says an action of the log went wrong; the commands, rules, mail lines and
-notices (``commands``), when a seat may open one (``limits``), and the ``disputes`` read model
-(``projection``)."""
+"""Disputes: a seat says an action of the log went wrong. The commands that open, answer and
+resolve one (``commands``), what may be disputed and what a ruling does (``rules``), when a seat
+may open one (``limits``), the reply words of the mails (``replies``), the texts of the mails
+(``notices``), a dispute as the API and pages show it (``display``), and the ``disputes`` read
+model with its reads (``projection``)."""

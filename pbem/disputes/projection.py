@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from pbem.core import events as ev
 from pbem.core.models import Dispute
@@ -45,6 +45,25 @@ def project(
                 row.status = p.outcome
                 row.resolved = e.version
             session.add(row)
+
+
+def open_disputes(session: Session, game_id: str) -> list[Dispute]:
+    """The game's open disputes, oldest first (through the ``(game_id, status)`` index)."""
+    return list(
+        session.exec(
+            select(Dispute)
+            .where(Dispute.game_id == game_id, Dispute.status == "open")
+            .order_by(col(Dispute.dispute))
+        ).all()
+    )
+
+
+def answerable(rows: Sequence[Dispute], seat: int | None) -> list[Dispute]:
+    """The open disputes ``seat`` may still answer: another seat's, not answered by it yet
+    (``seat`` None: every open one)."""
+    if seat is None:
+        return list(rows)
+    return [r for r in rows if r.seat != seat and str(seat) not in json.loads(r.answers)]
 
 
 #: registered by the composition root (``pbem.app.bootstrap.register_features``)

@@ -3,5 +3,6 @@ its game and seat, the dispatch table of reply words that features fill) and ``o
 (composing per-seat mails, the outbox, its relay, SMTP, safe headers, reply addresses, the
 templates); the mail tables (``models``) and server URLs (``urls``) both use.
 
-Modules without a database (``inbound.reading``, ``outbound.headers``, ``outbound.address``,
-``outbound.smtp``) stand alone so they can be tested and reused without the service core."""
+Modules without a database (``inbound.reading`` and its parts, ``outbound.headers``,
+``outbound.address``, ``outbound.smtp``) stand alone so they can be tested and reused without the
+service core."""

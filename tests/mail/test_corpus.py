@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from pbem.mail.inbound.reading import Kind, read_message
+from pbem.mail.inbound.classification import Kind
+from pbem.mail.inbound.reading import read_message
 from pbem.mail.outbound.address import find_token
 
 CORPUS = Path(__file__).parent / "corpus"

@@ -9,7 +9,8 @@ import pytest
 
 from pbem.app.bootstrap import reply_words
 from pbem.mail.inbound.pipeline import Inbound
-from pbem.mail.inbound.reading import command_lines, strip_reply
+from pbem.mail.inbound.quotes import strip_reply
+from pbem.mail.inbound.reading import command_lines
 from pbem.mail.models import OutboxMail
 from tests.mail.helpers import MailWorld, reply_to
 

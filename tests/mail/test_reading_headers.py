@@ -1,7 +1,8 @@
-"""The cheaper reads of ``reading.py`` give what the email package and mail-parser-reply give:
-header values of a plain shape taken as they are (``_plain_value``), the headers of a
-message read once (``_Fields``), the library's regular expressions built once
-(``_library_body``) and the addresses of a header value remembered (``_addresses``)."""
+"""The cheaper reads of an incoming mail (``pbem.mail.inbound.header_fields``, ``body`` and
+``quotes``) give what the email package and mail-parser-reply give: header values of a plain
+shape taken as they are (``_plain_value``), the headers of a message read once
+(``HeaderFields``), the library's regular expressions built once (``_library_body``) and the
+addresses of a header value remembered (``addresses``)."""
 
 from __future__ import annotations
 
@@ -12,17 +13,13 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from pbem.mail.inbound.reading import (
-    _ADDRESSES,
-    _PARSER,
-    _addresses,
-    _Fields,
-    _header,
-    _headers,
-    _library_body,
-    _plain_value,
-    body_text,
-)
+from pbem.mail.inbound.body import body_text
+from pbem.mail.inbound.header_fields import _ADDRESSES, _plain_value
+from pbem.mail.inbound.header_fields import HeaderFields as _Fields
+from pbem.mail.inbound.header_fields import addresses as _addresses
+from pbem.mail.inbound.header_fields import header_value as _header
+from pbem.mail.inbound.header_fields import header_values as _headers
+from pbem.mail.inbound.quotes import _PARSER, _library_body
 from pbem.mail.outbound.headers import READ_POLICY
 
 CORPUS = Path(__file__).parent / "corpus"

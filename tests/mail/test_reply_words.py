@@ -20,7 +20,7 @@ def test_the_composition_root_registers_every_features_reply_words(world: MailWo
         "join",  # the invitation (pbem.create.invitation_replies)
         *("undo", "accept", "decline"),  # undo (pbem.undo.commands)
         "resign",  # leaving (pbem.play.resignation)
-        *("dispute", "agree", "disagree"),  # disputes (pbem.disputes.commands)
+        *("dispute", "agree", "disagree"),  # disputes (pbem.disputes.replies)
         *("default", "away until", "back", "extend, pause, resume"),  # the clock
         *("agree/disagree extend, pause, resume", "time zone", "digest"),
     ]

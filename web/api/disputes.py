@@ -15,7 +15,7 @@ from flask.views import MethodView
 from marshmallow import RAISE, Schema, fields, validate
 
 from pbem.audit.evidence import audit
-from pbem.disputes.commands import MAX_TEXT, parse_versions
+from pbem.disputes.rules import MAX_TEXT, parse_versions
 from web.api.routes import BEARER, _errors, bearer_token, blp, optional_seat, required_seat, service
 from web.api.schemas import Strict
 from web.numbers import WholeNumber

@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, redirect, request, url_for
 
 from pbem.core.errors import ServiceError
-from pbem.disputes.commands import MAX_TEXT, parse_versions
+from pbem.disputes.rules import MAX_TEXT, parse_versions
 from web.pages.common import seat_or_refusal, service
 from web.pages.game_page import render_game
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-#: A greeting phrase at the start of a line (the languages ``reading.LANGUAGES`` reads).
+#: A greeting phrase at the start of a line (the languages ``quotes.LANGUAGES`` reads).
 _GREETING = re.compile(
     r"^\s*(?:hi|hiya|hello|hey|heya|howdy|dear|greetings|"
     r"good\s+(?:morning|afternoon|evening|day)|morning|afternoon|evening|"

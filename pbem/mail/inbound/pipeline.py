@@ -41,8 +41,9 @@ from pbem.core.events import GAME_STARTED
 from pbem.core.time_source import Clock, SystemClock, format_time
 from pbem.create import invitation_replies
 from pbem.mail.inbound import replies
+from pbem.mail.inbound.classification import Kind
 from pbem.mail.inbound.outcome import Outcome, Recorder, Result, record_outcome
-from pbem.mail.inbound.reading import Incoming, Kind, read_message
+from pbem.mail.inbound.reading import Incoming, read_message
 from pbem.mail.inbound.reply_answers import Answers
 from pbem.mail.inbound.reply_words import CHANNEL, ReplyLine, ReplyWords, failed_and_after
 from pbem.mail.inbound.routing import NotRouted, Route, route_reply

@@ -37,7 +37,7 @@ from pbem.core.events import StoredEvent
 from pbem.core.naming import Names
 from pbem.core.repository import Loaded, SeatInfo
 from pbem.core.time_source import format_time
-from pbem.mail.inbound.reading import REPLY_MARKER
+from pbem.mail.inbound.quotes import REPLY_MARKER
 from pbem.mail.models import PENDING, OutboxMail, SeatReplyKey
 from pbem.mail.outbound.address import (
     INVITATION,

@@ -53,12 +53,9 @@ from pbem.core.repository import Loaded, SeatInfo
 from pbem.core.time_source import Clock, SystemClock
 from pbem.core.unit_of_work import AppendContext
 from pbem.create import invitations
-from pbem.disputes.commands import (
-    administrator_only,
-    dispute_headline,
-    dispute_notice,
-    open_disputes,
-)
+from pbem.disputes.notices import dispute_headline, dispute_notice
+from pbem.disputes.projection import open_disputes
+from pbem.disputes.rules import administrator_only
 from pbem.mail.models import OutboxMail
 from pbem.mail.outbound import compose as c
 from pbem.play.views import result_text
