@@ -23,12 +23,6 @@ from pbem.core.errors import ServiceError
 from pbem.core.naming import Names
 from pbem.core.repository import Loaded
 from pbem.play.component_values import law_sets
-from pbem.play.pages_data import (
-    game_config,
-    overridden_values,
-    provisional_values,
-    seat_for_page_link,
-)
 from pbem.play.views import versions_text
 from web.games import WEB_GAMES
 
@@ -46,7 +40,7 @@ def seat_from_credential(game_id: str, credential: dict[str, str]) -> int:
     """The seat a stored or presented credential opens (ServiceError when it no longer does)."""
     svc = service()
     if "link" in credential:
-        return seat_for_page_link(svc, game_id, credential["link"])
+        return svc.seat_for_page_link(game_id, credential["link"])
     return svc.seat_for_token(game_id, credential.get("token"))
 
 
@@ -231,10 +225,10 @@ def board_context(loaded: Loaded, doc: dict[str, Any], names: Names) -> dict[str
         "prompt": names.text(str(view.get("prompt") or "")),
         # the component values of this game's config not from a published source, and those
         # its config changed from the printed game
-        "provisional": provisional_values(service(), loaded.game_id),
-        "overridden": overridden_values(service(), loaded.game_id),
+        "provisional": service().provisional_values(loaded.game_id),
+        "overridden": service().overridden_values(loaded.game_id),
         # which laws each law group plays (The New Laws, chosen at creation)
-        "law_sets": law_sets(game_config(service(), loaded.game_id), view),
+        "law_sets": law_sets(service().game_config(loaded.game_id), view),
     }
     seat = doc["seat"]
     # the seat's decision as the engine words it: the pages read no notation

@@ -16,7 +16,6 @@ from flask import Blueprint, redirect, render_template, request, session, url_fo
 from pbem.core.errors import ServiceError
 from pbem.core.naming import Names
 from pbem.core.numbers import NumberError, read_int
-from pbem.play.pages_data import clock_of, game_status
 from pbem.play.views import describe
 from web.pages.admin_links import take_admin_link
 from web.pages.audit import audit
@@ -151,7 +150,7 @@ def render_game(
     names = loaded.names
     lines = log_lines(svc.events(game_id, 0, seat), names)
     your_turn = seat is not None and seat in doc["to_act"] and bool(doc["legal"])
-    clock = clock_of(svc, game_id, seat if your_turn and not doc["finished"] else None)
+    clock = svc.clock_of(game_id, seat if your_turn and not doc["finished"] else None)
     html = render_template(
         "game.html",
         g=doc,
@@ -280,6 +279,6 @@ def leave_browser() -> Any:
 def status(game_id: str) -> Any:
     """What the pages poll: the version (a change means reload) and who is to act."""
     try:
-        return game_status(service(), game_id)
+        return service().game_status(game_id)
     except ServiceError as e:
         return {"error": e.message}, e.status
