@@ -55,6 +55,19 @@ def database_errors(database_url: Callable[[], str]) -> Iterator[None]:
         raise DatabaseUnusable(shown, reason) from None
 
 
+def upgrade_database(settings: Settings, revision: str = "head") -> set[str]:
+    """The schema of ``settings``' database created or upgraded to ``revision`` (Alembic);
+    returns the revisions it is at then. The connections are released before it returns."""
+    from pbem.core.migrate import current_revisions, upgrade
+
+    database = open_database(settings)
+    try:
+        upgrade(database, revision)
+        return current_revisions(database)
+    finally:
+        database.dispose()
+
+
 def default_listeners(settings: Settings, clock: Clock) -> list[Listener]:
     """The listeners every append runs inside its transaction: the mail outbox, and the
     mails of the clock's requests."""

@@ -95,15 +95,10 @@ def db() -> None:
 @pass_context
 def db_upgrade(obj: Context, revision: str) -> None:
     """Create or upgrade the schema to the latest migration."""
-    from pbem.app.bootstrap import open_database
-    from pbem.core.migrate import current_revisions, upgrade
+    from pbem.app.bootstrap import upgrade_database
 
-    database = open_database(obj.settings)
-    try:
-        upgrade(database, revision)
-        click.echo(f"database at {', '.join(sorted(current_revisions(database)))}")
-    finally:
-        database.dispose()
+    revisions = upgrade_database(obj.settings, revision)
+    click.echo(f"database at {', '.join(sorted(revisions))}")
 
 
 @db.command("rebuild-projections")
