@@ -96,7 +96,7 @@ class GameService:
         transactions: Transactions,
     ) -> None:
         self.settings = settings
-        #: the database the parts were built on: only the composition root hands it out
+        #: the database the parts are built on; entry points never use it (they call commands)
         self._db = db
         #: the injected time (``pbem.core.time_source``)
         self.clock = clock

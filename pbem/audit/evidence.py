@@ -7,7 +7,7 @@ receipt time), what was read from it, the canonical action, the legal actions at
 Evidence respects hidden information: a seat sees the evidence of its own actions and the
 public record of the others' (their secret choices hidden until revealed, as in the log);
 the game's administrator sees everything. ``pbem audit``, the API and the audit page all
-read it from here.
+read it through the service (``Evidence.audit`` is its ``audit``).
 """
 
 from __future__ import annotations
