@@ -58,7 +58,7 @@ def main() -> None:
     args = parser.parse_args()
 
     import engine
-    from pbem.audit.export import bundle_text, export_game
+    from pbem.audit.export import bundle_text
     from pbem.audit.verify import verify_bytes
     from tests.service.hidden_game import HOARD
 
@@ -71,9 +71,9 @@ def main() -> None:
             "hoard, ~1,000 events": _finished(service, "hoard", {"rounds": 250}, 2, 12),
         }
         bundles = {
-            name: bundle_text(export_game(service.db, gid)).encode() for name, gid in games.items()
+            name: bundle_text(service.export_game(gid)).encode() for name, gid in games.items()
         }
-        service.db.dispose()
+        service.release_connections()
     print(f"games played and exported in {time.perf_counter() - started:.1f} s")
     times: dict[str, list[float]] = {name: [] for name in bundles}
     counts: dict[str, int] = {}

@@ -4,7 +4,11 @@ app, the scheduler, the tests and the benchmarks all build it here."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError, ProgrammingError
 
 import engine
 from engine.core.registry import Registry
@@ -17,6 +21,7 @@ from pbem.clock.digest import Digester
 from pbem.clock.notices import ClockNotices
 from pbem.clock.sweep import Sweeper
 from pbem.core.db import Database
+from pbem.core.errors import DatabaseUnusable
 from pbem.core.event_base import register as register_events
 from pbem.core.projections.runner import register_read_models
 from pbem.core.repository import Repository
@@ -62,6 +67,31 @@ def open_database(settings: Settings) -> Database:
         busy_timeout_ms=settings.sqlite_busy_timeout_ms,
         pool_size=settings.database_pool_size,
     )
+
+
+@contextmanager
+def database_errors(database_url: Callable[[], str]) -> Iterator[None]:
+    """The database's errors of connection and schema (not running, no such file or table)
+    raised as ``DatabaseUnusable``, naming ``database_url()`` with its password hidden."""
+    try:
+        yield
+    except (OperationalError, ProgrammingError) as e:
+        shown = make_url(database_url()).render_as_string(hide_password=True)
+        reason = str(e.orig or e).strip().splitlines()[0]
+        raise DatabaseUnusable(shown, reason) from None
+
+
+def upgrade_database(settings: Settings, revision: str = "head") -> set[str]:
+    """The schema of ``settings``' database created or upgraded to ``revision`` (Alembic);
+    returns the revisions it is at then. The connections are released before it returns."""
+    from pbem.core.migrate import current_revisions, upgrade
+
+    database = open_database(settings)
+    try:
+        upgrade(database, revision)
+        return current_revisions(database)
+    finally:
+        database.dispose()
 
 
 def default_listeners(settings: Settings, clock: Clock) -> list[Listener]:
@@ -133,9 +163,9 @@ def build_relay(service: GameService, settings: Settings | None = None) -> Relay
 
 def build_sweeper(service: GameService, settings: Settings | None = None) -> Sweeper:
     """The deadline sweep: acts on passed deadlines and sends reminders through ``service``."""
-    return Sweeper(service, settings or service.settings)
+    return Sweeper(service.parts.db, service, settings or service.settings)
 
 
 def build_digester(service: GameService, settings: Settings | None = None) -> Digester:
     """The daily digest: one mail a day to each address that chose it, through ``service``."""
-    return Digester(service, settings or service.settings)
+    return Digester(service.parts.db, service, settings or service.settings)

@@ -20,7 +20,13 @@ delegates; entry points never reach into the parts):
 - ``pbem.clock.deadline_moves``: what happens when a seat's deadline has passed;
 - ``pbem.clock.commands``: the clock's commands (extensions, pauses, time controls, standing
   orders, vacations); ``pbem.clock.consent``: what the seats change on it by consent;
-- ``pbem.play.command_checks``: the checks the commands share; ``pbem.play.results``: their answers.
+- ``pbem.play.command_checks``: the checks the commands share; ``pbem.play.results``: their answers;
+- ``pbem.play.pages_data``: the reads the pages need beyond the queries;
+- ``pbem.audit``: evidence, export, receipts, and a game checked against its log;
+- ``pbem.mail.queues``: the mail queues as an operator sees them.
+
+The database itself is the composition root's (``pbem.app.bootstrap``) to hand to the parts:
+no entry point opens a session.
 """
 
 from __future__ import annotations
@@ -29,6 +35,9 @@ from functools import partial
 
 from engine.core.registry import Registry
 from pbem.app.config import Settings
+from pbem.audit.evidence import Evidence
+from pbem.audit.export import export_game
+from pbem.audit.log_checks import LogChecks
 from pbem.audit.receipts import check_receipt
 from pbem.clock.commands import ClockCommands
 from pbem.clock.consent import ClockConsent
@@ -42,7 +51,9 @@ from pbem.core.unit_of_work import Listener, Transactions
 from pbem.create.creation import GameCreation
 from pbem.create.invitations import Invitations
 from pbem.disputes.commands import Disputes
+from pbem.mail.queues import MailQueues
 from pbem.play.command_checks import StalePolicy
+from pbem.play.pages_data import PageReads
 from pbem.play.queries import GameQueries
 from pbem.play.resignation import ADMIN_CHANNEL, Resignation
 from pbem.play.results import (
@@ -85,7 +96,8 @@ class GameService:
         transactions: Transactions,
     ) -> None:
         self.settings = settings
-        self.db = db
+        #: the database the parts are built on; entry points never use it (they call commands)
+        self._db = db
         #: the injected time (``pbem.core.time_source``)
         self.clock = clock
         #: the parts, for the composition root (``pbem.app.bootstrap``: the reply words) only;
@@ -118,19 +130,36 @@ class GameService:
         self.rules_for = repository.rules_for
         self.rules_of = repository.rules_of
 
+        # -- the pages' reads (``pbem.play.pages_data``) -------------------------------------
+        self.verify_game = parts.pages.verify_game
+        self.seat_for_page_link = parts.pages.seat_for_page_link
+        self.game_status = parts.pages.game_status
+        self.clock_of = parts.pages.clock_of
+        self.log_as_of = parts.pages.log_as_of
+        self.game_config = parts.pages.game_config
+        self.provisional_values = parts.pages.provisional_values
+        self.overridden_values = parts.pages.overridden_values
+        self.config_error = parts.pages.config_error
+
         # -- playing (``pbem.play``) ----------------------------------------------------------
         self.submit = parts.submission.submit
         self.resign = parts.resignation.resign
         self.admin_resign = parts.resignation.admin_resign
         self.admin_end = parts.resignation.admin_end
 
-        # -- audit (``pbem.audit.receipts``) -----------------------------------------------
+        # -- audit (``pbem.audit``) -------------------------------------------------------
         self.check_receipt = partial(check_receipt, db)
+        self.audit = parts.evidence.audit
+        self.export_game = partial(export_game, db)
+        self.replay = parts.log_checks.replay
+        self.read_model_difference = parts.log_checks.read_model_difference
+        self.rebuild_read_models = parts.log_checks.rebuild_read_models
 
         # -- seats (``pbem.seats.tokens``) -------------------------------------------------
         self.rotate_token = parts.tokens.rotate_token
         self.seat_for_invitation_link = parts.tokens.seat_for_invitation_link
         self.seat_link = parts.tokens.seat_link
+        self.rotate_reply_key = parts.tokens.rotate_reply_key
 
         # -- undo (``pbem.undo.commands``) --------------------------------------------------
         self.undo = parts.undo.undo
@@ -159,6 +188,16 @@ class GameService:
         self.set_time_zone = parts.preferences.set_time_zone
         self.set_digest = parts.preferences.set_digest
         self.time_zone = parts.preferences.time_zone
+
+        # -- the mail queues (``pbem.mail.queues``) ---------------------------------------
+        self.mail_counts = parts.mail.counts
+        self.dead_mails = parts.mail.dead_mails
+        self.latest_inbound = parts.mail.latest_inbound
+        self.requeue_dead_mail = parts.mail.requeue_dead
+        self.purge_inbound = parts.mail.purge_inbound
+
+        #: the database's connections released (a command ending); the next use opens others
+        self.release_connections = db.dispose
 
     @property
     def listeners(self) -> list[Listener]:
@@ -201,3 +240,7 @@ class Parts:
         self.consent = ClockConsent(transactions)
         self.preferences = Preferences(db, clock)
         self.tokens = SeatTokens(db, settings, clock, self.queries)
+        self.pages = PageReads(db, settings, clock, repository)
+        self.evidence = Evidence(db, settings, clock, self.queries, self.clocks)
+        self.log_checks = LogChecks(db, settings, repository.registry)
+        self.mail = MailQueues(db, settings, clock)

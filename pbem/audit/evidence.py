@@ -7,7 +7,7 @@ receipt time), what was read from it, the canonical action, the legal actions at
 Evidence respects hidden information: a seat sees the evidence of its own actions and the
 public record of the others' (their secret choices hidden until revealed, as in the log);
 the game's administrator sees everything. ``pbem audit``, the API and the audit page all
-read it from here.
+read it through the service (``Evidence.audit`` is its ``audit``).
 """
 
 from __future__ import annotations
@@ -15,214 +15,233 @@ from __future__ import annotations
 import json
 from email import message_from_bytes, policy
 from email.message import EmailMessage
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlmodel import col, select
 
+from pbem.app.config import Settings
+from pbem.clock.commands import ClockCommands
 from pbem.clock.history import NO_TIME_CONTROL, game_deadlines, step_deadlines
 from pbem.core import events as ev
+from pbem.core.db import Database
 from pbem.core.errors import BadRequest, GameNotFound
 from pbem.core.models import Dispute, GameClockState
 from pbem.core.naming import Names
 from pbem.core.read_models import appends
+from pbem.core.time_source import Clock
 from pbem.disputes.display import resolution_reasons, row_json
 from pbem.mail.inbound.reading import read_message
 from pbem.mail.models import InboundMail, OutboxMail
 from pbem.mail.outbound.compose import own_domains
+from pbem.play.queries import GameQueries
 from pbem.play.views import board_for_people, visible_events
-
-if TYPE_CHECKING:
-    from pbem.app.service import GameService
 
 #: The longest raw message shown whole (a larger one is cut, saying so).
 MAX_RAW = 100_000
 
 
-def audit(
-    service: GameService,
-    game_id: str,
-    *,
-    viewer: int | None,
-    admin: bool,
-    version: int | None = None,
-) -> dict[str, Any]:
-    """The disputes of the game, each with the evidence of its steps; with ``version``, the
-    evidence of that step alone. ``viewer``: the seat looking (None: the public);
-    ``admin``: the game's administrator (or an operator), who sees everything."""
-    loaded = service.load(game_id)
-    seats = len(loaded.seats)
-    if viewer is not None and not 0 <= viewer < seats:
-        # Else the report silently falls back to the public record, as if it were the seat's.
-        raise BadRequest(f"There is no seat {viewer} in this game: its seats are 0 to {seats - 1}.")
-    names = loaded.names
-    events = service.raw_events(game_id)
-    visible = {
-        e["version"]: e for e in visible_events(events, viewer, everything=admin, names=names)
-    }
-    with service.db.read() as session:
-        rows = session.exec(
-            select(Dispute).where(Dispute.game_id == game_id).order_by(col(Dispute.dispute))
-        ).all()
-        clock = session.get(GameClockState, game_id)
-        state = None if clock is None else clock.state
-        # Each step's deadline as the clock stood then: the log folded append by append.
-        deadlines = step_deadlines(appends(session, loaded.rules, events), range(seats))
-    now = service.clock.now()
-    out: dict[str, Any] = {
-        "game_id": game_id,
-        "version": loaded.version,
-        "head_hash": loaded.head_hash,
-        "seen_by": "administrator" if admin else ("public" if viewer is None else viewer),
-        "deadline": game_deadlines(state, service.deadlines(game_id), names, now),
-    }
-    if version is not None:
-        out["steps"] = [
-            _step(service, game_id, events, visible, version, viewer, admin, names, deadlines)
-        ]
-        return out
-    disputes = []
-    reasons = resolution_reasons(events)
-    for row in rows:
-        item = row_json(row, names, reasons)
-        item["steps"] = [
-            _step(service, game_id, events, visible, v, viewer, admin, names, deadlines)
-            for v in json.loads(row.versions)
-        ]
-        disputes.append(item)
-    out["disputes"] = disputes
-    return out
+class Evidence:
+    """The evidence of a game's disputed steps, read in its own transactions."""
 
+    def __init__(
+        self,
+        db: Database,
+        settings: Settings,
+        clock: Clock,
+        queries: GameQueries,
+        clocks: ClockCommands,
+    ) -> None:
+        self.db = db
+        self.settings = settings
+        self.clock = clock
+        self.queries = queries
+        self.clocks = clocks
 
-def _step(
-    service: GameService,
-    game_id: str,
-    events: list[ev.StoredEvent],
-    visible: dict[int, dict[str, Any]],
-    version: int,
-    viewer: int | None,
-    admin: bool,
-    names: Names,
-    deadlines: dict[int, str],
-) -> dict[str, Any]:
-    """The evidence of one step; ``deadlines``: ``step_deadlines`` of the game's log."""
-    stored = next((e for e in events if e.version == version), None)
-    if stored is None or not isinstance(p := stored.payload, ev.ActionApplied):
-        raise GameNotFound(
-            f"Version {version} is not a move of this game: evidence is kept for moves "
-            "(see the log for their versions)."
-        )
-    retracted_by = next(
-        (
-            e.version
-            for e in events
-            if isinstance(q := e.payload, ev.ActionsRetracted) and version in q.versions
-        ),
-        None,
-    )
-    step: dict[str, Any] = {
-        "version": version,
-        "seat": p.seat,
-        "by": names.of(p.seat),
-        # the log's own record of the step, as this viewer may see it
-        "record": visible[version],
-        "retracted_by": retracted_by,
-        "deadline": deadlines.get(version, NO_TIME_CONTROL),
-    }
-    if not (admin or viewer == p.seat):
-        step["evidence"] = "public record only: the evidence of a move is its player's own"
-        return step
-    before = service.load(game_id, at=version - 1)
-    rules = before.rules
-    step["evidence"] = "full"
-    step["channel"] = p.channel
-    step["received_at"] = p.received_at
-    step["text"] = p.text
-    step["canonical"] = p.canonical
-    step["action"] = p.action
-    step["legal"] = [
-        rules.format_action(before.state, a) for a in rules.legal_actions(before.state, p.seat)
-    ]
-    sent = _inbound(service, p.channel_ref) if p.channel == "email" else None
-    step["sent"] = sent
-    step["parsed"] = sent.pop("commands") if sent and "commands" in sent else [p.text]
-    # A move by mail answered a mail; any other (the page, the API, the command line) was
-    # decided on the position, as the seat's view showed it.
-    seen = _seen(service, game_id, p.seat, version, sent) if p.channel == "email" else None
-    step["seen"] = seen or {
-        "kind": "page",
-        "version": version - 1,
-        "board": board_for_people(rules, before.state, p.seat, names),
-    }
-    return step
-
-
-def _inbound(service: GameService, key: str | None) -> dict[str, Any] | None:
-    """The raw message kept for a mail that became an action, and what was read from it."""
-    if key is None:
-        return None
-    with service.db.read() as session:
-        row = session.get(InboundMail, key)
-        if row is None:
-            return {"kept": False, "key": key, "note": "the raw message is no longer kept"}
-        raw, received, source = bytes(row.raw), row.received_at, row.source
-    message = message_from_bytes(raw, policy=policy.compat32)
-    text = raw.decode("utf-8", errors="replace")
-    incoming = read_message(raw, own_domains(service.settings))
-    return {
-        "kept": True,
-        "key": key,
-        "message_id": _header(message, "Message-ID"),
-        "from": _header(message, "From"),
-        "date": _header(message, "Date"),
-        "in_reply_to": _header(message, "In-Reply-To"),
-        "received_at": received,
-        "source": source,
-        "raw": text[:MAX_RAW] + ("\n[… cut: the message is longer]" if len(text) > MAX_RAW else ""),
-        "commands": list(incoming.commands),
-    }
-
-
-def _seen(
-    service: GameService,
-    game_id: str,
-    seat: int,
-    version: int,
-    sent: dict[str, Any] | None,
-) -> dict[str, Any] | None:
-    """The mail the seat had in front of it: the one its reply answered (In-Reply-To), or
-    else the latest mail to that seat before the step."""
-    answered = ((sent or {}).get("in_reply_to") or "").strip().strip("<>")
-    with service.db.read() as session:
-        row = None
-        if answered:
-            row = session.exec(
-                select(OutboxMail).where(
-                    OutboxMail.message_id == answered,
-                    OutboxMail.game_id == game_id,
-                    OutboxMail.seat == seat,
-                )
-            ).first()
-        if row is None:
-            row = session.exec(
-                select(OutboxMail)
-                .where(
-                    OutboxMail.game_id == game_id,
-                    OutboxMail.seat == seat,
-                    col(OutboxMail.version) < version,
-                )
-                .order_by(col(OutboxMail.id).desc())
-            ).first()
-        if row is None:
-            return None
-        return {
-            "kind": "mail",
-            "message_id": row.message_id,
-            "subject": row.subject,
-            "version": row.version,
-            "created_at": row.created_at,
-            "sent_at": row.sent_at,
-            "text": _body(bytes(row.message)),
+    def audit(
+        self,
+        game_id: str,
+        *,
+        viewer: int | None,
+        admin: bool,
+        version: int | None = None,
+    ) -> dict[str, Any]:
+        """The disputes of the game, each with the evidence of its steps; with ``version``, the
+        evidence of that step alone. ``viewer``: the seat looking (None: the public);
+        ``admin``: the game's administrator (or an operator), who sees everything."""
+        loaded = self.queries.load(game_id)
+        seats = len(loaded.seats)
+        if viewer is not None and not 0 <= viewer < seats:
+            # Else the report silently falls back to the public record, as if it were the seat's.
+            raise BadRequest(
+                f"There is no seat {viewer} in this game: its seats are 0 to {seats - 1}."
+            )
+        names = loaded.names
+        events = self.queries.raw_events(game_id)
+        visible = {
+            e["version"]: e for e in visible_events(events, viewer, everything=admin, names=names)
         }
+        with self.db.read() as session:
+            rows = session.exec(
+                select(Dispute).where(Dispute.game_id == game_id).order_by(col(Dispute.dispute))
+            ).all()
+            clock = session.get(GameClockState, game_id)
+            state = None if clock is None else clock.state
+            # Each step's deadline as the clock stood then: the log folded append by append.
+            deadlines = step_deadlines(appends(session, loaded.rules, events), range(seats))
+        now = self.clock.now()
+        out: dict[str, Any] = {
+            "game_id": game_id,
+            "version": loaded.version,
+            "head_hash": loaded.head_hash,
+            "seen_by": "administrator" if admin else ("public" if viewer is None else viewer),
+            "deadline": game_deadlines(state, self.clocks.deadlines(game_id), names, now),
+        }
+        if version is not None:
+            out["steps"] = [
+                self._step(game_id, events, visible, version, viewer, admin, names, deadlines)
+            ]
+            return out
+        disputes = []
+        reasons = resolution_reasons(events)
+        for row in rows:
+            item = row_json(row, names, reasons)
+            item["steps"] = [
+                self._step(game_id, events, visible, v, viewer, admin, names, deadlines)
+                for v in json.loads(row.versions)
+            ]
+            disputes.append(item)
+        out["disputes"] = disputes
+        return out
+
+    def _step(
+        self,
+        game_id: str,
+        events: list[ev.StoredEvent],
+        visible: dict[int, dict[str, Any]],
+        version: int,
+        viewer: int | None,
+        admin: bool,
+        names: Names,
+        deadlines: dict[int, str],
+    ) -> dict[str, Any]:
+        """The evidence of one step; ``deadlines``: ``step_deadlines`` of the game's log."""
+        stored = next((e for e in events if e.version == version), None)
+        if stored is None or not isinstance(p := stored.payload, ev.ActionApplied):
+            raise GameNotFound(
+                f"Version {version} is not a move of this game: evidence is kept for moves "
+                "(see the log for their versions)."
+            )
+        retracted_by = next(
+            (
+                e.version
+                for e in events
+                if isinstance(q := e.payload, ev.ActionsRetracted) and version in q.versions
+            ),
+            None,
+        )
+        step: dict[str, Any] = {
+            "version": version,
+            "seat": p.seat,
+            "by": names.of(p.seat),
+            # the log's own record of the step, as this viewer may see it
+            "record": visible[version],
+            "retracted_by": retracted_by,
+            "deadline": deadlines.get(version, NO_TIME_CONTROL),
+        }
+        if not (admin or viewer == p.seat):
+            step["evidence"] = "public record only: the evidence of a move is its player's own"
+            return step
+        before = self.queries.load(game_id, at=version - 1)
+        rules = before.rules
+        step["evidence"] = "full"
+        step["channel"] = p.channel
+        step["received_at"] = p.received_at
+        step["text"] = p.text
+        step["canonical"] = p.canonical
+        step["action"] = p.action
+        step["legal"] = [
+            rules.format_action(before.state, a) for a in rules.legal_actions(before.state, p.seat)
+        ]
+        sent = self._inbound(p.channel_ref) if p.channel == "email" else None
+        step["sent"] = sent
+        step["parsed"] = sent.pop("commands") if sent and "commands" in sent else [p.text]
+        # A move by mail answered a mail; any other (the page, the API, the command line) was
+        # decided on the position, as the seat's view showed it.
+        seen = self._seen(game_id, p.seat, version, sent) if p.channel == "email" else None
+        step["seen"] = seen or {
+            "kind": "page",
+            "version": version - 1,
+            "board": board_for_people(rules, before.state, p.seat, names),
+        }
+        return step
+
+    def _inbound(self, key: str | None) -> dict[str, Any] | None:
+        """The raw message kept for a mail that became an action, and what was read from it."""
+        if key is None:
+            return None
+        with self.db.read() as session:
+            row = session.get(InboundMail, key)
+            if row is None:
+                return {"kept": False, "key": key, "note": "the raw message is no longer kept"}
+            raw, received, source = bytes(row.raw), row.received_at, row.source
+        message = message_from_bytes(raw, policy=policy.compat32)
+        text = raw.decode("utf-8", errors="replace")
+        incoming = read_message(raw, own_domains(self.settings))
+        return {
+            "kept": True,
+            "key": key,
+            "message_id": _header(message, "Message-ID"),
+            "from": _header(message, "From"),
+            "date": _header(message, "Date"),
+            "in_reply_to": _header(message, "In-Reply-To"),
+            "received_at": received,
+            "source": source,
+            "raw": text[:MAX_RAW]
+            + ("\n[… cut: the message is longer]" if len(text) > MAX_RAW else ""),
+            "commands": list(incoming.commands),
+        }
+
+    def _seen(
+        self,
+        game_id: str,
+        seat: int,
+        version: int,
+        sent: dict[str, Any] | None,
+    ) -> dict[str, Any] | None:
+        """The mail the seat had in front of it: the one its reply answered (In-Reply-To), or
+        else the latest mail to that seat before the step."""
+        answered = ((sent or {}).get("in_reply_to") or "").strip().strip("<>")
+        with self.db.read() as session:
+            row = None
+            if answered:
+                row = session.exec(
+                    select(OutboxMail).where(
+                        OutboxMail.message_id == answered,
+                        OutboxMail.game_id == game_id,
+                        OutboxMail.seat == seat,
+                    )
+                ).first()
+            if row is None:
+                row = session.exec(
+                    select(OutboxMail)
+                    .where(
+                        OutboxMail.game_id == game_id,
+                        OutboxMail.seat == seat,
+                        col(OutboxMail.version) < version,
+                    )
+                    .order_by(col(OutboxMail.id).desc())
+                ).first()
+            if row is None:
+                return None
+            return {
+                "kind": "mail",
+                "message_id": row.message_id,
+                "subject": row.subject,
+                "version": row.version,
+                "created_at": row.created_at,
+                "sent_at": row.sent_at,
+                "text": _body(bytes(row.message)),
+            }
 
 
 def _body(raw: bytes) -> str:

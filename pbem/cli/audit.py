@@ -25,10 +25,10 @@ def audit_command(
 ) -> None:
     """The game's disputes with the evidence of each disputed step (operators see everything:
     the mails each seat had, the raw mails they sent, the legal moves then)."""
-    from pbem.audit.evidence import audit, text_report
+    from pbem.audit.evidence import text_report
 
     with service_errors():
-        report = audit(obj.service, game_id, viewer=seat, admin=seat is None, version=version)
+        report = obj.service.audit(game_id, viewer=seat, admin=seat is None, version=version)
     if as_json:
         click.echo(json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False))
     else:

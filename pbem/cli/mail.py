@@ -7,16 +7,11 @@ import sys
 from typing import Any
 
 import click
-from sqlalchemy import func
-from sqlmodel import col, select
 
 from pbem.cli.support import SEAT, WholeNumber
 from pbem.core.errors import ServiceError
 from pbem.mail.inbound.pipeline import Inbound, TooLarge
 from pbem.mail.inbound.recovery import recover_stranded, stranded_keys
-from pbem.mail.models import DEAD, AddressFailure, InboundMail, OutboxMail
-from pbem.mail.outbound.compose import rotate_key
-from pbem.mail.outbound.relay import requeue_dead
 
 
 def _inbound(obj: Any) -> Inbound:
@@ -34,36 +29,26 @@ def mail_group() -> None:
 @click.pass_obj
 def status(obj: Any) -> None:
     """How many mails are pending, sending, sent and dead; inbound outcomes."""
-    with obj.service.db.read() as session:
-        out = session.exec(
-            select(OutboxMail.status, func.count()).group_by(col(OutboxMail.status))
-        ).all()
-        inbound = session.exec(
-            select(InboundMail.outcome, func.count()).group_by(col(InboundMail.outcome))
-        ).all()
-        failing = session.exec(select(func.count()).select_from(AddressFailure)).one()
+    counts = obj.service.mail_counts()
+    out, inbound = counts.outbox, counts.inbound
     click.echo("outbox:  " + (", ".join(f"{s} {n}" for s, n in sorted(out)) or "empty"))
     click.echo("inbound: " + (", ".join(f"{o or 'unprocessed'} {n}" for o, n in inbound) or "none"))
     # A worker that died left these; the scheduler's recovery job (or `pbem mail recover`)
     # processes them. Counting them tells whether that job runs.
     stranded = len(stranded_keys(_inbound(obj), limit=100_000))
     click.echo(f"inbound past a dead worker's lease: {stranded}")
-    click.echo(f"failing addresses: {failing}")
+    click.echo(f"failing addresses: {counts.failing_addresses}")
 
 
 @mail_group.command("dead")
 @click.pass_obj
 def dead(obj: Any) -> None:
     """List the mails that could not be sent (dead letters), with the last error."""
-    with obj.service.db.read() as session:
-        rows = session.exec(
-            select(OutboxMail).where(OutboxMail.status == DEAD).order_by(col(OutboxMail.id))
-        ).all()
-        lines = [
-            f"{r.id:>6}  {r.created_at}  {r.kind:<8} {r.recipient}  game {r.game_id or '-'}  "
-            f"attempts {r.attempts}: {(r.last_error or '').splitlines()[0][:120]}"
-            for r in rows
-        ]
+    lines = [
+        f"{r.id:>6}  {r.created_at}  {r.kind:<8} {r.recipient}  game {r.game_id or '-'}  "
+        f"attempts {r.attempts}: {(r.last_error or '').splitlines()[0][:120]}"
+        for r in obj.service.dead_mails()
+    ]
     click.echo("\n".join(lines) if lines else "no dead mail")
 
 
@@ -72,7 +57,7 @@ def dead(obj: Any) -> None:
 @click.pass_obj
 def retry(obj: Any, ids: tuple[int, ...]) -> None:
     """Put dead mails back in the queue (all of them, or the given ids)."""
-    count = requeue_dead(obj.service.db, obj.service.clock, list(ids) if ids else None)
+    count = obj.service.requeue_dead_mail(list(ids) if ids else None)
     click.echo(f"{count} mail(s) queued again")
 
 
@@ -106,8 +91,7 @@ def rotate(obj: Any, game_id: str, seat: int) -> None:
     """Revoke every reply address and page link handed out to a seat (e.g. a leaked mail)."""
     if not obj.service.has_seat(game_id, seat):
         raise click.ClickException(f"there is no seat {seat} in a game {game_id!r}")
-    with obj.service.db.write() as session:
-        version = rotate_key(session, game_id, seat, obj.service.clock.now())
+    version = obj.service.rotate_reply_key(game_id, seat)
     click.echo(
         f"seat {seat} of game {game_id}: key version {version}; old reply addresses and page "
         "links refused"
@@ -119,15 +103,11 @@ def rotate(obj: Any, game_id: str, seat: int) -> None:
 @click.pass_obj
 def inbound_list(obj: Any, limit: int) -> None:
     """The latest inbound messages and their outcomes."""
-    with obj.service.db.read() as session:
-        rows = session.exec(
-            select(InboundMail).order_by(col(InboundMail.received_at).desc()).limit(limit)
-        ).all()
-        lines = [
-            f"{r.received_at}  {r.source:<7} {r.sender or '-':<30} {r.outcome or r.status}: "
-            f"{(r.detail or '')[:100]}"
-            for r in rows
-        ]
+    lines = [
+        f"{r.received_at}  {r.source:<7} {r.sender or '-':<30} {r.outcome or r.status}: "
+        f"{(r.detail or '')[:100]}"
+        for r in obj.service.latest_inbound(limit)
+    ]
     click.echo("\n".join(lines) if lines else "no inbound mail")
 
 
@@ -137,9 +117,8 @@ def purge_inbound_command(obj: Any) -> None:
     """Delete the raw inbound mail past ``mail.inbound_retention_days`` (never a running
     game's: it is the evidence of what its players sent)."""
     from pbem.core.time_source import SystemClock
-    from pbem.mail.inbound.retention import purge_inbound
 
-    count = purge_inbound(obj.service.db, obj.settings, SystemClock().now())
+    count = obj.service.purge_inbound(SystemClock().now())
     days = obj.settings.mail.inbound_retention_days
     click.echo(f"{count} inbound message(s) older than {days} days deleted")
 

@@ -12,13 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import click
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from pbem.app.config import Settings, SettingsError, load_settings
 from pbem.app.service import GameService
 from pbem.cli.support import SEAT, VERSION, WholeNumber, service_errors, time_control_option
 from pbem.clock.time_control import PRESETS, parse_time_control
+from pbem.core.errors import DatabaseUnusable
 
 
 class Context:
@@ -47,7 +46,7 @@ class Context:
     def close(self) -> None:
         """Release the database connections the command opened (its engine's pool)."""
         if self._service is not None:
-            self._service.db.dispose()
+            self._service.release_connections()
 
 
 pass_context = click.make_pass_decorator(Context)
@@ -58,17 +57,17 @@ class _Main(click.Group):
     with what to do about it, not a traceback."""
 
     def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except (OperationalError, ProgrammingError) as e:
+        from pbem.app.bootstrap import database_errors
+
+        def database_url() -> str:
             obj = ctx.obj
-            url = obj.settings.database_url if isinstance(obj, Context) else "(unknown)"
-            shown = make_url(url).render_as_string(hide_password=True)
-            reason = str(e.orig or e).strip().splitlines()[0]
-            raise click.ClickException(
-                f"the database {shown} cannot be used: {reason}. Is it running, and has "
-                "'pbem db upgrade' created its tables?"
-            ) from None
+            return obj.settings.database_url if isinstance(obj, Context) else "(unknown)"
+
+        try:
+            with database_errors(database_url):
+                return super().invoke(ctx)
+        except DatabaseUnusable as e:
+            raise click.ClickException(e.message) from None
 
 
 @click.group(cls=_Main)
@@ -96,24 +95,17 @@ def db() -> None:
 @pass_context
 def db_upgrade(obj: Context, revision: str) -> None:
     """Create or upgrade the schema to the latest migration."""
-    from pbem.app.bootstrap import open_database
-    from pbem.core.migrate import current_revisions, upgrade
+    from pbem.app.bootstrap import upgrade_database
 
-    database = open_database(obj.settings)
-    try:
-        upgrade(database, revision)
-        click.echo(f"database at {', '.join(sorted(current_revisions(database)))}")
-    finally:
-        database.dispose()
+    revisions = upgrade_database(obj.settings, revision)
+    click.echo(f"database at {', '.join(sorted(revisions))}")
 
 
 @db.command("rebuild-projections")
 @pass_context
 def db_rebuild_projections(obj: Context) -> None:
     """Rebuild every read model (games, seats, undo requests, disputes) from the events alone."""
-    from pbem.core.read_models import rebuild_all
-
-    count = rebuild_all(obj.service.db, obj.service.registry)
+    count = obj.service.rebuild_read_models()
     click.echo(f"read models rebuilt from the log for {count} game(s)")
 
 
@@ -332,18 +324,12 @@ def log(obj: Context, game_id: str, seat: int | None, full: bool) -> None:
 @pass_context
 def replay(obj: Context, game_id: str, verify: bool) -> None:
     """Re-run a game from its first event without snapshots; print the final state hash."""
-    from pbem.core.read_models import first_difference
-    from pbem.core.replay import verify as run_verify
-
     service = obj.service
-    with service.db.read() as session:
-        report = run_verify(
-            session, game_id, service.registry, snapshot_key=obj.settings.secret_key or None
-        )
+    report = service.replay(game_id)
     for note in report.notes:
         click.echo(f"note: {note}")
     if report.ok and verify:
-        difference = first_difference(service.db, game_id, service.registry)
+        difference = service.read_model_difference(game_id)
         if difference is not None:
             click.echo(f"read model differs from the log: {difference}", err=True)
             click.echo(f"{game_id}: FAILED, the read models do not match the log", err=True)
@@ -458,10 +444,10 @@ def export(obj: Context, game_id: str, output: str | None, seat: int | None) -> 
     rules and version, the config, and the seed once the game is finished. Without --seat
     it holds everything, secret choices included (operators only). Check it with
     `pbem verify-export` or `python -m pbem.audit.verify`."""
-    from pbem.audit.export import bundle_text, export_game
+    from pbem.audit.export import bundle_text
 
     with service_errors():
-        bundle = export_game(obj.service.db, game_id, seat)
+        bundle = obj.service.export_game(game_id, seat)
     text = bundle_text(bundle)
     if output:
         Path(output).write_text(text, encoding="utf-8")

@@ -25,6 +25,7 @@ from pbem.app.config import Settings
 from pbem.app.service import GameService
 from pbem.clock.display import deadline_text
 from pbem.clock.preferences import DigestSent, PlayerPreference, address_key, zone_of
+from pbem.core.db import Database
 from pbem.core.models import Deadline, Game, Invitation, Seat
 from pbem.core.naming import Names, names_for
 from pbem.core.repository import seat_infos
@@ -146,14 +147,16 @@ class DigestReport:
 class Digester:
     """Sends the day's digests that are not sent yet."""
 
-    def __init__(self, service: GameService, settings: Settings) -> None:
+    def __init__(self, db: Database, service: GameService, settings: Settings) -> None:
+        #: who chose a digest is read, and each day's digest claimed, in this database
+        self.db = db
         self.service = service
         self.settings = settings
 
     def run(self, now: datetime | None = None) -> DigestReport:
         now = now or self.service.clock.now()
         day = day_of(now)
-        with self.service.db.read() as session:
+        with self.db.read() as session:
             sent = select(DigestSent.address).where(DigestSent.day == day)
             addresses = session.exec(
                 select(PlayerPreference.address).where(
@@ -164,7 +167,7 @@ class Digester:
         report = DigestReport()
         for address in addresses:
             try:
-                with self.service.db.write() as session:
+                with self.db.write() as session:
                     count = send_digest(session, self.settings, address, now, self._names)
             except IntegrityError:
                 report.skipped += 1  # another run claimed it first: it sends it

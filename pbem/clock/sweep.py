@@ -26,6 +26,7 @@ from pbem.clock.deadline_moves import DeadlineAct
 from pbem.clock.preferences import address_key
 from pbem.clock.reminders import DueReminder, ReminderMail, due_reminders
 from pbem.clock.reminders import send_reminders as write_reminders
+from pbem.core.db import Database
 from pbem.core.models import Deadline
 from pbem.core.naming import Names, names_for
 from pbem.core.time_source import format_time
@@ -94,7 +95,10 @@ class SweepReport:
 class Sweeper:
     """Acts on what is due (built by ``pbem.app.bootstrap.build_sweeper``)."""
 
-    def __init__(self, service: GameService, settings: Settings) -> None:
+    def __init__(self, db: Database, service: GameService, settings: Settings) -> None:
+        #: what is due is read, and the reminders claimed, in this database; each deadline
+        #: move goes through ``service``
+        self.db = db
         self.service = service
         self.settings = settings
 
@@ -102,7 +106,7 @@ class Sweeper:
         """One sweep at ``now`` (the service's clock by default)."""
         now = now or self.service.clock.now()
         limit = self.settings.deadlines.sweep_batch
-        with self.service.db.read() as session:
+        with self.db.read() as session:
             due = find_due(session, now, limit)
         report = SweepReport()
         for d in due.deadlines:
@@ -141,7 +145,7 @@ class Sweeper:
 
     def _remind_address(self, address: str, now: datetime) -> ReminderMail | None:
         limit = self.settings.deadlines.sweep_batch
-        with self.service.db.write() as session:
+        with self.db.write() as session:
             return write_reminders(session, self.settings, address, now, self._names, limit)
 
     def _names(self, game_id: str) -> Names:

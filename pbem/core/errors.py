@@ -161,6 +161,23 @@ class AgainstTheRules(ServiceError):
         return {**super().to_json(), "line": self.line}
 
 
+class DatabaseUnusable(ServiceError):
+    """The database cannot be reached, or has no tables yet: ``url`` is the settings' URL
+    with its password hidden, ``reason`` the database's own first line. The command line ends
+    a command with the message (what to do about it) instead of a traceback."""
+
+    status = 503
+    code = "database_unusable"
+
+    def __init__(self, url: str, reason: str) -> None:
+        super().__init__(
+            f"the database {url} cannot be used: {reason}. Is it running, and has "
+            "'pbem db upgrade' created its tables?",
+            reason=reason,
+        )
+        self.url = url
+
+
 def error_from_json(data: dict[str, Any]) -> ServiceError:
     """Rebuild an error stored with a result (``to_record``: idempotent retries give the same
     answer). A result kept before errors had fields has no ``reason``: its message is one."""

@@ -1,6 +1,7 @@
 """Replacing a seat's bearer token (a leaked seat link), with every link and reply address
-handed out for the seat; the seat's page and invitation links read back to their seat. The
-CLI's ``pbem rotate-token`` and the invitation page call these through the service."""
+handed out for the seat, or those links and addresses alone (a leaked mail); the seat's page
+and invitation links read back to their seat. The CLI's ``pbem rotate-token`` and ``pbem mail
+rotate-key`` and the invitation page call these through the service."""
 
 from __future__ import annotations
 
@@ -92,6 +93,12 @@ class SeatTokens:
                     )
                 )
             return Rotated(row.name, row.email, token, mailed)
+
+    def rotate_reply_key(self, game_id: str, seat: int) -> int:
+        """Revoke every reply address and page link handed out to ``seat`` (a leaked mail),
+        leaving its token as it is; returns the seat's new key version."""
+        with self.db.write() as session:
+            return rotate_key(session, game_id, seat, self.clock.now())
 
     def seat_for_invitation_link(self, game_id: str, link: str) -> int:
         """The seat a signed invitation link opens; Forbidden otherwise."""

@@ -25,6 +25,7 @@ from pbem.core.time_source import ManualClock
 from pbem.mail.outbound.relay import Relay
 from pbem.mail.outbound.smtp import transport_for
 from tests.contract.players import REGISTRY, WEBHOOK_SECRET, MailDoor
+from tests.helpers import database_of
 from tests.mail.servers import SmtpTestServer
 from tests.settings import contract_settings
 from web import create_app
@@ -100,13 +101,13 @@ def mail_door(
 def check_replay(service: GameService, game_id: str, tmp_path: Path) -> str:
     """``pbem replay --verify``: the command itself for games it knows (the installed
     registry), the function it calls for the test game; returns the final state hash."""
-    with service.db.read() as session:
+    with database_of(service).read() as session:
         report = verify(session, game_id, REGISTRY)
     assert report.ok, "\n".join(f"v{p.version}: {p.message}" for p in report.problems)
     assert report.final_state_hash
     name = service.load(game_id).game
     if name in engine.REGISTRY:
-        env = {"PBEM_DATABASE_URL": service.db.url, "PBEM_VAR_DIR": str(tmp_path / "cli")}
+        env = {"PBEM_DATABASE_URL": database_of(service).url, "PBEM_VAR_DIR": str(tmp_path / "cli")}
         result = CliRunner().invoke(main, ["replay", "--verify", game_id], env=env)
         assert result.exit_code == 0, result.output
         checks = (

@@ -17,6 +17,7 @@ from pbem.app.config import Settings
 from pbem.cli.main import main
 from pbem.core.db import Database
 from pbem.mail.models import DEAD, OutboxMail
+from tests.helpers import database_of
 from tests.mail.helpers import reply_to
 from tests.settings import build_settings
 
@@ -133,7 +134,7 @@ def test_mail_in_during_a_dead_workers_lease_is_queued_then_recovered(  # type: 
     )
     service = build_service(settings)
     build_inbound(service).store(raw, "stdin", claim=True)
-    service.db.dispose()
+    database_of(service).dispose()
     started = time.monotonic()
     queued = run("mail-in", input=raw, PBEM_MAIL_LEASE_SECONDS="2")
     assert queued.exit_code == 0 and queued.output.startswith("queued: stored;"), queued.output

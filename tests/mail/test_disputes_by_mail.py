@@ -17,10 +17,11 @@ from sqlmodel import select
 
 from pbem.app.bootstrap import reply_words
 from pbem.app.service import Created
-from pbem.audit.evidence import NO_TIME_CONTROL, audit
+from pbem.audit.evidence import NO_TIME_CONTROL
 from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.inbound.retention import purge_inbound
 from pbem.mail.models import InboundMail, OutboxMail
+from tests.helpers import audit
 from tests.mail.helpers import MailWorld, reply_to
 from tests.mail.test_simultaneous_by_mail import _lancaster, _latest, _to_parliament
 from tests.settings import with_mail

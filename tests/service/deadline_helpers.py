@@ -16,6 +16,7 @@ from pbem.core import events as ev
 from pbem.core.db import Database
 from pbem.core.models import Deadline
 from pbem.core.time_source import ManualClock, format_time
+from tests.helpers import database_of
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings
 
@@ -64,7 +65,7 @@ def play(service: GameService, game_id: str, seat: int | None = None, **how: Any
 
 
 def rows(service: GameService, game_id: str) -> dict[int, Deadline]:
-    with service.db.read() as session:
+    with database_of(service).read() as session:
         found = session.exec(select(Deadline).where(Deadline.game_id == game_id)).all()
         for row in found:
             session.expunge(row)

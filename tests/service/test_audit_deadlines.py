@@ -12,9 +12,10 @@ import pytest
 
 from pbem.app.bootstrap import build_sweeper
 from pbem.app.service import GameService
-from pbem.audit.evidence import audit, text_report
+from pbem.audit.evidence import text_report
 from pbem.core.db import Database
 from pbem.core.time_source import ManualClock
+from tests.helpers import audit
 from tests.service.deadline_helpers import clock_of, timed_service
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday

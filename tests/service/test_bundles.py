@@ -30,6 +30,7 @@ from pbem.core.models import Event
 from pbem.core.replay import verify
 from pbem.core.store import stored_event
 from pbem.play.views import visible_events
+from tests.helpers import database_of
 from tests.service.helpers import REGISTRY
 from tests.service.test_games import play
 
@@ -83,7 +84,7 @@ def test_a_finished_lancaster_game_verifies_offline_and_its_scores_are_the_servi
     service: GameService, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     gid = seeded_lancaster(service, monkeypatch)
-    bundle = export_game(service.db, gid)
+    bundle = export_game(database_of(service), gid)
     assert bundle["seed"] is not None and bundle["seen_by"] == "everything"
     # The events as stored: GameCreated in its stored schema version, hashes recomputable.
     assert [e["schema_version"] for e in bundle["events"][:1]] == [3]
@@ -158,7 +159,7 @@ def test_every_single_byte_change_of_a_bundle_fails_naming_what_is_wrong(
     service: GameService,
 ) -> None:
     gid = _hoard(service)
-    bundle = export_game(service.db, gid)
+    bundle = export_game(database_of(service), gid)
     raw = bundle_text(bundle).encode()
     assert verify_bytes(raw, REGISTRY).ok
     spans = _spans(raw, bundle)
@@ -171,7 +172,7 @@ def test_any_byte_anywhere_in_a_lancaster_bundle_is_caught(
     service: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gid = seeded_lancaster(service, monkeypatch)
-    bundle = export_game(service.db, gid)
+    bundle = export_game(database_of(service), gid)
     raw = bundle_text(bundle).encode()
     spans = _spans(raw, bundle)
 
@@ -194,7 +195,7 @@ def test_a_seat_export_never_holds_another_seats_hidden_vote_at_any_version(
     service: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gid = seeded_lancaster(service, monkeypatch)
-    rows = _rows(service.db, gid)
+    rows = _rows(database_of(service), gid)
     stored = [stored_event(r) for r in rows]
     hidden_seen = own_seen = 0
     for version in range(1, len(rows) + 1):
@@ -226,7 +227,7 @@ def test_a_secret_action_changed_in_a_bundle_fails_its_commitment(
     service: GameService,
 ) -> None:
     gid = _hoard(service)
-    bundle = export_game(service.db, gid)
+    bundle = export_game(database_of(service), gid)
     votes = [
         e
         for e in bundle["events"]
@@ -298,7 +299,7 @@ def _rechained(bundle: dict[str, Any], version: int, change: dict[str, Any]) -> 
 
 def test_a_rechained_forgery_is_caught_by_re_running_the_rules(service: GameService) -> None:
     gid = _hoard(service)
-    bundle = export_game(service.db, gid)
+    bundle = export_game(database_of(service), gid)
     # Version 4 is seat 1's "keep" in the draw phase: make it a stake it cannot make.
     assert bundle["events"][3]["data"]["canonical"] == "keep"
     illegal = _rechained(bundle, 4, {"action": ["pass"], "canonical": "pass", "text": "pass"})
@@ -324,8 +325,8 @@ def test_a_game_recorded_before_commitments_still_verifies_and_its_seat_export_c
     play(service, gid, 0, f"stake {service.load(gid).view(0)['my_purse'][0]}")
     # Rewrite the log as the service wrote it before: V1 payloads, chained whole.
     prev = chain.GENESIS_HASH
-    with service.db.write() as s:
-        for e in _rows(service.db, gid):
+    with database_of(service).write() as s:
+        for e in _rows(database_of(service), gid):
             data = json.loads(e.data)
             schema_version = e.schema_version
             if e.type == ev.ACTION_APPLIED:
@@ -346,7 +347,7 @@ def test_a_game_recorded_before_commitments_still_verifies_and_its_seat_export_c
             prev = digest
         s.execute(text("UPDATE games SET head_hash = :h WHERE id = :g"), {"h": prev, "g": gid})
         s.execute(text("DELETE FROM snapshots WHERE game_id = :g"), {"g": gid})  # a cache
-    seat_view = bundle_of(gid, _rows(service.db, gid), 1)
+    seat_view = bundle_of(gid, _rows(database_of(service), gid), 1)
     vote = seat_view["events"][-1]
     assert vote["type"] == ev.ACTION_APPLIED and vote["data"] is None
     report = verify_bundle(seat_view, REGISTRY)
@@ -356,9 +357,9 @@ def test_a_game_recorded_before_commitments_still_verifies_and_its_seat_export_c
         loaded = service.load(gid)
         seat = min(loaded.to_act)
         play(service, gid, seat, loaded.legal(seat)[0])
-    with service.db.read() as s:
+    with database_of(service).read() as s:
         assert verify(s, gid, service.registry).ok
-    full = export_game(service.db, gid)
+    full = export_game(database_of(service), gid)
     assert [e["schema_version"] for e in full["events"] if e["type"] == ev.ACTION_APPLIED][:3] == [
         1,
         1,
@@ -409,7 +410,7 @@ def test_a_seat_export_leaves_out_the_other_seats_standing_orders(service: GameS
     # Bob keeps a move for his next deadline while it is Ann's turn: his own plan.
     service.set_standing_order(gid, 1, "K11", channel="api")
     _play_to_the_end(service, gid, random.Random(5))
-    anns = export_game(service.db, gid, seat=0)
+    anns = export_game(database_of(service), gid, seat=0)
     orders = [e for e in anns["events"] if e["type"] == ce.STANDING_ORDER_SET]
     assert len(orders) == 1 and orders[0]["data"] is None
     assert "K11" not in json.dumps(orders)
@@ -417,7 +418,7 @@ def test_a_seat_export_leaves_out_the_other_seats_standing_orders(service: GameS
     # The finished game still verifies: a withheld order is no unrevealed secret action.
     assert report.ok and report.replayed, report.problems
     assert report.orders_withheld == 1 and report.sealed == 0
-    bobs = export_game(service.db, gid, seat=1)
+    bobs = export_game(database_of(service), gid, seat=1)
     [own] = [e for e in bobs["events"] if e["type"] == ce.STANDING_ORDER_SET]
     assert own["data"]["text"] == "K11"
     assert verify_bundle(bobs, REGISTRY).ok

@@ -15,6 +15,7 @@ from pbem.app.service import GameService
 from pbem.clock import events as ce
 from pbem.core.db import Database
 from pbem.core.models import Deadline
+from tests.helpers import database_of
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings
 from web.cli import main
@@ -42,7 +43,7 @@ def run(database_url: str, tmp_path: Path) -> Run:
 
 
 def _row(service: GameService, game_id: str, seat: int) -> Deadline:
-    with service.db.read() as session:
+    with database_of(service).read() as session:
         found = session.get(Deadline, (game_id, seat))
         assert found is not None
         session.expunge(found)

@@ -20,6 +20,7 @@ from pbem.core.read_models import first_difference
 from pbem.core.replay import verify
 from pbem.core.time_source import ManualClock, format_time
 from pbem.play.results import Created
+from tests.helpers import database_of
 from tests.service.deadline_helpers import accept_all
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings
@@ -61,7 +62,7 @@ def new_game(
 
 
 def row(service: GameService, game_id: str, seat: int) -> Deadline:
-    with service.db.read() as session:
+    with database_of(service).read() as session:
         found = session.get(Deadline, (game_id, seat))
         assert found is not None
         session.expunge(found)
@@ -245,8 +246,8 @@ def test_after_every_clock_command_the_log_gives_the_stored_read_models(
     service.back("rebuild@example.org", channel="email")
     service.set_time_control(g.id, g.admin_token, "fast", channel="cli")
     service.submit(g.id, 0, "keep", expected_version=version(service, g.id), channel="api")
-    assert first_difference(service.db, g.id, REGISTRY) is None
-    with service.db.read() as session:
+    assert first_difference(database_of(service), g.id, REGISTRY) is None
+    with database_of(service).read() as session:
         report = verify(session, g.id, REGISTRY)
     assert report.ok, report
 
@@ -268,4 +269,4 @@ def test_the_admin_reopens_a_missed_deadline_the_game_waits_on(
     clock.advance(3 * HOUR)
     [again] = build_sweeper(service).sweep().moves
     assert (again.seat, again.move) == (0, False)
-    assert first_difference(service.db, g.id, REGISTRY) is None
+    assert first_difference(database_of(service), g.id, REGISTRY) is None

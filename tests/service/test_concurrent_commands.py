@@ -17,6 +17,7 @@ import pytest
 from pbem.app.service import GameService
 from pbem.core.db import Database
 from pbem.core.read_models import first_difference
+from tests.helpers import database_of
 from tests.service.deadline_helpers import PLAYERS, accept_all, rows, timed_service
 from tests.service.helpers import REGISTRY
 
@@ -56,4 +57,4 @@ def test_two_seats_changing_their_clock_at_once_leave_the_read_models_the_log_gi
     # Each seat's last standing order stands: neither command wrote over the other's.
     last = {seat: rows(service, gid)[seat].standing_order for seat in (0, 1)}
     assert last == {0: orders[0][-1], 1: orders[1][-1]}
-    assert first_difference(service.db, gid, REGISTRY) is None
+    assert first_difference(database_of(service), gid, REGISTRY) is None

@@ -21,6 +21,7 @@ from pbem.core import events as ev
 from pbem.core.db import Database
 from pbem.core.migrate import upgrade
 from pbem.core.read_models import first_difference
+from tests.helpers import database_of
 from tests.service.deadline_helpers import (
     MONDAY,
     PLAYERS,
@@ -70,7 +71,7 @@ def _owing(service: GameService, gid: str) -> int:
 
 
 def _matches_log(service: GameService, gid: str) -> None:
-    assert first_difference(service.db, gid, REGISTRY) is None
+    assert first_difference(database_of(service), gid, REGISTRY) is None
 
 
 def test_an_untimed_game_has_no_deadlines(service: GameService) -> None:

@@ -25,6 +25,7 @@ from pbem.core.models import Deadline, ReminderSent
 from pbem.core.read_models import first_difference
 from pbem.core.time_source import ManualClock, format_time, parse_time
 from pbem.mail.models import OutboxMail
+from tests.helpers import database_of
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings
 from web.cli import main
@@ -72,7 +73,7 @@ def payloads(service: GameService, gid: str, kind: type[Any]) -> list[Any]:
 
 
 def deadline(service: GameService, gid: str, seat: int) -> Deadline:
-    with service.db.read() as s:
+    with database_of(service).read() as s:
         row = s.get(Deadline, (gid, seat))
         assert row is not None
         return row
@@ -119,7 +120,7 @@ def test_a_legal_standing_order_is_played(
     assert move.text == "draw"
     # Used once: the seat's next deadline has no standing order.
     assert deadline(service, gid, 0).standing_order is None
-    assert first_difference(service.db, gid, REGISTRY) is None
+    assert first_difference(database_of(service), gid, REGISTRY) is None
 
 
 def test_a_standing_order_no_longer_legal_falls_back_to_the_default(
@@ -149,7 +150,7 @@ def test_wait_mode_records_the_missed_deadline_and_plays_nothing(
     ]
     assert service.load(gid).version == version + 1
     assert deadline(service, gid, 0).status == "late"
-    assert first_difference(service.db, gid, REGISTRY) is None
+    assert first_difference(database_of(service), gid, REGISTRY) is None
     assert not [m for m in sweeper.sweep().moves if m.game_id == gid]
 
 
@@ -189,11 +190,11 @@ def test_downtime_gives_one_move_per_missed_deadline_and_counts_from_the_sweep(
     assert [p.seat for p in missed] == [0, 1]
     assert parse_time(missed[1].due_at) == START + timedelta(days=3) + 10 * HOUR
     # The read models the sweep's appends wrote are the ones the log gives.
-    assert first_difference(service.db, gid, REGISTRY) is None
+    assert first_difference(database_of(service), gid, REGISTRY) is None
 
 
 def reminder_mails(service: GameService, address: str) -> list[OutboxMail]:
-    with service.db.read() as s:
+    with database_of(service).read() as s:
         return list(
             s.exec(
                 select(OutboxMail).where(
@@ -219,7 +220,7 @@ def test_reminders_are_sent_once_and_coalesced_per_address(
     assert "Mon 02 Mar 2026 19:00 UTC (in 4 hours)" in body
     assert "Mon 02 Mar 2026 19:30 UTC (in 4 hours 30 minutes)" in body
     assert body.count("/games/") == 2
-    with service.db.read() as s:
+    with database_of(service).read() as s:
         claimed = s.exec(
             select(ReminderSent.game_id, ReminderSent.reminder).where(
                 col(ReminderSent.address) == ann
@@ -244,7 +245,7 @@ def test_reminders_are_sent_once_and_coalesced_per_address(
     body = mails[1].message.decode()
     assert "Mon 02 Mar 2026 19:30 UTC (in 3 hours)" in body
     assert "Mon 02 Mar 2026 19:00 UTC (in 2 hours 30 minutes)" in body
-    with service.db.read() as s:
+    with database_of(service).read() as s:
         assert s.get(ReminderSent, (first, 0, format_time(START + 10 * HOUR), "80% gone"))
 
 
@@ -403,7 +404,7 @@ def test_the_deadline_move_mails_the_late_seat_and_the_next_one(
     clock.advance(10 * HOUR)
     [act] = [m for m in build_sweeper(service).sweep().moves if m.game_id == gid]
     assert act.played == "keep"
-    with service.db.read() as s:
+    with database_of(service).read() as s:
         mails = s.exec(
             select(OutboxMail).where(
                 OutboxMail.game_id == gid, col(OutboxMail.created_at) == format_time(clock.now())

@@ -21,6 +21,7 @@ from pbem.core.errors import Conflict
 from pbem.core.models import Deadline
 from pbem.core.read_models import first_difference
 from pbem.core.time_source import ManualClock, format_time
+from tests.helpers import database_of
 from tests.service.deadline_helpers import clock_of, timed_service
 from tests.service.helpers import REGISTRY
 
@@ -54,7 +55,7 @@ def _game(service: GameService, time_control: Any, players: int = 2) -> Created:
 
 
 def _deadline(service: GameService, gid: str, seat: int) -> Deadline:
-    with service.db.read() as session:
+    with database_of(service).read() as session:
         row = session.get(Deadline, (gid, seat))
         assert row is not None
         session.expunge(row)
@@ -99,7 +100,7 @@ def test_a_dispute_never_stops_the_disputers_own_clock(
     assert _swept(sweeper, gid) == [(1, "keep")]
     assert _deadline_moves(service, gid) == [(1, "keep")]
     assert service.parts.disputes.open_one(gid) is not None  # still waiting for the administrator
-    assert first_difference(service.db, gid, REGISTRY) is None
+    assert first_difference(database_of(service), gid, REGISTRY) is None
 
 
 def test_the_other_seats_clocks_stop_for_one_decisions_time_at_most(
@@ -116,7 +117,7 @@ def test_the_other_seats_clocks_stop_for_one_decisions_time_at_most(
     assert _swept(sweeper, gid) == []
     clock.advance(SECOND)
     assert _swept(sweeper, gid) == [(owing, "keep")]
-    assert first_difference(service.db, gid, REGISTRY) is None
+    assert first_difference(database_of(service), gid, REGISTRY) is None
 
 
 def test_a_dispute_resolved_early_gives_back_only_the_time_it_was_open(
@@ -129,7 +130,7 @@ def test_a_dispute_resolved_early_gives_back_only_the_time_it_was_open(
     clock.advance(3 * HOUR)
     service.resolve_dispute(gid, created.admin_token, opened.dispute, uphold=False, reason="no")
     assert _deadline(service, gid, owing).due_at == format_time(START + 13 * HOUR)
-    assert first_difference(service.db, gid, REGISTRY) is None
+    assert first_difference(database_of(service), gid, REGISTRY) is None
 
 
 def test_each_seat_may_open_its_own_dispute_but_one_at_a_time(
@@ -153,7 +154,7 @@ def test_each_seat_may_open_its_own_dispute_but_one_at_a_time(
     assert service.parts.disputes.open_one(gid, 1) == second.dispute
     with pytest.raises(Conflict, match=f"Disputes {first.dispute}, {second.dispute} are open"):
         service.parts.disputes.open_one(gid, 0)
-    assert first_difference(service.db, gid, REGISTRY) is None
+    assert first_difference(database_of(service), gid, REGISTRY) is None
 
 
 def test_a_seat_whose_dispute_was_dismissed_waits_one_decisions_time(

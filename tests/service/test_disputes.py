@@ -14,6 +14,7 @@ from pbem.core.errors import AgainstTheRules, BadRequest, Conflict, Forbidden, G
 from pbem.core.fold import state_hash
 from pbem.core.read_models import first_difference
 from pbem.play.views import event_text
+from tests.helpers import database_of
 from tests.service.test_games import event_count, play
 
 
@@ -36,7 +37,7 @@ def _texts(service: GameService, gid: str, after: int) -> list[str]:
 
 
 def _read_models_match(service: GameService, gid: str) -> None:
-    assert first_difference(service.db, gid, service.registry) is None
+    assert first_difference(database_of(service), gid, service.registry) is None
 
 
 def test_a_dispute_is_opened_then_dismissed_with_a_reason(service: GameService) -> None:

@@ -23,6 +23,7 @@ from pbem.core.errors import (
 from pbem.core.fold import state_hash
 from pbem.core.models import Event, Game, GameSecret, Snapshot
 from pbem.core.unit_of_work import AppendContext
+from tests.helpers import database_of
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": None}]
 
@@ -38,7 +39,7 @@ def play(service: GameService, game_id: str, seat: int, text: str, **kw: Any) ->
 
 
 def event_count(service: GameService, game_id: str) -> int:
-    with service.db.read() as s:
+    with database_of(service).read() as s:
         return s.execute(select(func.count()).where(Event.game_id == game_id)).scalar_one()
 
 
@@ -51,7 +52,7 @@ def test_a_new_game_records_creation_and_start_with_a_seed_commitment(
     assert len({s.token for s in created.seats} | {created.admin_token}) == 3
     events = service.raw_events(created.id)
     assert [e.type for e in events] == [ev.GAME_CREATED, ev.GAME_STARTED]
-    with service.db.read() as s:
+    with database_of(service).read() as s:
         game = s.get(GameSecret, created.id)  # the seed is kept outside the read models
         assert game is not None
         assert events[0].data["seed_commitment"] == ev.seed_commitment(int(game.seed))
@@ -278,7 +279,7 @@ def test_listeners_write_in_the_same_transaction_as_the_events(
     assert seen[-1].version == 3
     assert seen[-1].rules.to_act(seen[-1].state_after) == frozenset({1})
     assert [s.email for s in seen[-1].seats] == ["p0@example.org", "p1@example.org"]
-    with service.db.read() as s:
+    with database_of(service).read() as s:
         assert s.get(Game, gid).updated_at == "listener-was-here"  # type: ignore[union-attr]
     service.listeners.append(Failing())
     with pytest.raises(RuntimeError):
@@ -357,10 +358,10 @@ def test_replay_without_snapshots_gives_the_same_state_at_every_version(
         service.cache.clear()  # so that the state comes from a snapshot and a short fold
         loaded = service.load(gid, at=v)
         with_snapshots[v] = state_hash(loaded.rules, loaded.state)
-    with service.db.read() as s:
+    with database_of(service).read() as s:
         snaps = s.execute(select(func.count()).where(Snapshot.game_id == gid)).scalar_one()
     assert snaps >= 3
-    with service.db.write() as s:
+    with database_of(service).write() as s:
         s.execute(delete(Snapshot).where(Snapshot.game_id == gid))  # type: ignore[arg-type]
     service.cache.clear()
     for v in range(1, head + 1):

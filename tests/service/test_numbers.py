@@ -24,6 +24,7 @@ from pbem.clock.time_control import TimeControlError, parse_duration, parse_time
 from pbem.core.db import Database
 from pbem.core.errors import BadRequest
 from pbem.core.numbers import LARGEST, NumberError, read_int
+from tests.helpers import database_of
 from tests.service.helpers import REGISTRY
 from tests.service.test_bundles import _hoard, _rechained
 from tests.settings import make_settings
@@ -191,7 +192,7 @@ def test_a_bundle_with_other_digits_fails_verification_without_a_crash(
 ) -> None:
     """A bundle is anyone's file: "seat ²" and a revealed seed "²" (rechained, as a forger
     would) passed ``str.isdigit()`` and crashed ``int()`` in ``pbem verify-export``."""
-    bundle = export_game(service.db, _hoard(service))
+    bundle = export_game(database_of(service), _hoard(service))
     seen_by = verify_bundle({**bundle, "seen_by": "seat ²"}, REGISTRY)
     assert [str(p) for p in seen_by.problems] == [
         "seen_by: 'seat ²' is neither 'everything' nor 'seat N'"

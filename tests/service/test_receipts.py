@@ -16,6 +16,7 @@ from pbem.core import chain
 from pbem.core import events as ev
 from pbem.core.errors import BadRequest
 from pbem.core.replay import verify
+from tests.helpers import database_of
 from tests.service.test_games import play
 from web.cli import main
 
@@ -34,7 +35,7 @@ def _staked(service: GameService) -> tuple[str, int, str]:
 
 def _set_data(service: GameService, gid: str, version: int, change: dict[str, object]) -> None:
     event = service.raw_events(gid)[version - 1]
-    with service.db.write() as s:
+    with database_of(service).write() as s:
         s.execute(
             text("UPDATE events SET data = :d WHERE game_id = :g AND version = :v"),
             {"d": chain.canonical_json({**event.data, **change}), "g": gid, "v": version},
@@ -44,18 +45,18 @@ def _set_data(service: GameService, gid: str, version: int, change: dict[str, ob
 def test_a_mails_receipt_is_checked_against_the_chain_recomputed(service: GameService) -> None:
     gid, version, _ = _staked(service)
     loaded = service.load(gid, at=3)
-    good = check_receipt(service.db, gid, 3, loaded.head_hash.upper())
+    good = check_receipt(database_of(service), gid, 3, loaded.head_hash.upper())
     assert good.ok and good.matches and good.chain_hash == loaded.head_hash
     other = service.load(gid, at=2).head_hash
-    wrong = check_receipt(service.db, gid, 3, other)
+    wrong = check_receipt(database_of(service), gid, 3, other)
     assert not wrong.matches and loaded.head_hash in wrong.message
     with pytest.raises(BadRequest, match="versions 1 to"):
-        check_receipt(service.db, gid, version + 1, other)
+        check_receipt(database_of(service), gid, version + 1, other)
     with pytest.raises(BadRequest, match="64 hexadecimal"):
-        check_receipt(service.db, gid, 3, "abc")
+        check_receipt(database_of(service), gid, 3, "abc")
     # History rewritten before the receipt's version: the receipt no longer checks, even
     # though the stored hash column was left as it was.
-    with service.db.write() as s:
+    with database_of(service).write() as s:
         s.execute(
             text(
                 "UPDATE events SET recorded_at = recorded_at || ' ' WHERE game_id = :g "
@@ -63,7 +64,7 @@ def test_a_mails_receipt_is_checked_against_the_chain_recomputed(service: GameSe
             ),
             {"g": gid},
         )
-    broken = check_receipt(service.db, gid, 3, loaded.head_hash)
+    broken = check_receipt(database_of(service), gid, 3, loaded.head_hash)
     assert not broken.ok and broken.chain_hash is None
     assert "broken at version 2" in broken.message
 
@@ -73,25 +74,25 @@ def test_a_vote_receipt_checks_after_the_reveal_and_fails_if_the_vote_or_salt_ch
 ) -> None:
     gid, version, salt = _staked(service)
     receipt_hash = service.load(gid, at=version).head_hash
-    early = check_receipt(service.db, gid, version, receipt_hash, salt)
+    early = check_receipt(database_of(service), gid, version, receipt_hash, salt)
     # Before the reveal nothing is wrong: the vote is pending, not failed.
     assert early.vote is not None and early.vote.status == "pending"
     assert early.ok and early.vote.committed_text is None  # no oracle before the reveal
     assert "not revealed yet: check again with your salt after the reveal" in early.vote.message
     play(service, gid, 1, "pass")  # the last stake: every stake is revealed
-    good = check_receipt(service.db, gid, version, receipt_hash, salt)
+    good = check_receipt(database_of(service), gid, version, receipt_hash, salt)
     assert good.ok and good.vote is not None and good.vote.status == "matches"
     assert good.vote.committed_text is not None and "stake" in good.vote.committed_text
     changed_salt = ("0" if salt[0] != "0" else "1") + salt[1:]
-    bad = check_receipt(service.db, gid, version, receipt_hash, changed_salt)
+    bad = check_receipt(database_of(service), gid, version, receipt_hash, changed_salt)
     assert bad.matches and not bad.ok
     assert bad.vote is not None and bad.vote.status == "does not match"
     # The stored vote changed after the reveal (its commitment kept, so the chain's hash
     # still matches): the commitment gives it away, to the receipt and to replay --verify.
     _set_data(service, gid, version, {"canonical": "pass", "action": ["pass"], "text": "pass"})
-    forged = check_receipt(service.db, gid, version, receipt_hash, salt)
+    forged = check_receipt(database_of(service), gid, version, receipt_hash, salt)
     assert not forged.ok and "does not match its commitment" in forged.message
-    with service.db.read() as s:
+    with database_of(service).read() as s:
         report = verify(s, gid, service.registry)
     assert report.first_bad_version == version
     assert "does not match its commitment" in report.problems[0].message
@@ -99,7 +100,7 @@ def test_a_vote_receipt_checks_after_the_reveal_and_fails_if_the_vote_or_salt_ch
 
 def test_a_public_action_has_no_vote_to_check(service: GameService) -> None:
     gid, _, salt = _staked(service)
-    result = check_receipt(service.db, gid, 3, service.load(gid, at=3).head_hash, salt)
+    result = check_receipt(database_of(service), gid, 3, service.load(gid, at=3).head_hash, salt)
     assert result.vote is not None and result.vote.status == "not a committed secret action"
 
 
@@ -167,7 +168,7 @@ def test_a_vote_taken_back_before_its_reveal_is_said_retracted_not_pending(
     assert isinstance(p, ev.ActionApplied) and p.nonce
     receipt_hash = service.load(gid, at=first).head_hash
     service.undo(gid, 0, channel="api")
-    taken_back = check_receipt(service.db, gid, first, receipt_hash, p.nonce)
+    taken_back = check_receipt(database_of(service), gid, first, receipt_hash, p.nonce)
     assert taken_back.vote is not None and taken_back.vote.status == "retracted"
     assert taken_back.ok and taken_back.vote.committed_text is None
     assert "taken back at version" in taken_back.vote.message
@@ -181,9 +182,9 @@ def test_a_vote_retracted_by_an_upheld_dispute_after_its_reveal_is_still_checked
     receipt_hash = service.load(gid, at=first).head_hash
     opened = service.open_dispute(gid, 0, first, None, "I staked by mistake", channel="api")
     service.resolve_dispute(gid, admin, opened.dispute, uphold=True, reason="a slip")
-    checked = check_receipt(service.db, gid, first, receipt_hash, salt)
+    checked = check_receipt(database_of(service), gid, first, receipt_hash, salt)
     assert checked.vote is not None and checked.vote.status == "matches", checked.vote
     assert checked.ok
     other = ("0" if salt[0] != "0" else "1") + salt[1:]
-    wrong = check_receipt(service.db, gid, first, receipt_hash, other)
+    wrong = check_receipt(database_of(service), gid, first, receipt_hash, other)
     assert wrong.vote is not None and wrong.vote.status == "does not match"

@@ -16,6 +16,7 @@ from click.testing import CliRunner, Result
 from flask.testing import FlaskClient
 
 from pbem.app.config import load_settings
+from tests.helpers import database_of
 from tests.mail.helpers import reply_to
 from web import create_app
 from web.cli import main
@@ -43,7 +44,7 @@ class World:
         return self.app.test_client()
 
     def close(self) -> None:
-        self.app.extensions["pbem"].db.dispose()
+        database_of(self.app.extensions["pbem"]).dispose()
 
     def token_mails(self) -> list[EmailMessage]:
         return self.mails("token")

@@ -21,6 +21,7 @@ from pbem.core.errors import AgainstTheRules
 from pbem.core.fold import Fold
 from pbem.core.models import Snapshot
 from pbem.core.replay import verify
+from tests.helpers import database_of
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings
 from web.cli import main
@@ -46,7 +47,7 @@ def _game_with_snapshot_at_head(service: GameService) -> str:
 
 
 def _snapshot(service: GameService, gid: str, version: int) -> Snapshot:
-    with service.db.read() as s:
+    with database_of(service).read() as s:
         row = s.get(Snapshot, (gid, version))
     assert row is not None, f"no snapshot at version {version}"
     return row
@@ -56,7 +57,7 @@ def _forge_a_gem_for_bob(service: GameService, gid: str, version: int) -> None:
     """What someone with write access to the database (and not the service's key) can do."""
     state = json.loads(_snapshot(service, gid, version).state)
     state["purses"][1].append(FORGED_GEM)
-    with service.db.write() as s:
+    with database_of(service).write() as s:
         s.execute(
             text("UPDATE snapshots SET state = :state WHERE game_id = :g AND version = :v"),
             {"state": ev.canonical_json(state), "g": gid, "v": version},
@@ -66,7 +67,10 @@ def _forge_a_gem_for_bob(service: GameService, gid: str, version: int) -> None:
 def _fresh(service: GameService, tmp_path: Path) -> GameService:
     """Another process on the same database: no state in memory yet."""
     return build_service(
-        make_settings(service.db.url, tmp_path), db=service.db, registry=REGISTRY, listeners=[]
+        make_settings(database_of(service).url, tmp_path),
+        db=database_of(service),
+        registry=REGISTRY,
+        listeners=[],
     )
 
 
@@ -89,7 +93,7 @@ def test_a_changed_snapshot_changes_neither_the_view_nor_the_moves_accepted(
     assert any(gid in m and "version 5" in m and "ignored" in m for m in reported), reported
     # The game goes on from the log's state: Bob passes, and the log verifies.
     _play(other, gid, 1, "pass")
-    with other.db.read() as s:
+    with database_of(other).read() as s:
         assert verify(s, gid, REGISTRY).ok
 
 
@@ -105,7 +109,7 @@ def test_a_snapshot_copied_from_another_version_is_ignored(
     at_ten = service.load(gid)
     _play(service, gid, min(at_ten.to_act), at_ten.legal(min(at_ten.to_act))[0])
     five, ten = _snapshot(service, gid, 5), _snapshot(service, gid, 10)
-    with service.db.write() as s:
+    with database_of(service).write() as s:
         s.execute(
             text(
                 "UPDATE snapshots SET state = :state, mac = :mac "
@@ -136,11 +140,11 @@ def test_a_sealed_snapshot_is_used(
 def test_replay_verify_checks_every_stored_snapshot(service: GameService) -> None:
     gid = _game_with_snapshot_at_head(service)
     key = service.settings.secret_key
-    with service.db.read() as s:
+    with database_of(service).read() as s:
         report = verify(s, gid, REGISTRY, snapshot_key=key)
     assert report.ok and report.snapshots_ok and report.snapshots_checked == 1
     _forge_a_gem_for_bob(service, gid, 5)
-    with service.db.read() as s:
+    with database_of(service).read() as s:
         report = verify(s, gid, REGISTRY, snapshot_key=key)
     assert report.ok  # the log itself is sound
     assert not report.snapshots_ok

@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from pbem.app.service import GameService
 from pbem.core import events as ev
 from pbem.core.replay import verify
+from tests.helpers import database_of
 from tests.service.test_games import play
 
 TEXT_COLUMNS = ("game_id", "type", "data", "recorded_at", "prev_hash", "hash")
@@ -38,7 +39,7 @@ def _positions(length: int, rnd: random.Random) -> list[int]:
 
 
 def _row(service: GameService, gid: str, version: int) -> dict[str, Any]:
-    with service.db.read() as s:
+    with database_of(service).read() as s:
         row = s.execute(
             text("SELECT * FROM events WHERE game_id = :g AND version = :v"),
             {"g": gid, "v": version},
@@ -49,7 +50,7 @@ def _row(service: GameService, gid: str, version: int) -> dict[str, Any]:
 def _set(service: GameService, key: tuple[str, int], column: str, value: Any) -> bool:
     """Change one column of one row with SQL; False if the database refuses (a key clash)."""
     try:
-        with service.db.write() as s:
+        with database_of(service).write() as s:
             s.execute(
                 text(f"UPDATE events SET {column} = :val WHERE game_id = :g AND version = :v"),
                 {"val": value, "g": key[0], "v": key[1]},
@@ -60,7 +61,7 @@ def _set(service: GameService, key: tuple[str, int], column: str, value: Any) ->
 
 
 def _verify(service: GameService, gid: str) -> Any:
-    with service.db.read() as s:
+    with database_of(service).read() as s:
         return verify(s, gid, service.registry)
 
 
@@ -139,7 +140,7 @@ def test_verify_names_an_action_that_was_not_legal(service: GameService) -> None
     # is then intact, so only re-running the rules can find the forgery.
     forged = dict(events[3].data, canonical="pass", action=["pass"], text="pass")
     prev = events[2].hash
-    with service.db.write() as s:
+    with database_of(service).write() as s:
         for e in events[3:]:
             data = forged if e.version == 4 else e.data
             body = ev.canonical_json(data)

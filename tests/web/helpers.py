@@ -15,6 +15,7 @@ from pbem.core.db import Database
 from pbem.core.migrate import upgrade
 from pbem.create.invitations import has_played
 from pbem.mail.outbound.compose import invitation_link
+from tests.helpers import database_of
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings
 from web import create_app
@@ -37,7 +38,7 @@ def welcome(client: FlaskClient, seats: list[dict[str, str]]) -> None:
     the link of the invitation to a game of their own and accepts it. From then on their
     address has played, and the games a test plays invite them no more."""
     service = client.application.extensions["pbem"]
-    with service.db.read() as session:
+    with database_of(service).read() as session:
         new = [s for s in seats if s["email"] and not has_played(session, s["email"])]
     if not new:
         return
@@ -46,7 +47,7 @@ def welcome(client: FlaskClient, seats: list[dict[str, str]]) -> None:
     assert made.status_code == 201, made.json
     game_id = made.json["id"]
     for seat in range(len(new)):
-        with service.db.read() as session:
+        with database_of(service).read() as session:
             link = invitation_link(session, service.settings, game_id, seat)
         path = link.removeprefix(service.settings.base_url.rstrip("/"))
         assert client.get(path).status_code == 200

@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 from pbem.app.service import GameService
 from pbem.cli.main import main
 from pbem.core.replay import verify
+from tests.helpers import database_of
 from tests.web.helpers import bearer, new_game
 
 
@@ -48,13 +49,13 @@ def test_a_lancelot_game_is_played_to_the_end_over_http(app: Flask, client: Flas
     assert events[-1]["type"] == "GameFinished"
     assert events[-1]["data"]["seed"].isdigit()  # revealed at the end
     service: GameService = app.extensions["pbem"]
-    with service.db.read() as session:
+    with database_of(service).read() as session:
         report = verify(session, gid, service.registry)
     assert report.ok, report.problems
     assert report.events == game["version"]
     # and the command an auditor would run
     result = CliRunner().invoke(
-        main, ["replay", gid, "--verify"], env={"PBEM_DATABASE_URL": service.db.url}
+        main, ["replay", gid, "--verify"], env={"PBEM_DATABASE_URL": database_of(service).url}
     )
     assert result.exit_code == 0, result.output
     assert f"final state hash {report.final_state_hash}" in result.output

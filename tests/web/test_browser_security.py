@@ -21,6 +21,7 @@ from flask.testing import FlaskClient
 
 from pbem.app.service import GameService
 from tests.form_client import FormClient
+from tests.helpers import database_of
 from web import create_app
 
 HEADERS = {
@@ -456,7 +457,7 @@ def test_a_rotated_token_closes_the_page_in_every_browser_holding_it(app: Flask)
     svc = _service(app)
     ann = _holding(app, created.id, created.seats[0].token)
     assert _seat_shown(ann, created.id) == "Ann (Red)"
-    with svc.db.write() as session:
+    with database_of(svc).write() as session:
         new = replace_seat_token(session, created.id, 0, "2030-01-01T00:00:00Z")
     assert _seat_shown(ann, created.id) == "spectator"
     refused = ann.post(

@@ -13,6 +13,7 @@ from sqlmodel import select
 
 from pbem.core.models import CreationAddress
 from pbem.create.invitations import client_requester
+from tests.helpers import database_of
 
 
 @pytest.mark.parametrize(
@@ -52,7 +53,7 @@ def test_two_addresses_of_one_ipv6_network_are_one_requester(app: Flask, door: s
             answer = client.post("/new", data={**form, "name1": "B", "time_control": "none"})
             assert answer.status_code in (200, 201), answer.text
             ids.append(answer.text.split("/games/", 1)[1][:10])
-    with app.extensions["pbem"].db.read() as session:
+    with database_of(app.extensions["pbem"]).read() as session:
         rows = session.exec(
             select(CreationAddress).where(CreationAddress.game_id.in_(ids))  # type: ignore[attr-defined]
         ).all()

@@ -17,6 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from pbem.app.service import GameService
+from tests.helpers import database_of
 from tests.web.helpers import bearer, new_game
 
 
@@ -93,7 +94,7 @@ def test_no_response_to_a_seat_holds_another_seats_hidden_values(
 def _seed(service: GameService, gid: str) -> str:
     from pbem.core.models import GameSecret
 
-    with service.db.read() as s:
+    with database_of(service).read() as s:
         game = s.get(GameSecret, gid)  # the seed is kept outside the read models
         assert game is not None
         return game.seed

@@ -10,7 +10,6 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, request
 
 from pbem.app.service import GameService, SubmitResult
-from pbem.audit.evidence import audit
 from pbem.core.errors import BadRequest, Forbidden
 from pbem.core.numbers import read_int
 from web.api.routes import bearer_token
@@ -57,7 +56,7 @@ def disputes(game_id: str) -> Any:
     svc.check_can_see(game_id, token=bearer_token())  # a private game: "no such game"
     if not svc.is_admin(game_id, bearer_token()):
         raise Forbidden("This needs the game's admin token.")
-    return jsonify(audit(svc, game_id, viewer=None, admin=True))
+    return jsonify(svc.audit(game_id, viewer=None, admin=True))
 
 
 @admin.post("/disputes/<int:dispute>/resolve")

@@ -14,7 +14,6 @@ from typing import Any
 from flask.views import MethodView
 from marshmallow import RAISE, Schema, fields, validate
 
-from pbem.audit.evidence import audit
 from pbem.disputes.rules import MAX_TEXT, parse_versions
 from web.api.routes import BEARER, _errors, bearer_token, blp, optional_seat, required_seat, service
 from web.api.schemas import Strict
@@ -138,4 +137,4 @@ class Audit(MethodView):
         """The evidence of each disputed step (or of ``version``), as you may see it."""
         admin = service().is_admin(game_id, bearer_token())
         seat = None if admin else optional_seat(game_id)
-        return audit(service(), game_id, viewer=seat, admin=admin, version=query["version"])
+        return service().audit(game_id, viewer=seat, admin=admin, version=query["version"])

@@ -16,13 +16,11 @@ from typing import Any
 
 from flask import Blueprint, Response, render_template, request
 
-from pbem.audit.evidence import audit as evidence_report
 from pbem.audit.receipts import ReceiptCheck
 from pbem.core import events as ev
 from pbem.core.errors import BadRequest, ServiceError
 from pbem.core.naming import Names
 from pbem.core.numbers import NumberError, read_int
-from pbem.play.pages_data import verify_game
 from web.pages import common as pc
 from web.pages.admin_links import take_admin_link
 
@@ -38,12 +36,12 @@ def audit_page(game_id: str) -> Any:
         return take_admin_link(game_id, presented, "audit")
     try:
         seat = None if public else pc.session_seat(game_id)
-        report = verify_game(svc, game_id)
+        report = svc.verify_game(game_id)
         admin = not public and svc.is_admin(game_id, pc.held_admin(game_id))
     except ServiceError as e:
         return pc.refused(e.message, e.status)
     try:
-        disputes = evidence_report(svc, game_id, viewer=seat, admin=admin)["disputes"]
+        disputes = svc.audit(game_id, viewer=seat, admin=admin)["disputes"]
     except (ServiceError, ev.EventDataError, ValueError, KeyError):
         # A log that cannot be read or folded: the page still says what is wrong with it;
         # evidence is assembled only from a log that can be.

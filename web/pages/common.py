@@ -22,12 +22,6 @@ from pbem.core import events as ev
 from pbem.core.errors import ServiceError
 from pbem.core.naming import Names
 from pbem.core.repository import Loaded
-from pbem.play.pages_data import (
-    game_config,
-    overridden_values,
-    provisional_values,
-    seat_for_page_link,
-)
 from pbem.play.views import versions_text
 from web.games import WEB_GAMES
 
@@ -45,7 +39,7 @@ def seat_from_credential(game_id: str, credential: dict[str, str]) -> int:
     """The seat a stored or presented credential opens (ServiceError when it no longer does)."""
     svc = service()
     if "link" in credential:
-        return seat_for_page_link(svc, game_id, credential["link"])
+        return svc.seat_for_page_link(game_id, credential["link"])
     return svc.seat_for_token(game_id, credential.get("token"))
 
 
@@ -232,8 +226,8 @@ def board_context(loaded: Loaded, doc: dict[str, Any], names: Names) -> dict[str
         "prompt": names.text(str(view.get("prompt") or "")),
         # the component values of this game's config not from a published source, and those
         # its config changed from the printed game
-        "provisional": provisional_values(service(), loaded.game_id),
-        "overridden": overridden_values(service(), loaded.game_id),
+        "provisional": service().provisional_values(loaded.game_id),
+        "overridden": service().overridden_values(loaded.game_id),
     }
     seat = doc["seat"]
     # the seat's decision as the engine words it: the pages read no notation
@@ -245,7 +239,7 @@ def board_context(loaded: Loaded, doc: dict[str, Any], names: Names) -> dict[str
     # what the game page says of the game's setup (web.games), below the board
     context["setup_template"] = game.setup_template if game else None
     if game is not None and game.setup_template:
-        context.update(game.setup(game_config(service(), loaded.game_id), view))
+        context.update(game.setup(service().game_config(loaded.game_id), view))
     if game is not None and game.board_template:
         context.update(game.board(view, choices, names, people))
     else:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from flask import render_template
 
-from pbem.play.pages_data import clock_of
 from pbem.play.views import describe
 from web.pages.common import board_context, log_lines, service, since_last_move
 
@@ -38,7 +37,7 @@ def render_game(
     names = loaded.names
     lines = log_lines(svc.events(game_id, 0, seat), names)
     your_turn = seat is not None and seat in doc["to_act"] and bool(doc["legal"])
-    clock = clock_of(svc, game_id, seat if your_turn and not doc["finished"] else None)
+    clock = svc.clock_of(game_id, seat if your_turn and not doc["finished"] else None)
     html = render_template(
         "game.html",
         g=doc,

@@ -14,7 +14,6 @@ from flask import Blueprint, render_template, request, url_for
 
 from pbem.core.errors import ServiceError
 from pbem.core.numbers import NumberError, read_int
-from pbem.play.pages_data import log_as_of
 from pbem.play.views import describe
 from web.pages import common as pc
 
@@ -38,7 +37,7 @@ def history_page(game_id: str) -> Any:
         loaded = svc.load(game_id, at=at)
         # The log exactly as the viewer saw it at that version: what a later step revealed
         # or retracted is not shown beside the board of before.
-        events = log_as_of(svc, game_id, seat, loaded.version, head.names)
+        events = svc.log_as_of(game_id, seat, loaded.version, head.names)
         now = svc.events(game_id, 0, seat) if seat is not None else []
     except ServiceError as e:
         return pc.refused(e.message, e.status)

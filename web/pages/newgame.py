@@ -18,7 +18,6 @@ from pbem.core.errors import Conflict, Forbidden, ServiceError
 from pbem.create.invitations import client_requester
 from pbem.create.player_names import check_player_name
 from pbem.mail.outbound.headers import check_display_name, clean_address
-from pbem.play.pages_data import config_error
 from web.games import WEB_GAMES
 from web.pages import common as pc
 
@@ -99,7 +98,7 @@ def _check(values: dict[str, Any]) -> dict[str, str]:
         players = max(filled, 2)
         errors.update(
             chosen.config_errors(
-                values, lambda config: config_error(pc.service(), chosen.name, config, players)
+                values, lambda config: pc.service().config_error(chosen.name, config, players)
             )
         )
     return errors

@@ -18,7 +18,6 @@ from flask import Blueprint, redirect, render_template, request, session, url_fo
 from pbem.core.errors import ServiceError
 from pbem.core.naming import Names
 from pbem.core.numbers import NumberError, read_int
-from pbem.play.pages_data import game_status
 from web.games import WEB_GAMES
 from web.pages.admin_links import take_admin_link
 from web.pages.audit import audit
@@ -234,6 +233,6 @@ def leave_browser() -> Any:
 def status(game_id: str) -> Any:
     """What the pages poll: the version (a change means reload) and who is to act."""
     try:
-        return game_status(service(), game_id)
+        return service().game_status(game_id)
     except ServiceError as e:
         return {"error": e.message}, e.status
