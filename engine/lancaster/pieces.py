@@ -220,7 +220,7 @@ def place_extension(state: State, colour: int, n: int, ctx: Ctx, source: str = "
 
 def own_space(card: Conflict, colour: int) -> Space | None:
     """The colour's knight space on a card (an archer's space is not one: 001)."""
-    return next((sp for sp in card.spaces if sp.colour == colour and not sp.archer), None)
+    return next((sp for sp in card.spaces if sp.holds_knights_of(colour)), None)
 
 
 def enterable_cards(state: State, colour: int) -> list[int]:
@@ -239,7 +239,7 @@ def enter_conflict(state: State, colour: int, strength: int, number: int) -> Sta
     row, slot, card = found
     spaces = list(card.spaces)
     for i, sp in enumerate(spaces):
-        if sp.colour == colour and not sp.archer:
+        if sp.holds_knights_of(colour):
             spaces[i] = replace(sp, knights=add(sp.knights, strength))  # stacking on your own
             break
     else:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.protocol import Action
-from engine.lancaster import flow, frames, notation, pieces, targets
+from engine.lancaster import flow, frames, henry_v, new_laws, notation, pieces, setup, targets
 from engine.lancaster.frames import Ctx
 from engine.lancaster.henry_v import (
     KINGS_COURT,
@@ -24,7 +24,7 @@ from engine.lancaster.henry_v import (
     privileges,
     resentment,
 )
-from engine.lancaster.new_laws import rules as new_laws
+from engine.lancaster.new_laws import rules as new_laws_rules
 from engine.lancaster.phases import (
     conflicts,
     laws,
@@ -64,6 +64,20 @@ def wire() -> None:
     _WIRED.append(True)
     # the notation writes the actions the frames and the log mention
     frames.set_formatter(notation.format_action)
+    # the config: Henry V's modules, then The New Laws' law sets (checked after the data)
+    setup.CONFIG_SECTIONS.append(
+        setup.ConfigSection(
+            henry_v.CONFIG_KEY, lambda value, base: henry_v.normalise(value), {}, True
+        )
+    )
+    setup.CONFIG_SECTIONS.append(setup.ConfigSection(new_laws.CONFIG_KEY, new_laws.config_value))
+    # the law sets: The New Laws' drawn at setup; Laws of the King in place of groups 2, 3
+    setup.LAW_SETS[new_laws.SET] = new_laws.MODULE
+    setup.LAW_SETS[laws_of_the_king.SET] = LAWS_OF_THE_KING
+    setup.DRAW_LAW_SETS.append(new_laws.draw_law_sets)
+    setup.REPLACED_GROUPS.append(laws_of_the_king.replaced_group)
+    # the modules' pieces on the table: the tower and the dishonor track, the regal board
+    setup.SETUPS.extend((resentment.set_up, court.set_up))
     # The King's Resentment: the tower is a place for knights, cleared by its own frame
     targets.register_target(
         targets.TargetKind(
@@ -130,11 +144,12 @@ def wire() -> None:
     # The New Laws: "retained" markers go back after the laws too (decision 18); squires sent
     # to a conflict go to the supply once it is scored; turned-over extensions flip back
     rounds.LATE_MARKERS.append(lambda state: bool(state.law_sets))
-    parliament.KEEPING_LAWS.extend(new_laws.RETAINING)
-    laws.register(new_laws.RULES, new_laws.VERBS, new_laws.illegal_reason)
-    conflicts.AFTER_SCORED.append(new_laws.squires_back)
+    parliament.KEEPING_LAWS.extend(new_laws_rules.RETAINING)
+    laws.register(new_laws_rules.RULES, new_laws_rules.VERBS, new_laws_rules.illegal_reason)
+    conflicts.AFTER_SCORED.append(new_laws_rules.squires_back)
+    rewards.YIELDS_NOTHING.append(new_laws_rules.turned_over)
     rounds.AFTER_CASTLES.append(lambda state: (("extensions_back",),) if state.law_sets else ())
-    flow.register_handler(new_laws.ExtensionsBack())
+    flow.register_handler(new_laws_rules.ExtensionsBack())
 
 
 wire()

@@ -42,6 +42,13 @@ def active(state: State) -> bool:
     return KINGS_COURT in state.expansions
 
 
+def set_up(state: State) -> State:
+    """The regal board, and each player's lord and bishops, in a game with this module."""
+    if not active(state):
+        return state
+    return replace(state, **setup_values(state.data, state.players, state.colours))
+
+
 def setup_values(data: Data, players: int, colours: tuple[Colour, ...]) -> dict[str, Any]:
     """The State fields of this module at the start of a game."""
     start = tuple(

@@ -33,6 +33,11 @@ def active(state: State) -> bool:
     return RESENTMENT in state.expansions
 
 
+def set_up(state: State) -> State:
+    """The tower and the dishonor track, in a game with this module."""
+    return replace(state, **setup_values(state.data, state.players)) if active(state) else state
+
+
 def setup_values(data: Any, players: int) -> dict[str, Any]:
     """The State fields of this module at the start of a game."""
     per_space = dict(data.dishonor_per_space)[players]

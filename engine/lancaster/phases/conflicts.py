@@ -176,7 +176,7 @@ class Ransom(Handler):
         cost = sum(chosen) * state.data.ransom_per_strength  # Lancaster: 1 gold per strength
         spaces = []
         for sp in card.spaces:
-            if sp.colour == seat and not sp.archer:
+            if sp.holds_knights_of(seat):
                 left = sp.knights
                 for k in chosen:
                     left = remove(left, k)

@@ -331,7 +331,7 @@ def _upgrade(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
         ctx.say(f"{law_title(law)}: {who} upgrades no knight.")
         return state
     if isinstance(value, str) and value in UPGRADE_TAKERS:
-        return UPGRADE_TAKERS[value](state, seat, ctx)  # At the King's Court: a bishop
+        return UPGRADE_TAKERS[value](state, seat, ctx)  # a piece taken instead of an upgrade
     ref = (int(value[0]), str(value[1]))
     state = upgrade(state, seat, ref)
     ctx.say(f"{law_title(law)}: {who} upgrades the {describe_ref(ref)} to strength {ref[0] + 1}.")

@@ -64,7 +64,7 @@ def options(state: State, seat: int) -> list[Action]:
 
 def can_place(state: State, seat: int) -> bool:
     if any(kind.available(state, seat) for kind in PLACEMENTS.values()):
-        return True  # e.g. the treasury always takes a lord (001)
+        return True  # another action of the placement turn is open (PLACEMENTS)
     for colour in state.colours_of(seat):
         for strength in set(state.colours[colour].court):
             for _, low, high in _targets(state, seat, colour, strength):
@@ -117,8 +117,8 @@ class Place(Handler):
 
     def ask(self, state: State, frame: Frame, seat: int) -> bool:
         if any(kind.available(state, seat) for kind in PLACEMENTS.values()):
-            # a lord always has the treasury's three claims at least; a privilege is a
-            # choice besides the plain placement (and may depend on hidden squires)
+            # such an action is a choice besides the plain placement (and may depend on
+            # hidden values): always asked
             return True
         if state.two_player:
             return len(options(state, seat)) > 1  # squires are public with 2 players

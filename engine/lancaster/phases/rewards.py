@@ -41,6 +41,10 @@ TO_CONFLICT: list[Callable[[State, int, Occupant, int, Ctx], State]] = []
 #: ``(state, occupant, ctx, moved) -> state`` (At the King's Court: the shield and the Tudor
 #: knight go back, unless the Tudor knight went with it)
 LEAVE_COUNTY: list[Callable[[State, Occupant, Ctx, bool], State]] = []
+#: Extension point: whether a colour's castle space yields nothing this round, ``(state,
+#: colour, space, ctx) -> bool``, saying why in the log (The New Laws: an extension turned
+#: over for want of upkeep)
+YIELDS_NOTHING: list[Callable[[State, int, int, Ctx], bool]] = []
 
 
 def _noble_ok(state: State, i: int, colour: int) -> bool:
@@ -261,12 +265,7 @@ class CastleReward(Handler):
             for n in range(1, 7):
                 if n not in col.extensions and col.castle[n - 1] is None:
                     continue
-                if n in col.turned:
-                    # The New Laws, "Upkeep of the castle": turned over, it yields nothing
-                    ctx.say(
-                        f"{name(state, colour)}'s extension on castle space {n} is turned "
-                        "over: no reward."
-                    )
+                if any(idle(state, colour, n, ctx) for idle in YIELDS_NOTHING):
                     continue
                 space = state.data.space(n)
                 if space.cost_squires or space.reward.choice():
