@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.protocol import Action
-from engine.lancaster import flow, frames, henry_v, new_laws, notation, pieces, setup, targets
+from engine.lancaster import flow, frames, henry_v, new_laws, notation, pieces, setup, targets, view
 from engine.lancaster.frames import Ctx
 from engine.lancaster.henry_v import (
     KINGS_COURT,
@@ -24,7 +24,9 @@ from engine.lancaster.henry_v import (
     privileges,
     resentment,
 )
+from engine.lancaster.henry_v import view as henry_v_view
 from engine.lancaster.new_laws import rules as new_laws_rules
+from engine.lancaster.new_laws import view as new_laws_view
 from engine.lancaster.phases import (
     conflicts,
     laws,
@@ -78,6 +80,12 @@ def wire() -> None:
     setup.REPLACED_GROUPS.append(laws_of_the_king.replaced_group)
     # the modules' pieces on the table: the tower and the dishonor track, the regal board
     setup.SETUPS.extend((resentment.set_up, court.set_up))
+    # ... shown in every view (The New Laws' first: their squires come before the Tudor
+    # knights on a conflict's space); dishonor and seals are behind the screen
+    view.SECTIONS.extend(
+        (new_laws_view.add_new_laws, henry_v_view.add_resentment, henry_v_view.add_court)
+    )
+    view.HIDDEN.extend((view.Resource("dishonor", RESENTMENT), view.Resource("seals", KINGS_COURT)))
     # The King's Resentment: the tower is a place for knights, cleared by its own frame
     targets.register_target(
         targets.TargetKind(
