@@ -14,8 +14,7 @@ from typing import Any
 from engine.core.notation import GREETING_WORDS
 from engine.core.protocol import Action
 from engine.lancaster import flow
-from engine.lancaster.henry_v.phrases import parse_lord, privilege
-from engine.lancaster.new_laws import notation as new_laws_notation
+from engine.lancaster.henry_v.phrases import privilege
 from engine.lancaster.pieces import favor_names
 from engine.lancaster.reading import (
     NO_WORDS,
@@ -39,6 +38,16 @@ from engine.lancaster.reading import (
 from engine.lancaster.reward_phrases import county_named, i_start, reads_as_printed, reward_named
 from engine.lancaster.state import COLOUR_NAMES, Frame, State
 
+#: Extension point: a word that alone names where a knight goes (The King's Resentment:
+#: "tower"), filled by ``wiring.py`` like the two below
+TARGET_WORDS: dict[str, tuple[str, Any]] = {}
+#: Extension point: a placement turn's other actions, read whole by their reader when the
+#: reply holds its word, ``(state, seat, words) -> action`` (At the King's Court: "lord")
+PLACEMENT_READERS: dict[str, Callable[[State, int, list[str]], Action]] = {}
+#: Extension point: the choices of an expansion's laws, by verb, ``(state, frame, seat, verb,
+#: words) -> action`` (The New Laws)
+LAW_CHOICE_READERS: dict[str, Callable[[State, Frame, int, str, list[str]], Action]] = {}
+
 SQUIRES = counted("squires", word("squire"), word("squires"))
 IGNORED_IN_PLACEMENT = keyword(
     "_", None, "place", "put", "send", "move", "knight", "goes", "drop", *PREPOSITIONS
@@ -55,8 +64,8 @@ def _target(r: Reading, i: int) -> int:
         j += 1
     if j >= len(w):
         return 0
-    if w[j] == "tower":
-        r.set("target", ("tower", None))  # The King's Resentment
+    if w[j] in TARGET_WORDS:
+        r.set("target", TARGET_WORDS[w[j]])
         return j + 1 - i
     kinds = {"castle": "castle", "space": "castle", "conflict": "conflict", "card": "conflict"}
     kinds["battle"] = "conflict"
@@ -84,8 +93,9 @@ def _article_knight(r: Reading, i: int) -> int:
 
 
 def _parse_place(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
-    if "lord" in w:
-        return parse_lord(state, seat, w)
+    for key_word, reader in PLACEMENT_READERS.items():
+        if key_word in w:
+            return reader(state, seat, w)
     r = read(
         w,
         [
@@ -439,8 +449,8 @@ def _parse_ransom(state: State, frame: Frame, seat: int, w: list[str]) -> Action
 def _parse_law(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
     options = flow.legal_actions(state, seat)
     verb = options[0][0]
-    if verb in new_laws_notation.VERBS:
-        return new_laws_notation.parse(state, frame, seat, verb, w)  # The New Laws (2.1.0)
+    if verb in LAW_CHOICE_READERS:
+        return LAW_CHOICE_READERS[verb](state, frame, seat, verb, w)
     none = keyword("none", True, *NO_WORDS)
     if verb in ("markers", "power", "trade", "seals"):
         nouns = {

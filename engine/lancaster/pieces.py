@@ -93,6 +93,12 @@ def upgrade_choices(state: State, colour: int, deployed_only: bool = False) -> l
     return out
 
 
+def upgrade_extra(value: Any) -> bool:
+    """Whether ``value`` names a piece taken instead of an upgrade (``UPGRADE_TAKERS``), which
+    actions and the notation write by its name."""
+    return isinstance(value, str) and value in UPGRADE_TAKERS
+
+
 def describe_ref(ref: KnightRef) -> str:
     strength, where = ref
     prep = "at" if where == "court" or where.startswith("conflict") else "in"
@@ -362,8 +368,8 @@ def describe_detail(state: State, reward: Reward, detail: Any) -> str:
     if detail is None:
         return ""
     choice = reward.choice()
-    if choice == "upgrade" and detail == "bishop":
-        return "bishop"
+    if choice == "upgrade" and upgrade_extra(detail):
+        return str(detail)
     if choice == "upgrade":
         return "upgrade " + describe_ref((int(detail[0]), str(detail[1])))
     if choice == "extension":

@@ -13,7 +13,18 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.protocol import Action
-from engine.lancaster import flow, frames, henry_v, new_laws, notation, pieces, setup, targets, view
+from engine.lancaster import (
+    flow,
+    frames,
+    henry_v,
+    new_laws,
+    notation,
+    parsing,
+    pieces,
+    setup,
+    targets,
+    view,
+)
 from engine.lancaster.frames import Ctx
 from engine.lancaster.henry_v import (
     KINGS_COURT,
@@ -21,10 +32,12 @@ from engine.lancaster.henry_v import (
     RESENTMENT,
     court,
     laws_of_the_king,
+    phrases,
     privileges,
     resentment,
 )
 from engine.lancaster.henry_v import view as henry_v_view
+from engine.lancaster.new_laws import notation as new_laws_notation
 from engine.lancaster.new_laws import rules as new_laws_rules
 from engine.lancaster.new_laws import view as new_laws_view
 from engine.lancaster.phases import (
@@ -66,6 +79,18 @@ def wire() -> None:
     _WIRED.append(True)
     # the notation writes the actions the frames and the log mention
     frames.set_formatter(notation.format_action)
+    # ... and each expansion's own verbs
+    notation.FORMATTERS.update(
+        lord=phrases.format_lord, privilege=phrases.format_privilege, seals=phrases.format_seals
+    )
+    notation.FORMATTERS.update(
+        dict.fromkeys(new_laws_notation.VERBS, new_laws_notation.format_action)
+    )
+    parsing.TARGET_WORDS["tower"] = ("tower", None)
+    parsing.PLACEMENT_READERS["lord"] = phrases.parse_lord
+    parsing.LAW_CHOICE_READERS.update(
+        dict.fromkeys(new_laws_notation.VERBS, new_laws_notation.parse)
+    )
     # the config: Henry V's modules, then The New Laws' law sets (checked after the data)
     setup.CONFIG_SECTIONS.append(
         setup.ConfigSection(
