@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from engine.core.protocol import Action
-from engine.lancaster import auto
+from engine.lancaster import actions, auto
 from engine.lancaster.data import COUNTY_LETTERS, Reward
 from engine.lancaster.frames import Ctx, Handler, pop, replace_head
 from engine.lancaster.pieces import (
@@ -354,7 +354,7 @@ class CastlePaid(Handler):
             details = reward_details(state, seat, space.reward)
             if details == [None] and not _usable_without_choice(state, seat, space.reward):
                 continue  # paying for a reward that would be lost is never offered
-            out.extend(("castle", n, d) for d in details)
+            out.extend(actions.PayCastle("castle", n, d) for d in details)
         return out
 
     def ask(self, state: State, frame: Frame, seat: int) -> bool:
@@ -374,7 +374,8 @@ class CastlePaid(Handler):
             unused = ", ".join(map(str, frame[2]))
             ctx.say(f"{who} does not use castle space{'s' if len(frame[2]) > 1 else ''} {unused}.")
             return pop(state)
-        n, detail = int(action[1]), action[2]
+        pay = actions.PayCastle.of(action)
+        n, detail = int(pay.space), pay.detail
         space = state.data.space(n)
         cost = space.cost_squires
         state = state.with_colour(seat, squires=state.colours[seat].squires - cost)
