@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.core.protocol import Action
 from engine.lancaster import (
+    auto,
     flow,
     frames,
     henry_v,
@@ -37,6 +38,7 @@ from engine.lancaster.henry_v import (
     resentment,
 )
 from engine.lancaster.henry_v import view as henry_v_view
+from engine.lancaster.new_laws import auto as new_laws_auto
 from engine.lancaster.new_laws import notation as new_laws_notation
 from engine.lancaster.new_laws import rules as new_laws_rules
 from engine.lancaster.new_laws import view as new_laws_view
@@ -143,6 +145,7 @@ def wire() -> None:
         privileges.privilege_check,
         privileges.privilege_resolve,
     )
+    auto.ONLY_OTHERS.append(court.lord_to_treasury)  # decision 30
     pieces.UPGRADE_EXTRAS.append(
         lambda state, colour: ["bishop"] if court.can_take_bishop(state, colour) else []
     )
@@ -174,11 +177,13 @@ def wire() -> None:
     rounds.LATE_MARKERS.append(lambda state: LAWS_OF_THE_KING in state.expansions)
     parliament.KEEPING_LAWS.append("most_markers_seal")
     laws.register(laws_of_the_king.RULES, laws_of_the_king.VERBS)
+    auto.LAW_CHOICE_DEFAULTS["seals"] = laws_of_the_king.dispose_no_seal
     # The New Laws: "retained" markers go back after the laws too (decision 18); squires sent
     # to a conflict go to the supply once it is scored; turned-over extensions flip back
     rounds.LATE_MARKERS.append(lambda state: bool(state.law_sets))
     parliament.KEEPING_LAWS.extend(new_laws_rules.RETAINING)
     laws.register(new_laws_rules.RULES, new_laws_rules.VERBS, new_laws_rules.illegal_reason)
+    auto.LAW_CHOICE_DEFAULTS.update(new_laws_auto.DEFAULTS)
     conflicts.AFTER_SCORED.append(new_laws_rules.squires_back)
     rewards.YIELDS_NOTHING.append(new_laws_rules.turned_over)
     rounds.AFTER_CASTLES.append(lambda state: (("extensions_back",),) if state.law_sets else ())

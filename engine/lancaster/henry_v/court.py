@@ -49,6 +49,13 @@ def set_up(state: State) -> State:
     return replace(state, **setup_values(state.data, state.players, state.colours))
 
 
+def lord_to_treasury(options: list[Action]) -> Action | None:
+    """The deadline default once only lords are left to place: the lord enters the treasury
+    (it costs nothing) and claims its gold (decision 30)."""
+    lords = [a for a in options if a[0] == "lord" and a[2] == "treasury"]
+    return next((a for a in lords if a[3] == "gold"), None)
+
+
 def setup_values(data: Data, players: int, colours: tuple[Colour, ...]) -> dict[str, Any]:
     """The State fields of this module at the start of a game."""
     start = tuple(

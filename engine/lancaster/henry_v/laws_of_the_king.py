@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from engine.core.protocol import Action
 from engine.lancaster.data import Law
 from engine.lancaster.frames import Ctx
 from engine.lancaster.henry_v import CONFIG_KEY, LAWS_OF_THE_KING
@@ -27,6 +28,11 @@ def replaced_group(config: Mapping[str, Any], group: int) -> str | None:
     """This module's set for law groups 2 and 3 when it is played (001, "1st option")."""
     on = bool(dict(config.get(CONFIG_KEY) or {}).get(LAWS_OF_THE_KING))
     return SET if on and group in GROUPS else None
+
+
+def dispose_no_seal(state: State, options: list[Action]) -> Action:
+    """The deadline default of "Seals for squires and gold": dispose of no seal."""
+    return ("seals", 0)
 
 
 def _richest(state: State) -> list[int]:
