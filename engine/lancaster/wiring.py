@@ -15,6 +15,7 @@ from typing import Any
 from engine.core.protocol import Action
 from engine.lancaster import (
     auto,
+    choices,
     flow,
     frames,
     henry_v,
@@ -37,8 +38,10 @@ from engine.lancaster.henry_v import (
     privileges,
     resentment,
 )
+from engine.lancaster.henry_v import choices as henry_v_choices
 from engine.lancaster.henry_v import view as henry_v_view
 from engine.lancaster.new_laws import auto as new_laws_auto
+from engine.lancaster.new_laws import choices as new_laws_choices
 from engine.lancaster.new_laws import notation as new_laws_notation
 from engine.lancaster.new_laws import rules as new_laws_rules
 from engine.lancaster.new_laws import view as new_laws_view
@@ -93,6 +96,17 @@ def wire() -> None:
     parsing.LAW_CHOICE_READERS.update(
         dict.fromkeys(new_laws_notation.VERBS, new_laws_notation.parse)
     )
+    # how the pages and mails word the expansions' actions
+    choices.ORDER["lord"] = 2  # the lord after the knights
+    choices.PLACEMENT_WORDINGS.update(
+        lord=henry_v_choices.lord, privilege=henry_v_choices.privilege
+    )
+    choices.TARGET_WORDINGS["tower"] = henry_v_choices.tower
+    choices.LAW_CHOICE_WORDINGS["seals"] = henry_v_choices.seals
+    choices.DECLINED_BY_NOTHING.add("seals")
+    choices.LAW_CHOICE_WORDINGS.update(new_laws_choices.WORDINGS)
+    choices.DECLINED_BY_NONE.update(new_laws_choices.DECLINED_BY_NONE)
+    choices.DECLINED_BY_NOTHING.update(new_laws_choices.DECLINED_BY_NOTHING)
     # the config: Henry V's modules, then The New Laws' law sets (checked after the data)
     setup.CONFIG_SECTIONS.append(
         setup.ConfigSection(
