@@ -160,6 +160,10 @@ def wire() -> None:
         privileges.privilege_resolve,
     )
     auto.ONLY_OTHERS.append(court.lord_to_treasury)  # decision 30
+    # ... a knight with the shield cannot be expelled; an expelled knight's Tudor knight goes
+    # back
+    targets.PROTECTED.append(privileges.shielded)
+    targets.EXPELLED.append(privileges.expelled)
     pieces.UPGRADE_EXTRAS.append(
         lambda state, colour: ["bishop"] if court.can_take_bishop(state, colour) else []
     )

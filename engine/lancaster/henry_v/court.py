@@ -30,9 +30,9 @@ from engine.core.protocol import Action, IllegalActionError
 from engine.lancaster.data import Data, Office
 from engine.lancaster.frames import Ctx, Handler, pop
 from engine.lancaster.henry_v import KINGS_COURT, privileges
+from engine.lancaster.henry_v.privileges import supply_tudor
 from engine.lancaster.pieces import name, plural, remove, to_court
 from engine.lancaster.state import Applicant, Colour, Frame, State
-from engine.lancaster.targets import supply_tudor
 
 TREASURY_KINDS = ("voting_markers", "squires", "gold")
 KIND_WORDS = {"voting_markers": "voting markers", "squires": "squires", "gold": "gold"}
