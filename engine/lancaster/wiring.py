@@ -25,6 +25,7 @@ from engine.lancaster import (
     pieces,
     setup,
     targets,
+    text,
     view,
 )
 from engine.lancaster.frames import Ctx
@@ -39,6 +40,7 @@ from engine.lancaster.henry_v import (
     resentment,
 )
 from engine.lancaster.henry_v import choices as henry_v_choices
+from engine.lancaster.henry_v import text as henry_v_text
 from engine.lancaster.henry_v import view as henry_v_view
 from engine.lancaster.new_laws import auto as new_laws_auto
 from engine.lancaster.new_laws import choices as new_laws_choices
@@ -126,6 +128,11 @@ def wire() -> None:
     view.SECTIONS.extend(
         (new_laws_view.add_new_laws, henry_v_view.add_resentment, henry_v_view.add_court)
     )
+    text.PLAYER_EXTRAS.extend((henry_v_text.player_dishonor, henry_v_text.player_court))
+    text.BOARD_SECTIONS.extend((henry_v_text.kings_court, henry_v_text.kings_resentment))
+    text.SCORE_EXTRAS.extend((henry_v_text.score_dishonor, henry_v_text.score_seals))
+    text.EXTENSION_MARKS.append(new_laws_view.turned_over_mark)
+    text.LAW_SET_NAMES.update({new_laws.SET: "new", laws_of_the_king.SET: "Laws of the King"})
     view.HIDDEN.extend((view.Resource("dishonor", RESENTMENT), view.Resource("seals", KINGS_COURT)))
     # The King's Resentment: the tower is a place for knights, cleared by its own frame
     targets.register_target(

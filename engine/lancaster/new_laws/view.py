@@ -1,9 +1,11 @@
 """What The New Laws add to a Lancaster view (``view.SECTIONS``), only in games that play
 them (a view of any other game stays as it was): which set each law group plays, the squires
-a law sent to a conflict, and the extensions turned over."""
+a law sent to a conflict, and the extensions turned over; and how the text rendering marks
+the latter."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.lancaster.state import State
@@ -31,3 +33,9 @@ def add_new_laws(state: State, result: dict[str, Any]) -> None:
         turned = state.colours[colour].turned
         for space in owner["castle"]:
             space["turned_over"] = space["space"] in turned
+
+
+def turned_over_mark(space: Mapping[str, Any]) -> str:
+    """The text rendering's mark of an extension turned over (``text.EXTENSION_MARKS``): it
+    yields nothing."""
+    return "(turned over)" if space.get("turned_over") else ""
