@@ -23,6 +23,7 @@ from engine.lancaster import (
     notation,
     parsing,
     pieces,
+    reading,
     setup,
     targets,
     text,
@@ -175,6 +176,7 @@ def wire() -> None:
         lambda state, colour: ["bishop"] if court.can_take_bishop(state, colour) else []
     )
     pieces.UPGRADE_TAKERS["bishop"] = court.take_bishop
+    reading.INSTEAD_OF_UPGRADE.append("bishop")
     # phase 3 opens with the offices filled (001: first of all), then the tower cleared
     # (001: before the counties are scored)
     rounds.BEFORE_COUNTIES.append(lambda state: (("offices",),) if court.active(state) else ())
