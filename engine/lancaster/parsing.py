@@ -14,7 +14,6 @@ from typing import Any
 from engine.core.notation import GREETING_WORDS
 from engine.core.protocol import Action
 from engine.lancaster import flow
-from engine.lancaster.henry_v.phrases import privilege
 from engine.lancaster.pieces import favor_names
 from engine.lancaster.reading import (
     NO_WORDS,
@@ -44,6 +43,17 @@ TARGET_WORDS: dict[str, tuple[str, Any]] = {}
 #: Extension point: a placement turn's other actions, read whole by their reader when the
 #: reply holds its word, ``(state, seat, words) -> action`` (At the King's Court: "lord")
 PLACEMENT_READERS: dict[str, Callable[[State, int, list[str]], Action]] = {}
+#: Extension point: what a reply may place with a knight, by the verb of the action it makes,
+#: ``(verb, what the phrase read, ally, strength, target, squires)`` (At the King's Court:
+#: a privilege, "with the shield")
+WITH_KNIGHT: dict[str, Phrase] = {}
+#: Extension point: the law choices that count something, by verb, and the phrase that reads
+#: the count (Laws of the King: seals)
+COUNTED_CHOICES: dict[str, Phrase] = {
+    "markers": counted("n", word("marker"), word("markers")),
+    "power": counted("n", word("point"), word("points"), prefix="power"),
+    "trade": counted("n", word("time", "trade"), word("times", "trades")),
+}
 #: Extension point: the choices of an expansion's laws, by verb, ``(state, frame, seat, verb,
 #: words) -> action`` (The New Laws)
 LAW_CHOICE_READERS: dict[str, Callable[[State, Frame, int, str, list[str]], Action]] = {}
@@ -108,8 +118,7 @@ def _parse_place(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
             bare_number("strength"),
             IGNORED_IN_PLACEMENT,
             PLACING,
-            # At the King's Court: a privilege with the knight
-            privilege,
+            *WITH_KNIGHT.values(),
             keyword("_", None, "and"),
             # from 2.0.0: the counties by their printed names ("knight 1 to York")
             *([county_named(state)] if reads_as_printed(state) else []),
@@ -125,15 +134,9 @@ def _parse_place(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
         if len(court) != 1:
             raise Unreadable("say which knight: its strength, e.g. 'knight 2'")
         strength = next(iter(court))
-    if r.has("privilege"):
-        return (
-            "privilege",
-            r.get("privilege"),
-            ally,
-            strength,
-            r.get("target"),
-            r.get("squires", 0),
-        )
+    for verb in WITH_KNIGHT:
+        if r.has(verb):
+            return (verb, r.get(verb), ally, strength, r.get("target"), r.get("squires", 0))
     return ("place", ally, strength, r.get("target"), r.get("squires", 0))
 
 
@@ -452,13 +455,8 @@ def _parse_law(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
     if verb in LAW_CHOICE_READERS:
         return LAW_CHOICE_READERS[verb](state, frame, seat, verb, w)
     none = keyword("none", True, *NO_WORDS)
-    if verb in ("markers", "power", "trade", "seals"):
-        nouns = {
-            "seals": counted("n", word("seal"), word("seals"), prefix="regal"),
-            "markers": counted("n", word("marker"), word("markers")),
-            "power": counted("n", word("point"), word("points"), prefix="power"),
-            "trade": counted("n", word("time", "trade"), word("times", "trades")),
-        }
+    if verb in COUNTED_CHOICES:
+        nouns = COUNTED_CHOICES
         ignored = keyword("_", None, "buy", "trade", "dispose", "disposes", "return", "sell")
         r = read(w, [nouns[verb], bare_number("n", once=True), none, ignored])
         if r.get("none"):

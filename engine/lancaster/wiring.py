@@ -96,6 +96,8 @@ def wire() -> None:
     )
     parsing.TARGET_WORDS["tower"] = ("tower", None)
     parsing.PLACEMENT_READERS["lord"] = phrases.parse_lord
+    parsing.WITH_KNIGHT["privilege"] = phrases.privilege
+    parsing.COUNTED_CHOICES["seals"] = phrases.SEALS
     parsing.LAW_CHOICE_READERS.update(
         dict.fromkeys(new_laws_notation.VERBS, new_laws_notation.parse)
     )

@@ -159,3 +159,7 @@ def format_privilege(state: State, action: Action) -> str:
 def format_seals(state: State, action: Action) -> str:
     """Laws of the King: ``dispose 2 seals``."""
     return f"dispose {plural(action[1], 'seal')}"
+
+
+#: Laws of the King: the seals disposed of, "dispose 2 regal seals"
+SEALS = counted("n", word("seal"), word("seals"), prefix="regal")
