@@ -23,6 +23,7 @@ from engine.lancaster import (
     notation,
     parsing,
     pieces,
+    provenance,
     reading,
     setup,
     targets,
@@ -199,6 +200,7 @@ def wire() -> None:
     scoring.SCORINGS.append(scoring.ScoringTerm("seals", court.seals_scoring, KINGS_COURT))
     # The King's Resentment: dishonor for a lost battle (decision 14), and at the end
     conflicts.AFTER_BATTLE.append(resentment.after_battle)
+    provenance.VALUE_TEXTS["resentment"] = resentment.value_text
     scoring.SCORINGS.append(
         scoring.ScoringTerm("dishonor", resentment.dishonor_scoring, RESENTMENT)
     )
