@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.core.notation import GREETING_WORDS
 from engine.core.protocol import Action
-from engine.lancaster import flow
+from engine.lancaster import actions, flow
 from engine.lancaster.pieces import favor_names
 from engine.lancaster.reading import (
     NO_WORDS,
@@ -137,7 +137,7 @@ def _parse_place(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
     for verb in WITH_KNIGHT:
         if r.has(verb):
             return (verb, r.get(verb), ally, strength, r.get("target"), r.get("squires", 0))
-    return ("place", ally, strength, r.get("target"), r.get("squires", 0))
+    return actions.Place("place", ally, strength, r.get("target"), r.get("squires", 0))
 
 
 def _all_markers(r: Reading, i: int) -> int:
@@ -173,7 +173,7 @@ def _parse_vote(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
     markers = r.get("markers", 0)
     if markers == "all":
         markers = state.colours[seat].voting_markers
-    return ("vote", r.get("yes"), markers)
+    return actions.Vote("vote", r.get("yes"), markers)
 
 
 _FAVOR_WORDS: dict[str, tuple[tuple[str, ...], ...]] = {
@@ -227,7 +227,7 @@ def _parse_favor(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
     options = flow.legal_actions(state, seat)
     details = [o[2] for o in options if o[1] == tile]
     if not details:
-        return ("favor", tile, None)  # not face up: the rules say so
+        return actions.Favor("favor", tile, None)  # not face up: the rules say so
     reward = state.data.favor(tile).reward
     if reward.choice() == "upgrade":
         ref = match_ref(r, details)
@@ -235,7 +235,7 @@ def _parse_favor(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
             if len(details) != 1:
                 raise Unreadable("say which knight to upgrade, e.g. 'knight 2 at court'")
             ref = details[0]
-        return ("favor", tile, ref)
+        return actions.Favor("favor", tile, ref)
     where = str(r.get("where", ""))
     if where.startswith("county ") and not r.has("strength"):
         r.set("letter", where[len("county ") :])  # "noble Gloucester", "nobleman, to B"
@@ -248,10 +248,10 @@ def _parse_favor(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
             if len(details) != 1:
                 raise Unreadable("say which nobleman, e.g. 'favor nobleman B'")
             found = details[0]
-        return ("favor", tile, found)
+        return actions.Favor("favor", tile, found)
     if r.has("letter"):
         raise Unreadable("this favor tile names no county")
-    return ("favor", tile, details[0] if len(details) == 1 else None)
+    return actions.Favor("favor", tile, details[0] if len(details) == 1 else None)
 
 
 def _colour_phrases(key: str, state: State, seat: int) -> list[Phrase]:
@@ -418,8 +418,10 @@ def _parse_castle(state: State, frame: Frame, seat: int, w: list[str]) -> Action
         raise Unreadable("say which castle space, e.g. 'castle 6', or done")
     details = [o[2] for o in options if o[0] == "castle" and o[1] == n]
     if not details:
-        return ("castle", n, None)  # not a choice now: the rules say why
-    return ("castle", n, _detail_of(r, state.data.space(n).reward.choice(), details))
+        return actions.PayCastle("castle", n, None)  # not a choice now: the rules say why
+    return actions.PayCastle(
+        "castle", n, _detail_of(r, state.data.space(n).reward.choice(), details)
+    )
 
 
 def _knights(r: Reading, i: int) -> int:
@@ -443,10 +445,10 @@ def _parse_ransom(state: State, frame: Frame, seat: int, w: list[str]) -> Action
     if r.get("none"):
         if knights:
             raise Unreadable("say either the knights to ransom or none, not both")
-        return ("ransom", ())
+        return actions.Ransom("ransom", ())
     if not knights:
         raise Unreadable("say the strengths of the knights to ransom, or none")
-    return ("ransom", tuple(sorted(knights)))
+    return actions.Ransom("ransom", tuple(sorted(knights)))
 
 
 def _parse_law(state: State, frame: Frame, seat: int, w: list[str]) -> Action:

@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.core.protocol import IllegalActionError
 from engine.lancaster.data import COUNTY_LETTERS
-from engine.lancaster.frames import Ctx
+from engine.lancaster.frames import Ctx, FavorFrame
 from engine.lancaster.pieces import (
     county_label,
     enter_conflict,
@@ -220,7 +220,7 @@ def _conflict_resolve(
     ctx.say(f"{name(state, colour)} {how} knight {strength} at conflict {n}.")
     # Lancaster: the first 6 knights at conflicts each take a king's favor (decision 4); a
     # tile is taken while any is face up.
-    return Placed(state, follow=(("favor", colour),) if state.favors else ())
+    return Placed(state, follow=(FavorFrame("favor", colour),) if state.favors else ())
 
 
 #: Extension point: every kind of place a knight may go in phase 1, base game first, then the

@@ -15,7 +15,7 @@ from itertools import product
 
 from engine.core.protocol import Action
 from engine.lancaster import actions
-from engine.lancaster.frames import Ctx, Handler, pop, replace_head
+from engine.lancaster.frames import CapturedFrame, Ctx, Handler, RansomFrame, pop, replace_head
 from engine.lancaster.pieces import (
     gain,
     name,
@@ -114,13 +114,13 @@ class ResolveConflict(Handler):
             return pop(state), False
         # France wins the second battle: captured knights may be ransomed, in player order.
         frames: list[Frame] = [
-            ("ransom", slot, seat)
+            RansomFrame("ransom", slot, seat)
             for seat in state.seat_order()
             if own_space(card, seat) is not None
         ]
         if card.spaces:
             ctx.say("  The knights are captured.")
-        return replace_head(state, *frames, ("captured", slot)), False
+        return replace_head(state, *frames, CapturedFrame("captured", slot)), False
 
 
 def _own_space(card: Conflict, colour: int) -> Space | None:

@@ -21,7 +21,7 @@ from typing import Any
 from engine.core.protocol import Action
 from engine.lancaster import auto
 from engine.lancaster.data import Law
-from engine.lancaster.frames import Ctx, Handler, pop, replace_head
+from engine.lancaster.frames import Ctx, Handler, LawChoiceFrame, pop, replace_head
 from engine.lancaster.phases.law_kinds import (
     Amounts,
     LawRule,
@@ -193,7 +193,11 @@ def apply_law(state: State, key: str, ctx: Ctx) -> State:
         ctx.say(f"{t}: {what}: {', '.join(name(state, s) for s in who(state))}.")
     if rule.choosers is not None:
         choosers = rule.choosers
-        frames = [("law_choice", key, s) for s in order for _ in range(choosers(state, law, s))]
+        frames = [
+            LawChoiceFrame("law_choice", key, s)
+            for s in order
+            for _ in range(choosers(state, law, s))
+        ]
         if not frames:
             ctx.say(f"{t}: nobody has a choice to make.")
         return replace_head(state, *frames)

@@ -19,7 +19,16 @@ from dataclasses import replace
 from engine.core.protocol import Action
 from engine.lancaster import actions, auto
 from engine.lancaster.data import COUNTY_LETTERS, Reward
-from engine.lancaster.frames import Ctx, Handler, pop, replace_head
+from engine.lancaster.frames import (
+    AllyCastleFrame,
+    CastleEndFrame,
+    CastleFrame,
+    CastlePaidFrame,
+    Ctx,
+    Handler,
+    pop,
+    replace_head,
+)
 from engine.lancaster.pieces import (
     apply_reward,
     county_label,
@@ -69,7 +78,7 @@ def start_player_now(state: State, start: int, who: str, ctx: Ctx) -> State:
     scored, and ransoms paid, in the new player order (decision: rules/README.md, Lancaster 6;
     rulebook: "the new (or former) player order is effective immediately")."""
     state = replace(state, start_player=start, next_start_player=None)
-    order = iter([("castle", seat) for seat in state.seat_order()])
+    order = iter([CastleFrame("castle", seat) for seat in state.seat_order()])
     # the castle frames still to come (Surrey is the last county: none has begun)
     agenda = tuple(next(order) if f[0] == "castle" else f for f in state.agenda)
     ctx.say(
@@ -260,7 +269,7 @@ class CastleReward(Handler):
             col = state.colours[colour]
             if state.is_ally(colour) and state.data.ally_castle:
                 state, asked = _ally_castle(state, colour, ctx)
-                frames.extend(("ally_castle", seat, n) for n in asked)
+                frames.extend(AllyCastleFrame("ally_castle", seat, n) for n in asked)
                 continue
             for n in range(1, 7):
                 if n not in col.extensions and col.castle[n - 1] is None:
@@ -276,8 +285,8 @@ class CastleReward(Handler):
                 source = f"castle space {n}, {how}"
                 state = apply_reward(state, colour, space.reward, None, ctx, source)
         if decide:
-            frames.append(("castle_paid", seat, tuple(decide)))
-        frames.append(("castle_end", seat))
+            frames.append(CastlePaidFrame("castle_paid", seat, tuple(decide)))
+        frames.append(CastleEndFrame("castle_end", seat))
         return replace_head(state, *frames), False
 
 
@@ -383,7 +392,9 @@ class CastlePaid(Handler):
         ctx.say(f"{who} uses castle space {n}{paid}.")
         state = apply_reward(state, seat, space.reward, detail, ctx, f"castle space {n}")
         left = tuple(m for m in frame[2] if m != n)
-        return replace_head(state, ("castle_paid", seat, left)) if left else pop(state)
+        return (
+            replace_head(state, CastlePaidFrame("castle_paid", seat, left)) if left else pop(state)
+        )
 
     def auto(self, state: State, frame: Frame, seat: int) -> Action:
         return ("done",)  # auto.py: never spend
