@@ -5,7 +5,8 @@ The base game's modules (frames, pieces, targets, flow, the phases) import no ex
 module: each extension point is a registry or slot beside the code that reads it, and this
 module, imported by ``engine.lancaster`` before anything runs, fills them, once. A module's
 pieces still act only in games whose config switches it on (each piece checks its module).
-The registries and what fills each are listed in engine/lancaster/README.md.
+The registries and what fills each are listed in engine/lancaster/README.md; below they are
+filled by concern: the rules, the setup, the notation, and what pages, mails and views show.
 """
 
 from __future__ import annotations
@@ -86,58 +87,14 @@ def wire() -> None:
     if _WIRED:
         return  # once: every registration appends
     _WIRED.append(True)
-    # the notation writes the actions the frames and the log mention
-    frames.set_formatter(notation.format_action)
-    # ... and each expansion's own verbs
-    notation.FORMATTERS.update(
-        lord=phrases.format_lord, privilege=phrases.format_privilege, seals=phrases.format_seals
-    )
-    notation.FORMATTERS.update(
-        dict.fromkeys(new_laws_notation.VERBS, new_laws_notation.format_action)
-    )
-    parsing.TARGET_WORDS["tower"] = ("tower", None)
-    parsing.PLACEMENT_READERS["lord"] = phrases.parse_lord
-    parsing.WITH_KNIGHT["privilege"] = phrases.privilege
-    parsing.COUNTED_CHOICES["seals"] = phrases.SEALS
-    parsing.LAW_CHOICE_READERS.update(
-        dict.fromkeys(new_laws_notation.VERBS, new_laws_notation.parse)
-    )
-    # how the pages and mails word the expansions' actions
-    choices.ORDER["lord"] = 2  # the lord after the knights
-    choices.PLACEMENT_WORDINGS.update(
-        lord=henry_v_choices.lord, privilege=henry_v_choices.privilege
-    )
-    choices.TARGET_WORDINGS["tower"] = henry_v_choices.tower
-    choices.LAW_CHOICE_WORDINGS["seals"] = henry_v_choices.seals
-    choices.DECLINED_BY_NOTHING.add("seals")
-    choices.LAW_CHOICE_WORDINGS.update(new_laws_choices.WORDINGS)
-    choices.DECLINED_BY_NONE.update(new_laws_choices.DECLINED_BY_NONE)
-    choices.DECLINED_BY_NOTHING.update(new_laws_choices.DECLINED_BY_NOTHING)
-    # the config: Henry V's modules, then The New Laws' law sets (checked after the data)
-    setup.CONFIG_SECTIONS.append(
-        setup.ConfigSection(
-            henry_v.CONFIG_KEY, lambda value, base: henry_v.normalise(value), {}, True
-        )
-    )
-    setup.CONFIG_SECTIONS.append(setup.ConfigSection(new_laws.CONFIG_KEY, new_laws.config_value))
-    # the law sets: The New Laws' drawn at setup; Laws of the King in place of groups 2, 3
-    setup.LAW_SETS[new_laws.SET] = new_laws.MODULE
-    setup.LAW_SETS[laws_of_the_king.SET] = LAWS_OF_THE_KING
-    setup.DRAW_LAW_SETS.append(new_laws.draw_law_sets)
-    setup.REPLACED_GROUPS.append(laws_of_the_king.replaced_group)
-    # the modules' pieces on the table: the tower and the dishonor track, the regal board
-    setup.SETUPS.extend((resentment.set_up, court.set_up))
-    # ... shown in every view (The New Laws' first: their squires come before the Tudor
-    # knights on a conflict's space); dishonor and seals are behind the screen
-    view.SECTIONS.extend(
-        (new_laws_view.add_new_laws, henry_v_view.add_resentment, henry_v_view.add_court)
-    )
-    text.PLAYER_EXTRAS.extend((henry_v_text.player_dishonor, henry_v_text.player_court))
-    text.BOARD_SECTIONS.extend((henry_v_text.kings_court, henry_v_text.kings_resentment))
-    text.SCORE_EXTRAS.extend((henry_v_text.score_dishonor, henry_v_text.score_seals))
-    text.EXTENSION_MARKS.append(new_laws_view.turned_over_mark)
-    text.LAW_SET_NAMES.update({new_laws.SET: "new", laws_of_the_king.SET: "Laws of the King"})
-    view.HIDDEN.extend((view.Resource("dishonor", RESENTMENT), view.Resource("seals", KINGS_COURT)))
+    _wire_rules()
+    _wire_setup()
+    _wire_notation()
+    _wire_presentation()
+
+
+def _wire_rules() -> None:
+    """What the modules do: places, frames, hooks of the phases, laws, scoring, defaults."""
     # The King's Resentment: the tower is a place for knights, cleared by its own frame
     targets.register_target(
         targets.TargetKind(
@@ -219,6 +176,70 @@ def wire() -> None:
     rewards.YIELDS_NOTHING.append(new_laws_rules.turned_over)
     rounds.AFTER_CASTLES.append(lambda state: (("extensions_back",),) if state.law_sets else ())
     flow.register_handler(new_laws_rules.ExtensionsBack())
+
+
+def _wire_setup() -> None:
+    """The config, the law sets and the modules' pieces at setup."""
+    # the config: Henry V's modules, then The New Laws' law sets (checked after the data)
+    setup.CONFIG_SECTIONS.append(
+        setup.ConfigSection(
+            henry_v.CONFIG_KEY, lambda value, base: henry_v.normalise(value), {}, True
+        )
+    )
+    setup.CONFIG_SECTIONS.append(setup.ConfigSection(new_laws.CONFIG_KEY, new_laws.config_value))
+    # the law sets: The New Laws' drawn at setup; Laws of the King in place of groups 2, 3
+    setup.LAW_SETS[new_laws.SET] = new_laws.MODULE
+    setup.LAW_SETS[laws_of_the_king.SET] = LAWS_OF_THE_KING
+    setup.DRAW_LAW_SETS.append(new_laws.draw_law_sets)
+    setup.REPLACED_GROUPS.append(laws_of_the_king.replaced_group)
+    # the modules' pieces on the table: the tower and the dishonor track, the regal board
+    setup.SETUPS.extend((resentment.set_up, court.set_up))
+
+
+def _wire_notation() -> None:
+    """Writing and reading the modules' actions."""
+    # the notation writes the actions the frames and the log mention
+    frames.set_formatter(notation.format_action)
+    # ... and each expansion's own verbs
+    notation.FORMATTERS.update(
+        lord=phrases.format_lord, privilege=phrases.format_privilege, seals=phrases.format_seals
+    )
+    notation.FORMATTERS.update(
+        dict.fromkeys(new_laws_notation.VERBS, new_laws_notation.format_action)
+    )
+    parsing.TARGET_WORDS["tower"] = ("tower", None)
+    parsing.PLACEMENT_READERS["lord"] = phrases.parse_lord
+    parsing.WITH_KNIGHT["privilege"] = phrases.privilege
+    parsing.COUNTED_CHOICES["seals"] = phrases.SEALS
+    parsing.LAW_CHOICE_READERS.update(
+        dict.fromkeys(new_laws_notation.VERBS, new_laws_notation.parse)
+    )
+
+
+def _wire_presentation() -> None:
+    """What views, their text and the choices on pages and in mails show of the modules."""
+    # what each module shows in every view (The New Laws' first: their squires come before
+    # the Tudor knights on a conflict's space); dishonor and seals are behind the screen
+    view.SECTIONS.extend(
+        (new_laws_view.add_new_laws, henry_v_view.add_resentment, henry_v_view.add_court)
+    )
+    text.PLAYER_EXTRAS.extend((henry_v_text.player_dishonor, henry_v_text.player_court))
+    text.BOARD_SECTIONS.extend((henry_v_text.kings_court, henry_v_text.kings_resentment))
+    text.SCORE_EXTRAS.extend((henry_v_text.score_dishonor, henry_v_text.score_seals))
+    text.EXTENSION_MARKS.append(new_laws_view.turned_over_mark)
+    text.LAW_SET_NAMES.update({new_laws.SET: "new", laws_of_the_king.SET: "Laws of the King"})
+    view.HIDDEN.extend((view.Resource("dishonor", RESENTMENT), view.Resource("seals", KINGS_COURT)))
+    # how the pages and mails word the expansions' actions
+    choices.ORDER["lord"] = 2  # the lord after the knights
+    choices.PLACEMENT_WORDINGS.update(
+        lord=henry_v_choices.lord, privilege=henry_v_choices.privilege
+    )
+    choices.TARGET_WORDINGS["tower"] = henry_v_choices.tower
+    choices.LAW_CHOICE_WORDINGS["seals"] = henry_v_choices.seals
+    choices.DECLINED_BY_NOTHING.add("seals")
+    choices.LAW_CHOICE_WORDINGS.update(new_laws_choices.WORDINGS)
+    choices.DECLINED_BY_NONE.update(new_laws_choices.DECLINED_BY_NONE)
+    choices.DECLINED_BY_NOTHING.update(new_laws_choices.DECLINED_BY_NOTHING)
 
 
 wire()
