@@ -13,12 +13,7 @@ Deterministic, always legal, and cautious — it never spends gold or squires:
 - vote: no, with no voting markers;
 - laws: buy nothing, dispose of no seal; take a free upgrade (the first knight listed; a
   bishop only when no knight can be upgraded), a free extension (the lowest space) and the
-  strength-4 swap; The New Laws: send no squires, buy no extension, no exchange, no batch;
-  upkeep (which spends gold or squires): recall every knight in a county and turn over every
-  extension, as its range depends on hidden gold and squires and a default that paid where
-  affordable would tell the table whether they were (N8); with 2 players, where gold and
-  squires are open, pay where affordable, else recall (turn over) the fewest, the first in
-  order (county letters, castle spaces);
+  strength-4 swap; The New Laws: ``new_laws/auto.py`` (never spend either);
 - county: the nobleman if you can take it, otherwise the reward (its first choice); never
   pay for both; at Surrey, the current start player is named again (nothing changes);
 - castle: use no paid space ("done"); the ally's castle (rules 2.0.0, 2 players) upgrades
@@ -26,13 +21,26 @@ Deterministic, always legal, and cautious — it never spends gold or squires:
 - an extension tile (rules 2.0.0) goes on a free space with no knight before one with a
   knight, which it would send back to court;
 - ransom: ransom no knight.
+
+The defaults of the expansions' own actions are theirs, through the extension points below.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.core.protocol import Action
 from engine.lancaster.frames import sorted_options
+from engine.lancaster.pieces import upgrade_extra
 from engine.lancaster.state import State
+
+#: Extension point: the default of a placement turn with no knight left to place, among its
+#: other actions (``placement.PLACEMENTS``), ``(options) -> action or None`` (At the King's
+#: Court: the lord enters the treasury and claims its gold); filled by ``wiring.py``
+ONLY_OTHERS: list[Callable[[list[Action]], Action | None]] = []
+#: Extension point: the default of an expansion's law choice, by verb, ``(state, options in
+#: order) -> action`` (Laws of the King: ``seals``; The New Laws: theirs)
+LAW_CHOICE_DEFAULTS: dict[str, Callable[[State, list[Action]], Action]] = {}
 
 
 def place(state: State, legal: list[Action]) -> Action:
@@ -40,10 +48,8 @@ def place(state: State, legal: list[Action]) -> Action:
     everything = sorted_options(legal)
     options = [a for a in everything if a[0] == "place"]
     if not options:
-        # At the King's Court: only lords are left; the lord enters the treasury (it costs
-        # nothing) and claims its gold.
-        lords = [a for a in everything if a[0] == "lord" and a[2] == "treasury"]
-        return next((a for a in lords if a[3] == "gold"), everything[0])
+        chosen = (default(everything) for default in ONLY_OTHERS)
+        return next((a for a in chosen if a is not None), everything[0])
 
     def pick(kind: str) -> Action | None:
         candidates = [a for a in options if a[3][0] == kind and a[4] == 0]
@@ -66,10 +72,13 @@ def _index(letter: str) -> int:
 
 
 def knights_first(options: list[Action]) -> list[Action]:
-    """The options in ``legal_actions`` order, except that a bishop taken instead of an
-    upgrade (At the King's Court) comes after every knight's upgrade."""
+    """The options in ``legal_actions`` order, except that a piece taken instead of an upgrade
+    (At the King's Court: a bishop) comes after every knight's upgrade."""
     ordered = sorted_options(options)
-    return [a for a in ordered if "bishop" not in a] + [a for a in ordered if "bishop" in a]
+    instead = [any(upgrade_extra(x) for x in a) for a in ordered]
+    return [a for a, i in zip(ordered, instead, strict=True) if not i] + [
+        a for a, i in zip(ordered, instead, strict=True) if i
+    ]
 
 
 def _knights_stay(state: State, colour: int, spaces: list[Action], at: int) -> list[Action]:
@@ -83,22 +92,13 @@ def _knights_stay(state: State, colour: int, spaces: list[Action], at: int) -> l
 def law_choice(state: State, key: str, options: list[Action]) -> Action:
     ordered = knights_first(options)
     verb = ordered[0][0]
-    if verb in ("recall", "turn_over") and not state.two_player:
-        # never spend, and so never show whether the hidden gold (squires) would have paid
-        return max(ordered, key=lambda a: len(a[1]))
-    if verb in ("send", "recall", "turn_over"):
-        # send no squires; open gold and squires (2 players): pay for all where affordable,
-        # else recall (turn over) the fewest
-        return min(ordered, key=lambda a: (len(a[1]), a[1]))
-    if verb in ("buy_extension", "exchange"):
-        return (verb, None)
-    if verb == "batches":
-        return ("batches", 0)
+    if verb in LAW_CHOICE_DEFAULTS:
+        return LAW_CHOICE_DEFAULTS[verb](state, ordered)
     if verb == "extension":
         free = [a for a in ordered if a[1] is not None]
         seat = int(state.agenda[0][2])  # ("law_choice", key, seat)
         return _knights_stay(state, seat, free, 1)[0] if free else ordered[0]
-    if verb in ("markers", "power", "trade", "seals"):
+    if verb in ("markers", "power", "trade"):
         return (verb, 0)
     if verb == "swap":
         return ("swap", True) if ("swap", True) in ordered else ("swap", False)

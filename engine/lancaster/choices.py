@@ -10,18 +10,21 @@ their notation), the game's data and the seat's own view: nothing the seat may n
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.core.choices import Step, tree
 from engine.core.protocol import Action, ChoiceOption, Choices, sentence
-from engine.lancaster import flow, notation
+from engine.lancaster import actions, flow, notation
 from engine.lancaster.data import COUNTY_LETTERS, Reward
-from engine.lancaster.pieces import plural
+from engine.lancaster.pieces import plural, upgrade_extra
 from engine.lancaster.state import Frame, State
 
 #: An option's path of steps and its label and place: how every action below is worded.
 Worded = tuple[Sequence[Step], str, str | None]
+#: A place a knight may go, in words: what it gives, where (after "Place knight 2"), its step
+#: and its place on the board
+PlaceWords = tuple[str, str, str, str]
 
 
 def choices(state: State, seat: int) -> Choices:
@@ -29,7 +32,7 @@ def choices(state: State, seat: int) -> Choices:
     if not legal:
         return Choices()
     frame = state.agenda[0]
-    words = _Words(state, seat, frame)
+    words = Words(state, seat, frame)
     entries: list[tuple[int, Sequence[Step], ChoiceOption]] = []
     labels: dict[str, int] = {}
     worded = [words.action(a) for a in legal]
@@ -46,26 +49,38 @@ def choices(state: State, seat: int) -> Choices:
     return Choices(tree((path, option) for _, path, option in entries))
 
 
-#: The order of kinds of action within a decision: the knights before the lord; a county's
-#: nobleman, reward, both, nothing as its card reads.
-_ORDER = {"place": 1, "privilege": 1, "lord": 2, "noble": 1, "reward": 2, "both": 3, "nothing": 4}
+#: Extension point: the order of kinds of action within a decision (default 1): a county's
+#: nobleman, reward, both, nothing as its card reads (At the King's Court: the lord after the
+#: knights); filled by ``wiring.py``, like the ones below
+ORDER: dict[str, int] = {"noble": 1, "reward": 2, "both": 3, "nothing": 4}
+#: Extension point: verbs whose action with the value None declines ("No upgrade")
+DECLINED_BY_NONE: set[str] = {"upgrade", "extension"}
+#: Extension point: verbs whose action with a value of 0, False or () declines ("No swap")
+DECLINED_BY_NOTHING: set[str] = {"swap", "markers", "power", "trade", "ransom"}
+#: Extension point: the words of the actions an expansion adds to a placement turn, by verb
+#: (At the King's Court: the lord, a knight with a privilege)
+PLACEMENT_WORDINGS: dict[str, Callable[[Words, Action], Worded]] = {}
+#: Extension point: the words of a place a knight may go that an expansion adds, ``(words,
+#: ally) -> PlaceWords`` by target kind (The King's Resentment: the tower)
+TARGET_WORDINGS: dict[str, Callable[[Words, bool], PlaceWords]] = {}
+#: Extension point: the label and place of an expansion's law choice, by verb (Laws of the
+#: King: seals; The New Laws: theirs); a verb without one is its canonical sentence
+LAW_CHOICE_WORDINGS: dict[str, Callable[[Words, Action], tuple[str, str | None]]] = {}
 
 
 def _rank(action: Action) -> int:
     """Where an action's option goes: a decline ("No upgrade") first, beside the choices it
-    declines; then by ``_ORDER``; otherwise in the order of ``legal_actions``."""
+    declines; then by ``ORDER``; otherwise in the order of ``legal_actions``."""
     verb = action[0]
     value = action[1] if len(action) > 1 else None
-    if verb in ("upgrade", "extension", "buy_extension", "exchange") and value is None:
+    if verb in DECLINED_BY_NONE and value is None:
         return 0
-    if verb in ("swap", "markers", "power", "trade", "seals", "batches") and not value:
+    if (verb in DECLINED_BY_NOTHING and not value) or verb == "done":
         return 0
-    if (verb in ("send", "recall", "turn_over", "ransom") and not value) or verb == "done":
-        return 0
-    return _ORDER.get(str(verb), 1)
+    return ORDER.get(str(verb), 1)
 
 
-class _Words:
+class Words:
     """The words of one position: counties, castle spaces, conflicts, offices, laws."""
 
     def __init__(self, state: State, seat: int, frame: Frame) -> None:
@@ -119,6 +134,10 @@ class _Words:
     def colour(self, colour: int) -> str:
         return self.state.colour_name(colour)
 
+    def extension(self, verb: str, n: int) -> tuple[str, str]:
+        """ "Take an extension on castle space 2: ..." (``verb`` "Take"), and its place."""
+        return f"{verb} an extension on castle space {n}: {self.castle_space(n)}", f"castle {n}"
+
     def law_title(self, key: str) -> str:
         return self.state.data.law(key).title
 
@@ -134,10 +153,10 @@ class _Words:
                 (f"Space {n}: {self.castle_space(n)}"),
                 f"castle {n}",
             )
-        if verb in ("place", "privilege"):
-            return self._placement(action)
-        if verb == "lord":
-            return self._lord(action)
+        if verb == "place":
+            return self.placement(actions.Place.of(action))
+        if verb in PLACEMENT_WORDINGS:
+            return PLACEMENT_WORDINGS[str(verb)](self, action)
         if kind == "favor":
             return self._favor(action)
         if kind == "vote":
@@ -151,8 +170,8 @@ class _Words:
         if kind == "ally_castle":
             n = int(self.frame[2])
             top: list[Step] = [(f"Your ally's castle space {n}: upgrade an ally's knight", None)]
-            if action[1] == "bishop":  # At the King's Court: a bishop instead of the upgrade
-                return top, "A bishop instead of the upgrade", None
+            if upgrade_extra(action[1]):  # a piece taken instead of the upgrade
+                return top, f"A {action[1]} instead of the upgrade", None
             words, place = self.ref(action[1])
             return top, f"Upgrade your ally's {words}", place
         if kind == "ransom":
@@ -160,12 +179,9 @@ class _Words:
         text = notation.format_action(self.state, action)
         return [("Your move", None)], sentence(text), None
 
-    def _placement(self, action: Action) -> Worded:
-        if action[0] == "privilege":
-            _, privilege, ally, strength, target, squires = action
-        else:
-            _, ally, strength, target, squires = action
-            privilege = None
+    def placement(self, action: actions.Place, extra: str | None = None) -> Worded:
+        """A knight placed; ``extra``: what goes with it besides squires, in words."""
+        _, ally, strength, target, squires = action
         kind, value = target
         if kind == "county":
             where = f"in {self.county(str(value))}"
@@ -183,47 +199,18 @@ class _Words:
             where = f"at {self.conflict(int(value))}"
             step = sentence(self.conflict(int(value)))
             place = f"conflict {value}"
-        elif kind == "tower":
-            # The King's Resentment: an ally's knight returns no dishonor (notation docs)
-            gives = "no dishonor returned"
-            if not ally:
-                gives = "return 1 dishonor marker per strength point"
-            where = "in the tower"
-            step = "The tower"
-            place = "tower"
+        elif kind in TARGET_WORDINGS:
+            gives, where, step, place = TARGET_WORDINGS[kind](self, bool(ally))
         else:
             gives, where, step, place = "", f"to {value}", sentence(str(kind)), str(kind)
         extras = [plural(int(squires), "squire")] if squires else []
-        if privilege is not None:
-            extras.append(_PRIVILEGES.get(str(privilege), f"the {privilege}"))
+        if extra is not None:
+            extras.append(extra)
         with_ = f" with {' and '.join(extras)}" if extras else ""
         who = "your ally's knight" if ally else "knight"
         label = f"Place {who} {strength} {where}{with_}" + (f": {gives}" if gives else "")
         top = "Place your ally's knight" if ally else "Place a knight"
         return [(top, None), (f"Knight {strength}", None), (step, place)], label, place
-
-    def _lord(self, action: Action) -> Worded:
-        ally = bool(action[1])
-        top = "Place your ally's lord" if ally else "Place your lord"
-        who = "your ally's lord" if ally else "your lord"
-        if action[2] == "treasury":
-            goods = str(action[3]).replace("_", " ")
-            label = f"Send {who} into the treasury, claiming its {goods}"
-            return [(top, None), ("The treasury", "treasury")], label, "treasury"
-        office = next((o for o in self.state.data.offices if o.key == action[2]), None)
-        title = office.title if office is not None else str(action[2])
-        support = [f"knight {k}" for k in action[3]]
-        if action[4]:
-            support.append(plural(int(action[4]), "bishop"))
-        if len(action) > 5 and action[5]:
-            support.append("the Tudor knight")
-        backed = f", supported by {' and '.join(support)}" if support else ""
-        step = title
-        if office is not None and not ally:
-            step = f"{title} (tribute: 1 {office.tribute.replace('_', ' ').rstrip('s')})"
-        label = f"Send {who} to apply for {title}{backed}"
-        place = f"office {action[2]}"
-        return [(top, None), (step, place)], label, place
 
     def _favor(self, action: Action) -> Worded:
         _, tile, detail = action
@@ -232,10 +219,10 @@ class _Words:
         top: list[Step] = [("King's favor", None)]
         if detail is None:
             return top, f"Take the favor: {gives}", None
-        if detail == "bishop":
+        if upgrade_extra(detail):
             return (
                 [*top, (f"Favor: {gives}", None)],
-                "Favor: a bishop instead of the upgrade",
+                f"Favor: a {detail} instead of the upgrade",
                 None,
             )
         if reward.choice() == "upgrade":
@@ -269,57 +256,24 @@ class _Words:
         elif verb == "trade":
             n = int(value)
             label = f"Trade {n}: spend {plural(n, 'squire')} and {n} gold" if n else "No trade"
-        elif verb == "seals":
-            n = int(value)
-            label = f"Dispose of {plural(n, 'seal')}" if n else "Keep your seals"
+        elif verb in LAW_CHOICE_WORDINGS:
+            label, place = LAW_CHOICE_WORDINGS[str(verb)](self, action)
         elif verb == "upgrade":
             if value is None:
                 label = "No upgrade"
-            elif value == "bishop":
-                label = "Take a bishop instead of an upgrade"
+            elif upgrade_extra(value):
+                label = f"Take a {value} instead of an upgrade"
             else:
                 words, place = self.ref(value)
                 label = f"Upgrade {words}"
         elif verb == "swap":
             label = "Swap your strength-3 knight for the 4" if value else "No swap"
-        elif verb in ("extension", "buy_extension"):
+        elif verb == "extension":
             if value is None:
-                label = "No extension" if verb == "extension" else "No more extensions"
+                label = "No extension"
             else:
-                n = int(value)
-                buy = "Take" if verb == "extension" else "Buy"
-                label = f"{buy} an extension on castle space {n}: {self.castle_space(n)}"
-                place = f"castle {n}"
-        elif verb == "send":
-            cards = [str(c) for c in value]
-            if not cards:
-                label = "Send no squires"
-            elif len(cards) == 1:
-                label = f"Send a squire to conflict {cards[0]}"
-                place = f"conflict {cards[0]}"
-            else:
-                label = f"Send a squire to each of conflicts {' and '.join(cards)}"
-        elif verb == "recall":
-            letters = [str(x) for x in value]
-            if not letters:
-                label = "Pay for all your counties"
-            else:
-                knights = "knight" if len(letters) == 1 else "knights"
-                places = " and ".join(self.county(x) for x in letters)
-                label = f"Recall your {knights} in {places}"
-                place = f"county {letters[0]}" if len(letters) == 1 else None
-        elif verb == "turn_over":
-            spaces = [str(n) for n in value]
-            if not spaces:
-                label = "Pay for all extensions"
-            else:
-                s = "s" if len(spaces) > 1 else ""
-                label = f"Turn over extension{s} {' and '.join(spaces)}"
-                place = f"castle {spaces[0]}" if len(spaces) == 1 else None
-        elif verb == "batches":
-            n = int(value)
-            label = f"Buy {plural(n, 'batch', 'batches')}" if n else "No batches"
-        else:  # exchange, and any verb a later release adds: its canonical sentence
+                label, place = self.extension("Take", int(value))
+        else:  # any other verb: its canonical sentence
             label = sentence(notation.format_action(self.state, action))
         return top, label, place
 
@@ -349,8 +303,8 @@ class _Words:
         choice = reward.choice()
         what = "Reward" if verb == "reward" else "Both"
         place: str | None = None
-        if choice == "upgrade" and detail == "bishop":
-            said = "a bishop instead of the upgrade"
+        if choice == "upgrade" and upgrade_extra(detail):
+            said = f"a {detail} instead of the upgrade"
         elif choice == "upgrade":
             said, place = self.ref(detail)
             said = f"upgrade {said}"
@@ -379,8 +333,8 @@ class _Words:
         if detail is None:
             return top, f"Castle space {n}: {pay} for {gives}", place
         step: Step = (f"Castle space {n}: {pay} for {gives}", place)
-        if detail == "bishop":
-            return [*top, step], f"Castle space {n}: a bishop instead of the upgrade", place
+        if upgrade_extra(detail):
+            return [*top, step], f"Castle space {n}: a {detail} instead of the upgrade", place
         if space.reward.choice() == "upgrade":
             words, _ = self.ref(detail)
             return [*top, step], f"Castle space {n}: upgrade {words}", place
@@ -395,7 +349,3 @@ class _Words:
         knights = "knight" if len(strengths) == 1 else "knights"
         named = " and ".join(str(s) for s in strengths)
         return top, f"Ransom {knights} {named}: {per * sum(strengths)} gold", None
-
-
-#: At the King's Court: the privileges as a placement names them.
-_PRIVILEGES = {"shield": "the shield", "tudor": "the Tudor knight", "archer": "the archer"}

@@ -17,9 +17,106 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Literal, NamedTuple
 
 from engine.core.protocol import Action, IllegalActionError, action_sort_key
 from engine.lancaster.state import Frame, State
+
+# -- the base game's frames, typed ------------------------------------------------------------
+# A NamedTuple per kind of frame whose shape is fixed, its kind the first item: it equals the
+# plain tuple a loaded state holds and is dumped as it, so typing a frame changes no dump. The
+# phases build these, so mypy checks each item. (``("place", seat)`` gains its passed seats
+# later, ``("place", seat, passed)``, so it stays a plain tuple.)
+
+
+class FavorFrame(NamedTuple):
+    """``colour``'s knight entered a conflict: its player chooses a king's favor tile."""
+
+    kind: Literal["favor"]
+    colour: int
+
+
+class VoteFrame(NamedTuple):
+    """The secret vote on this round's new law at ``position`` (0..2, left to right)."""
+
+    kind: Literal["vote"]
+    position: int
+
+
+class LawFrame(NamedTuple):
+    """The current law at ``position`` (0..2, left to right) is applied."""
+
+    kind: Literal["law"]
+    position: int
+
+
+class LawChoiceFrame(NamedTuple):
+    """``seat`` makes the choice law ``key`` gives it."""
+
+    kind: Literal["law_choice"]
+    key: str
+    seat: int
+
+
+class CountyFrame(NamedTuple):
+    """The county at ``position`` (A = 0 .. I = 8) is scored."""
+
+    kind: Literal["county"]
+    position: int
+
+
+class CastleFrame(NamedTuple):
+    """``seat``'s castle is scored (and its ally's)."""
+
+    kind: Literal["castle"]
+    seat: int
+
+
+class CastlePaidFrame(NamedTuple):
+    """``seat`` chooses which of its paid castle ``spaces`` to use."""
+
+    kind: Literal["castle_paid"]
+    seat: int
+    spaces: tuple[int, ...]
+
+
+class AllyCastleFrame(NamedTuple):
+    """``seat`` chooses the upgrade of its ally's castle ``space`` (rules 2.0.0)."""
+
+    kind: Literal["ally_castle"]
+    seat: int
+    space: int
+
+
+class CastleEndFrame(NamedTuple):
+    """Company at table, then ``seat``'s castle knights go to court."""
+
+    kind: Literal["castle_end"]
+    seat: int
+
+
+class ConflictFrame(NamedTuple):
+    """The conflict card in ``row`` ("upper", "lower"), ``slot`` (0, 1) is resolved."""
+
+    kind: Literal["conflict"]
+    row: str
+    slot: int
+
+
+class RansomFrame(NamedTuple):
+    """``seat`` may ransom its knights captured on the lower card in ``slot``."""
+
+    kind: Literal["ransom"]
+    slot: int
+    seat: int
+
+
+class CapturedFrame(NamedTuple):
+    """The knights not ransomed from the lower card in ``slot`` go to the reserve."""
+
+    kind: Literal["captured"]
+    slot: int
+
 
 #: Extension point: the notation's canonical text of an action, for the "not one of your
 #: choices" messages and the log of an automatic move. The notation reads the frames, so it

@@ -17,23 +17,34 @@ Canonical forms (each parses back to the same action):
   Surrey adds the next start player: ``noble start player Blue``, ``start player Blue``
 - castle: ``castle 6``, ``castle 5 upgrade knight 1 at court``, ``done``
 - ransom: ``ransom 1 3``, ``ransom none``
-- The New Laws (rules 2.1.0): ``new_laws/notation.py``
+- Henry V: ``henry_v/phrases.py``; The New Laws (rules 2.1.0): ``new_laws/notation.py``
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.core.notation import examples, quote
 from engine.core.protocol import Action, ActionSyntaxError, NotYourTurnError
 from engine.lancaster import flow
 from engine.lancaster.data import Reward
-from engine.lancaster.new_laws import notation as new_laws_notation
-from engine.lancaster.pieces import describe_detail, describe_ref, favor_names, plural
+from engine.lancaster.pieces import (
+    describe_detail,
+    describe_ref,
+    favor_names,
+    plural,
+    upgrade_extra,
+)
 from engine.lancaster.reading import Unreadable, words
 from engine.lancaster.state import Frame, State
 
 # -- formatting -------------------------------------------------------------------------------
+
+#: Extension point: the canonical text of the actions an expansion adds, by verb, ``(state,
+#: action) -> text`` (At the King's Court: ``lord``, ``privilege``; Laws of the King:
+#: ``seals``; The New Laws: theirs), filled by ``wiring.py``
+FORMATTERS: dict[str, Callable[[State, Action], str]] = {}
 
 
 def format_action(state: State, action: Action) -> str:
@@ -45,25 +56,13 @@ def format_action(state: State, action: Action) -> str:
         who = "ally knight" if ally else "knight"
         sq = f" with {plural(squires, 'squire')}" if squires else ""
         return f"{who} {strength} to {TARGETS[target[0]].words(target[1])}{sq}"
-    if verb == "lord":
-        return _format_lord(action)
-    if verb == "privilege":
-        # At the King's Court: "knight 2 to B with 1 squire and shield"
-        from engine.lancaster.targets import TARGETS
-
-        _, privilege, ally, strength, target, squires = action
-        who = "ally knight" if ally else "knight"
-        parts = [plural(squires, "squire")] if squires else []
-        parts.append(str(privilege))
-        where = TARGETS[target[0]].words(target[1])
-        return f"{who} {strength} to {where} with {' and '.join(parts)}"
     if verb == "favor":
         _, tile, detail = action
         reward = state.data.favor(tile).reward
         name = favor_names(state)[tile]
         extra = ""
-        if detail == "bishop":
-            extra = " bishop"  # At the King's Court: a bishop instead of the upgrade
+        if upgrade_extra(detail):
+            extra = f" {detail}"  # a piece taken instead of the upgrade, by its name
         elif detail is not None:
             extra = " " + (
                 describe_ref(_ref(detail)) if reward.choice() == "upgrade" else str(detail)
@@ -79,11 +78,9 @@ def format_action(state: State, action: Action) -> str:
         return f"buy {plural(action[1], 'power point')}"
     if verb == "trade":
         return f"trade {action[1]}"
-    if verb == "seals":
-        return f"dispose {plural(action[1], 'seal')}"  # Laws of the King
     if verb == "upgrade":
-        if action[1] == "bishop":
-            return "bishop"
+        if upgrade_extra(action[1]):
+            return str(action[1])
         return "no upgrade" if action[1] is None else f"upgrade {describe_ref(_ref(action[1]))}"
     if verb == "swap":
         return "swap" if action[1] else "no swap"
@@ -96,28 +93,13 @@ def format_action(state: State, action: Action) -> str:
         return "done"
     if verb == "ransom":
         return "ransom " + (" ".join(map(str, action[1])) if action[1] else "none")
-    if verb in new_laws_notation.VERBS:
-        return new_laws_notation.format_action(state, action)  # The New Laws (2.1.0)
+    if verb in FORMATTERS:
+        return FORMATTERS[verb](state, action)
     raise ValueError(f"unknown Lancaster action {action!r}")
 
 
 def _ref(detail: Any) -> tuple[int, str]:
     return int(detail[0]), str(detail[1])
-
-
-def _format_lord(action: Action) -> str:
-    """At the King's Court: ``lord to treasury gold``, ``lord to chancellor with knight 2
-    and 1 bishop``, ``ally lord to constable``."""
-    who = "ally lord" if action[1] else "lord"
-    if action[2] == "treasury":
-        return f"{who} to treasury {str(action[3]).replace('_', ' ')}"
-    support = [f"knight {k}" for k in action[3]]
-    if action[4]:
-        support.append(plural(int(action[4]), "bishop"))
-    if len(action) > 5 and action[5]:
-        support.append("tudor")
-    backed = f" with {' and '.join(support)}" if support else ""
-    return f"{who} to {action[2]}{backed}"
 
 
 def _format_county(state: State, action: Action) -> str:

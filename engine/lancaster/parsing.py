@@ -13,9 +13,7 @@ from typing import Any
 
 from engine.core.notation import GREETING_WORDS
 from engine.core.protocol import Action
-from engine.lancaster import flow
-from engine.lancaster.henry_v.phrases import parse_lord, privilege
-from engine.lancaster.new_laws import notation as new_laws_notation
+from engine.lancaster import actions, flow
 from engine.lancaster.pieces import favor_names
 from engine.lancaster.reading import (
     NO_WORDS,
@@ -39,6 +37,27 @@ from engine.lancaster.reading import (
 from engine.lancaster.reward_phrases import county_named, i_start, reads_as_printed, reward_named
 from engine.lancaster.state import COLOUR_NAMES, Frame, State
 
+#: Extension point: a word that alone names where a knight goes (The King's Resentment:
+#: "tower"), filled by ``wiring.py`` like the two below
+TARGET_WORDS: dict[str, tuple[str, Any]] = {}
+#: Extension point: a placement turn's other actions, read whole by their reader when the
+#: reply holds its word, ``(state, seat, words) -> action`` (At the King's Court: "lord")
+PLACEMENT_READERS: dict[str, Callable[[State, int, list[str]], Action]] = {}
+#: Extension point: what a reply may place with a knight, by the verb of the action it makes,
+#: ``(verb, what the phrase read, ally, strength, target, squires)`` (At the King's Court:
+#: a privilege, "with the shield")
+WITH_KNIGHT: dict[str, Phrase] = {}
+#: Extension point: the law choices that count something, by verb, and the phrase that reads
+#: the count (Laws of the King: seals)
+COUNTED_CHOICES: dict[str, Phrase] = {
+    "markers": counted("n", word("marker"), word("markers")),
+    "power": counted("n", word("point"), word("points"), prefix="power"),
+    "trade": counted("n", word("time", "trade"), word("times", "trades")),
+}
+#: Extension point: the choices of an expansion's laws, by verb, ``(state, frame, seat, verb,
+#: words) -> action`` (The New Laws)
+LAW_CHOICE_READERS: dict[str, Callable[[State, Frame, int, str, list[str]], Action]] = {}
+
 SQUIRES = counted("squires", word("squire"), word("squires"))
 IGNORED_IN_PLACEMENT = keyword(
     "_", None, "place", "put", "send", "move", "knight", "goes", "drop", *PREPOSITIONS
@@ -55,8 +74,8 @@ def _target(r: Reading, i: int) -> int:
         j += 1
     if j >= len(w):
         return 0
-    if w[j] == "tower":
-        r.set("target", ("tower", None))  # The King's Resentment
+    if w[j] in TARGET_WORDS:
+        r.set("target", TARGET_WORDS[w[j]])
         return j + 1 - i
     kinds = {"castle": "castle", "space": "castle", "conflict": "conflict", "card": "conflict"}
     kinds["battle"] = "conflict"
@@ -84,8 +103,9 @@ def _article_knight(r: Reading, i: int) -> int:
 
 
 def _parse_place(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
-    if "lord" in w:
-        return parse_lord(state, seat, w)
+    for key_word, reader in PLACEMENT_READERS.items():
+        if key_word in w:
+            return reader(state, seat, w)
     r = read(
         w,
         [
@@ -98,8 +118,7 @@ def _parse_place(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
             bare_number("strength"),
             IGNORED_IN_PLACEMENT,
             PLACING,
-            # At the King's Court: a privilege with the knight
-            privilege,
+            *WITH_KNIGHT.values(),
             keyword("_", None, "and"),
             # from 2.0.0: the counties by their printed names ("knight 1 to York")
             *([county_named(state)] if reads_as_printed(state) else []),
@@ -115,16 +134,10 @@ def _parse_place(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
         if len(court) != 1:
             raise Unreadable("say which knight: its strength, e.g. 'knight 2'")
         strength = next(iter(court))
-    if r.has("privilege"):
-        return (
-            "privilege",
-            r.get("privilege"),
-            ally,
-            strength,
-            r.get("target"),
-            r.get("squires", 0),
-        )
-    return ("place", ally, strength, r.get("target"), r.get("squires", 0))
+    for verb in WITH_KNIGHT:
+        if r.has(verb):
+            return (verb, r.get(verb), ally, strength, r.get("target"), r.get("squires", 0))
+    return actions.Place("place", ally, strength, r.get("target"), r.get("squires", 0))
 
 
 def _all_markers(r: Reading, i: int) -> int:
@@ -160,7 +173,7 @@ def _parse_vote(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
     markers = r.get("markers", 0)
     if markers == "all":
         markers = state.colours[seat].voting_markers
-    return ("vote", r.get("yes"), markers)
+    return actions.Vote("vote", r.get("yes"), markers)
 
 
 _FAVOR_WORDS: dict[str, tuple[tuple[str, ...], ...]] = {
@@ -214,7 +227,7 @@ def _parse_favor(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
     options = flow.legal_actions(state, seat)
     details = [o[2] for o in options if o[1] == tile]
     if not details:
-        return ("favor", tile, None)  # not face up: the rules say so
+        return actions.Favor("favor", tile, None)  # not face up: the rules say so
     reward = state.data.favor(tile).reward
     if reward.choice() == "upgrade":
         ref = match_ref(r, details)
@@ -222,7 +235,7 @@ def _parse_favor(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
             if len(details) != 1:
                 raise Unreadable("say which knight to upgrade, e.g. 'knight 2 at court'")
             ref = details[0]
-        return ("favor", tile, ref)
+        return actions.Favor("favor", tile, ref)
     where = str(r.get("where", ""))
     if where.startswith("county ") and not r.has("strength"):
         r.set("letter", where[len("county ") :])  # "noble Gloucester", "nobleman, to B"
@@ -235,10 +248,10 @@ def _parse_favor(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
             if len(details) != 1:
                 raise Unreadable("say which nobleman, e.g. 'favor nobleman B'")
             found = details[0]
-        return ("favor", tile, found)
+        return actions.Favor("favor", tile, found)
     if r.has("letter"):
         raise Unreadable("this favor tile names no county")
-    return ("favor", tile, details[0] if len(details) == 1 else None)
+    return actions.Favor("favor", tile, details[0] if len(details) == 1 else None)
 
 
 def _colour_phrases(key: str, state: State, seat: int) -> list[Phrase]:
@@ -405,8 +418,10 @@ def _parse_castle(state: State, frame: Frame, seat: int, w: list[str]) -> Action
         raise Unreadable("say which castle space, e.g. 'castle 6', or done")
     details = [o[2] for o in options if o[0] == "castle" and o[1] == n]
     if not details:
-        return ("castle", n, None)  # not a choice now: the rules say why
-    return ("castle", n, _detail_of(r, state.data.space(n).reward.choice(), details))
+        return actions.PayCastle("castle", n, None)  # not a choice now: the rules say why
+    return actions.PayCastle(
+        "castle", n, _detail_of(r, state.data.space(n).reward.choice(), details)
+    )
 
 
 def _knights(r: Reading, i: int) -> int:
@@ -430,25 +445,20 @@ def _parse_ransom(state: State, frame: Frame, seat: int, w: list[str]) -> Action
     if r.get("none"):
         if knights:
             raise Unreadable("say either the knights to ransom or none, not both")
-        return ("ransom", ())
+        return actions.Ransom("ransom", ())
     if not knights:
         raise Unreadable("say the strengths of the knights to ransom, or none")
-    return ("ransom", tuple(sorted(knights)))
+    return actions.Ransom("ransom", tuple(sorted(knights)))
 
 
 def _parse_law(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
     options = flow.legal_actions(state, seat)
     verb = options[0][0]
-    if verb in new_laws_notation.VERBS:
-        return new_laws_notation.parse(state, frame, seat, verb, w)  # The New Laws (2.1.0)
+    if verb in LAW_CHOICE_READERS:
+        return LAW_CHOICE_READERS[verb](state, frame, seat, verb, w)
     none = keyword("none", True, *NO_WORDS)
-    if verb in ("markers", "power", "trade", "seals"):
-        nouns = {
-            "seals": counted("n", word("seal"), word("seals"), prefix="regal"),
-            "markers": counted("n", word("marker"), word("markers")),
-            "power": counted("n", word("point"), word("points"), prefix="power"),
-            "trade": counted("n", word("time", "trade"), word("times", "trades")),
-        }
+    if verb in COUNTED_CHOICES:
+        nouns = COUNTED_CHOICES
         ignored = keyword("_", None, "buy", "trade", "dispose", "disposes", "return", "sell")
         r = read(w, [nouns[verb], bare_number("n", once=True), none, ignored])
         if r.get("none"):

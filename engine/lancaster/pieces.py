@@ -93,6 +93,12 @@ def upgrade_choices(state: State, colour: int, deployed_only: bool = False) -> l
     return out
 
 
+def upgrade_extra(value: Any) -> bool:
+    """Whether ``value`` names a piece taken instead of an upgrade (``UPGRADE_TAKERS``), which
+    actions and the notation write by its name."""
+    return isinstance(value, str) and value in UPGRADE_TAKERS
+
+
 def describe_ref(ref: KnightRef) -> str:
     strength, where = ref
     prep = "at" if where == "court" or where.startswith("conflict") else "in"
@@ -220,7 +226,7 @@ def place_extension(state: State, colour: int, n: int, ctx: Ctx, source: str = "
 
 def own_space(card: Conflict, colour: int) -> Space | None:
     """The colour's knight space on a card (an archer's space is not one: 001)."""
-    return next((sp for sp in card.spaces if sp.colour == colour and not sp.archer), None)
+    return next((sp for sp in card.spaces if sp.holds_knights_of(colour)), None)
 
 
 def enterable_cards(state: State, colour: int) -> list[int]:
@@ -239,7 +245,7 @@ def enter_conflict(state: State, colour: int, strength: int, number: int) -> Sta
     row, slot, card = found
     spaces = list(card.spaces)
     for i, sp in enumerate(spaces):
-        if sp.colour == colour and not sp.archer:
+        if sp.holds_knights_of(colour):
             spaces[i] = replace(sp, knights=add(sp.knights, strength))  # stacking on your own
             break
     else:
@@ -362,8 +368,8 @@ def describe_detail(state: State, reward: Reward, detail: Any) -> str:
     if detail is None:
         return ""
     choice = reward.choice()
-    if choice == "upgrade" and detail == "bishop":
-        return "bishop"
+    if choice == "upgrade" and upgrade_extra(detail):
+        return str(detail)
     if choice == "upgrade":
         return "upgrade " + describe_ref((int(detail[0]), str(detail[1])))
     if choice == "extension":

@@ -11,6 +11,8 @@ that release was made; 2.0.0's in ``printed.py``, beside its values.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.lancaster import new_laws, printed
 from engine.lancaster.data import (
     BASE_LAWS,
@@ -116,6 +118,12 @@ _BY_RELEASE: dict[str, tuple[dict[str, str], dict[str, dict[str, str]]]] = {
 }
 
 
+#: Extension point: the text of an expansion's value, by the first part of its path, ``(data,
+#: the rest of the path) -> text`` (The King's Resentment: "resentment"); filled by
+#: ``wiring.py``
+VALUE_TEXTS: dict[str, Callable[[Data, list[str]], str]] = {}
+
+
 def provenance(data: Data, modules: frozenset[str] = frozenset()) -> dict[str, str]:
     """Every data path with its provenance (the base game's, and the Henry V modules' in
     ``modules``); values the config replaced say ``config`` (an override of a conflict card
@@ -171,16 +179,8 @@ def _value_text(data: Data, path: str) -> str:
                 map(str, card.points)
             )
         return f"France {card.france}, power points {'/'.join(map(str, card.points))}"
-    if parts[0] == "resentment":
-        value = {
-            "markers": data.dishonor_markers,
-            "spaces": data.dishonor_spaces,
-            "per_space": dict(data.dishonor_per_space),
-            "penalties": "; ".join(f"{a}/{b}" for a, b in data.dishonor_penalties),
-            "tower_capacity": data.tower_capacity,
-            "tower_neutral": dict(data.tower_neutral),
-        }[parts[1]]
-        return str(value)
+    if parts[0] in VALUE_TEXTS:
+        return VALUE_TEXTS[parts[0]](data, parts[1:])
     if parts[0] == "laws":
         law = data.law(parts[1])
         if parts[2] == "card":

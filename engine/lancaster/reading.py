@@ -58,6 +58,11 @@ NO_WORDS = frozenset({"no", "none", "nothing", "skip", "decline", "pass", "done"
 _SPLIT = re.compile(r"[\s,;.:!?()\[\]{}\"“”‘/=*_<>-]+")
 
 
+#: Extension point: the pieces a reply may name instead of a knight to upgrade (At the King's
+#: Court: "bishop", ``pieces.UPGRADE_TAKERS``), filled by ``wiring.py``
+INSTEAD_OF_UPGRADE: list[str] = []
+
+
 def words(text: str) -> list[str]:
     """The words of ``text``: lower case, punctuation dropped, ``+`` as ``plus``, number
     words as digits, a trailing ``'s`` dropped ("ally's" is "ally")."""
@@ -345,9 +350,15 @@ def knight_ref(prefix: str = "") -> list[Phrase]:
         place,
         in_county,
         keyword("_", None, "knight"),
-        # At the King's Court: a bishop instead of the upgrade
-        keyword(prefix + "where", "bishop", "bishop"),
-        keyphrase(prefix + "where", "bishop", word("a"), "bishop"),
+        # a piece taken instead of the upgrade: "bishop", "a bishop"
+        *(
+            phrase
+            for piece in INSTEAD_OF_UPGRADE
+            for phrase in (
+                keyword(prefix + "where", piece, piece),
+                keyphrase(prefix + "where", piece, word("a"), piece),
+            )
+        ),
         keyword("_", None, "instead"),
     ]
 
@@ -357,12 +368,12 @@ def match_ref(reading: Reading, refs: Sequence[Any], prefix: str = "") -> Any:
     names none; Unreadable when it could be several."""
     strength = reading.get(prefix + "strength")
     where = reading.get(prefix + "where")
-    if where == "bishop":
+    if where in INSTEAD_OF_UPGRADE:
         if strength is not None:
-            raise Unreadable("say either a knight or a bishop, not both")
-        if "bishop" not in refs:
-            raise Unreadable("no bishop can be taken now")
-        return "bishop"
+            raise Unreadable(f"say either a knight or a {where}, not both")
+        if where not in refs:
+            raise Unreadable(f"no {where} can be taken now")
+        return where
     if strength is None and where is None:
         return None
     found = [

@@ -15,7 +15,7 @@ from itertools import combinations
 from typing import Any
 
 from engine.core.protocol import Action, Choices, ConfigError, Outcome, Seat, Transition
-from engine.lancaster import choices, flow, new_laws, notation, setup, state, text, view
+from engine.lancaster import choices, flow, henry_v, new_laws, notation, setup, state, text, view
 from engine.lancaster.data import BASE, Data
 from engine.lancaster.new_laws import NEW_LAWS_DATA
 from engine.lancaster.overrides import apply_overrides
@@ -93,7 +93,7 @@ class LancasterRules:
         if not new_laws.has_new_laws(self.base):
             return configs
         # The New Laws: a few configs, not the whole product (the suites must stay fast)
-        every_module = dict.fromkeys(setup.AVAILABLE_MODULES, True)
+        every_module = dict.fromkeys(henry_v.AVAILABLE_MODULES, True)
         return (
             *configs,
             {"players": 4, "new_laws": "replace"},
@@ -133,7 +133,7 @@ class LancasterRules:
 
     def module_combinations(self) -> list[tuple[str, ...]]:
         """Every valid set of Henry V modules this version plays, the base game (none) first."""
-        available = setup.AVAILABLE_MODULES
+        available = henry_v.AVAILABLE_MODULES
         combos: list[tuple[str, ...]] = [()]
         for size in range(1, len(available) + 1):
             for combo in combinations(available, size):

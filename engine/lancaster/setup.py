@@ -1,31 +1,73 @@
-"""Config validation and the set-up of a game by player count (rules 000/003, "Setup")."""
+"""Config validation and the set-up of a game by player count (rules 000/003, "Setup").
+
+The config keys and law sets an expansion adds, and the pieces it puts on the table, are the
+extension points below, filled by ``wiring.py`` (engine/lancaster/README.md lists them).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.core import rng
 from engine.core.protocol import ConfigError
-from engine.lancaster import new_laws
 from engine.lancaster.data import COUNTY_LETTERS, Data, Law
-from engine.lancaster.henry_v import (
-    KINGS_COURT,
-    LAWS_OF_THE_KING,
-    MODULES,
-    RESENTMENT,
-    court,
-    resentment,
-)
 from engine.lancaster.overrides import apply_overrides
 from engine.lancaster.phases.rounds import round_frames
 from engine.lancaster.state import Colour, Conflict, State
 
 PLAYER_COUNTS = (2, 3, 4, 5)
-CONFIG_KEYS = ("players", "data", "expansions", new_laws.CONFIG_KEY)
-#: the Henry V modules this version plays (the others are refused by ``validate_config``)
-AVAILABLE_MODULES: tuple[str, ...] = MODULES
+#: the law groups, in the order of the draw pile (group 0 the current laws)
+LAW_GROUPS = (0, 1, 2, 3, 4)
+
+
+#: ``ConfigSection.default`` of a key that, absent, stays absent
+ABSENT: Any = object()
+
+
+@dataclass(frozen=True)
+class ConfigSection:
+    """A config key an expansion adds, and how it is checked and normalised."""
+
+    key: str
+    #: (the value given, or ``default`` when the key is absent; the release's dataset) -> the
+    #: normalised value, None to leave the key out; raises ConfigError
+    normalise: Callable[[Any, Data], Any]
+    #: the value of an absent key (``ABSENT``: it stays absent)
+    default: Any = ABSENT
+    #: checked before the data overrides (which error a config with several shows first)
+    before_data: bool = False
+
+
+#: Extension point: the config keys besides "players" and "data", in the order they are
+#: listed (Henry V: "expansions"; The New Laws: "new_laws")
+CONFIG_SECTIONS: list[ConfigSection] = []
+
+#: Extension point: the laws a set plays, by name: the ``Law.module`` of its laws ("base" is
+#: the base game's, module None; The New Laws: "new"; Laws of the King: "king")
+LAW_SETS: dict[str, str | None] = {"base": None}
+
+#: Extension point: a game's law sets drawn at setup, before anything else, ``(config,
+#: generator) -> (sets, drawn, generator)``: per law group the set it plays and whether it
+#: was drawn, which the state records; ``((), (), generator)`` where the config chooses none
+#: (The New Laws)
+DRAW_LAW_SETS: list[
+    Callable[[Mapping[str, Any], int], tuple[tuple[str, ...], tuple[bool, ...], int]]
+] = []
+
+#: Extension point: the set a law group plays in place of the base laws when no set was
+#: drawn, ``(config, group) -> set or None`` (Laws of the King: groups 2 and 3)
+REPLACED_GROUPS: list[Callable[[Mapping[str, Any], int], str | None]] = []
+
+#: Extension point: a module's pieces put on the table once the base game's are, ``(state)
+#: -> state`` (The King's Resentment: the tower and the dishonor track; At the King's Court:
+#: the regal board and each player's lord and bishops)
+SETUPS: list[Callable[[State], State]] = []
+
+
+def config_keys() -> tuple[str, ...]:
+    return ("players", "data", *(section.key for section in CONFIG_SECTIONS))
 
 
 def validate_config(config: Mapping[str, Any], base: Data) -> dict[str, Any]:
@@ -33,91 +75,53 @@ def validate_config(config: Mapping[str, Any], base: Data) -> dict[str, Any]:
     the rules version the game is created with."""
     if not isinstance(config, Mapping):
         raise ConfigError('The config must be a mapping such as {"players": 3}.')
-    unknown = sorted(str(k) for k in config if k not in CONFIG_KEYS)
+    keys = config_keys()
+    unknown = sorted(str(k) for k in config if k not in keys)
     if unknown:
         raise ConfigError(
-            f"Unknown config key(s) {', '.join(unknown)}; Lancaster accepts "
-            f"{', '.join(CONFIG_KEYS)}."
+            f"Unknown config key(s) {', '.join(unknown)}; Lancaster accepts {', '.join(keys)}."
         )
     players = config.get("players")
     if isinstance(players, bool) or players not in PLAYER_COUNTS:
         raise ConfigError(f'Lancaster is for 2 to 5 players; "players" was {players!r}.')
-    expansions = _expansions(config.get("expansions", {}))
+    sections: dict[str, Any] = {}
+    _normalise_sections(config, base, sections, before_data=True)
     _, data = apply_overrides(config.get("data", {}), base)
-    normalised: dict[str, Any] = {"players": players, "data": data, "expansions": expansions}
-    if new_laws.CONFIG_KEY in config:
-        # The New Laws (rules 2.1.0; decision: rules/README.md, Lancaster 18): the list of
-        # five, or nothing for the base laws only
-        groups = new_laws.normalise(config[new_laws.CONFIG_KEY], base)
-        if groups is not None:
-            normalised[new_laws.CONFIG_KEY] = list(groups)
+    _normalise_sections(config, base, sections, before_data=False)
+    normalised: dict[str, Any] = {"players": players, "data": data}
+    normalised.update((s.key, sections[s.key]) for s in CONFIG_SECTIONS if s.key in sections)
     return normalised
 
 
-def _expansions(value: Any) -> dict[str, bool]:
-    """The Henry V modules: each of At the King's Court and The King's Resentment alone or
-    together; Laws of the King only with both (001). Normalised to the modules switched on."""
-    if not isinstance(value, Mapping):
-        raise ConfigError(
-            '"expansions" must be a mapping such as {"resentment": true}; use {} for the base game.'
-        )
-    unknown = sorted(str(k) for k in value if k not in MODULES)
-    if unknown:
-        raise ConfigError(
-            f"Unknown expansion(s) {', '.join(unknown)}; Lancaster knows {', '.join(MODULES)} "
-            "(Henry V – The Power of the King)."
-        )
-    for key, on in value.items():
-        if not isinstance(on, bool):
-            raise ConfigError(f'Expansion "{key}" must be true or false, not {on!r}.')
-    chosen = {k: True for k in MODULES if value.get(k)}
-    if LAWS_OF_THE_KING in chosen and not (KINGS_COURT in chosen and RESENTMENT in chosen):
-        raise ConfigError(
-            "Laws of the King can be played only with both At the King's Court and The King's "
-            'Resentment: add "kings_court": true and "resentment": true.'
-        )
-    missing = sorted(k for k in chosen if k not in AVAILABLE_MODULES)
-    if missing:
-        raise ConfigError(
-            f"The Henry V module(s) {', '.join(missing)} are not available in this version; "
-            f"available: {', '.join(AVAILABLE_MODULES)}."
-        )
-    return chosen
+def _normalise_sections(
+    config: Mapping[str, Any], base: Data, into: dict[str, Any], before_data: bool
+) -> None:
+    for section in CONFIG_SECTIONS:
+        given = config.get(section.key, section.default)
+        if section.before_data != before_data or given is ABSENT:
+            continue
+        value = section.normalise(given, base)
+        if value is not None:
+            into[section.key] = value
 
 
-def law_pool(data: Data, expansions: Mapping[str, bool], sets: tuple[str, ...] = ()) -> list[Law]:
-    """The laws of a game: the base game's, where Laws of the King replaces groups 2 and 3
-    (001, "1st option"); with The New Laws, ``sets`` says per group which set plays ("base",
-    "new" or "king", after the setup's draws)."""
-    king = bool(expansions.get(LAWS_OF_THE_KING))
-    if sets:
-        module = {"base": None, "new": new_laws.MODULE, "king": LAWS_OF_THE_KING}
-        return [law for law in data.laws if module[sets[law.group]] == law.module]
-    base = [law for law in data.laws if law.module is None and not (king and law.group in (2, 3))]
-    return base + [law for law in data.laws if king and law.module == LAWS_OF_THE_KING]
+def law_pool(data: Data, sets: tuple[str, ...]) -> list[Law]:
+    """The laws of a game: per group, those of the set it plays (``LAW_SETS``)."""
+    return [law for law in data.laws if LAW_SETS[sets[law.group]] == law.module]
 
 
-def draw_law_sets(
-    config: Mapping[str, Any], r: int
-) -> tuple[tuple[str, ...], tuple[bool, ...], int]:
-    """The New Laws: which set each group plays, which of them were drawn, and the generator
-    after. A "random" group is drawn base or new with the game's generator, groups 0 to 4 in
-    turn (rulebook, "The New Laws": "For each group (0 to 4) and one after the other, put one
-    old and one new card in the linen bag. Then, draw one of the two cards"). Without the
-    config key: () and nothing drawn."""
-    if new_laws.CONFIG_KEY not in config:
-        return (), (), r
-    sets: list[str] = []
-    drawn: list[bool] = []
-    for choice in new_laws.law_sets(config):
-        if choice == "random":
-            i, r = rng.below(r, 2)
-            sets.append(("base", "new")[i])
-            drawn.append(True)
-        else:
-            sets.append(choice)
-            drawn.append(False)
-    return tuple(sets), tuple(drawn), r
+def law_sets(config: Mapping[str, Any], r: int) -> tuple[tuple[str, ...], tuple[bool, ...], int]:
+    """The set each law group plays, which of them were drawn (both () when the config
+    chooses no sets: the state records none), and the generator after."""
+    for draw in DRAW_LAW_SETS:
+        sets, drawn, r = draw(config, r)
+        if sets:
+            return sets, drawn, r
+    return (), (), r
+
+
+def _replaced(config: Mapping[str, Any], group: int) -> str:
+    return next((s for hook in REPLACED_GROUPS if (s := hook(config, group))), "base")
 
 
 def removed_by_strength(data: Data, players: int, r: int) -> tuple[tuple[int, ...], int]:
@@ -139,15 +143,14 @@ def removed_by_strength(data: Data, players: int, r: int) -> tuple[tuple[int, ..
 
 def initial_state(config: Mapping[str, Any], seed: int, base: Data) -> State:
     config = validate_config(config, base)
-    expansions = config["expansions"]
     data, _ = apply_overrides(config["data"], base)
     n = int(config["players"])
     r = rng.seed_state(seed)
 
     # Laws: the three group-0 laws face up as the current laws; the draw pile is group 1 on
     # top, then 2, 3, 4, each shuffled (000/003, Setup 7). Three are revealed now.
-    sets, drawn_sets, r = draw_law_sets(config, r)
-    pool = law_pool(data, expansions, sets)
+    sets, drawn_sets, r = law_sets(config, r)
+    pool = law_pool(data, sets or tuple(_replaced(config, g) for g in LAW_GROUPS))
     groups = [[law.key for law in pool if law.group == g] for g in range(5)]
     current, r = rng.shuffled(r, groups[0])
     pile: list[str] = []
@@ -224,8 +227,6 @@ def initial_state(config: Mapping[str, Any], seed: int, base: Data) -> State:
         law_sets=sets,
         law_sets_drawn=drawn_sets,
     )
-    if resentment.active(state):
-        state = replace(state, **resentment.setup_values(data, n))
-    if court.active(state):
-        state = replace(state, **court.setup_values(data, n, state.colours))
+    for module_setup in SETUPS:
+        state = module_setup(state)
     return replace(state, agenda=(("setup",), *round_frames(state)))

@@ -87,6 +87,11 @@ class Space:
     def strength(self) -> int:
         return sum(self.knights) + 2 * self.tudor + (2 if self.archer else 0) + self.squires
 
+    def holds_knights_of(self, colour: int) -> bool:
+        """Whether this is ``colour``'s knight space, where its knights stack and from which
+        they are ransomed (an archer's own space holds no knight: 001)."""
+        return self.colour == colour and not self.archer
+
 
 @dataclass(frozen=True, slots=True)
 class Conflict:

@@ -1,10 +1,10 @@
 """Where a knight may be placed in phase 1: one registry of *target kinds*.
 
-A target is ``(kind, value)`` — ``("county", "D")``, ``("castle", 3)``, ``("conflict", 7)``,
-and with *The King's Resentment* ``("tower", None)``. Each kind says where a knight of a given
-strength may go (with the squires it may take), why a placement is illegal, what placing
-does, and how the notation writes it. The base game and each expansion module declare their
-kinds in ``TARGETS``; adding a place is one entry and its functions.
+A target is ``(kind, value)``: ``("county", "D")``, ``("castle", 3)``, ``("conflict", 7)``,
+and those an expansion registers (``register_target``, from ``wiring.py``). Each kind says
+where a knight of a given strength may go (with the squires it may take), why a placement is
+illegal, what placing does, and how the notation writes it; adding a place is one entry and
+its functions.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.core.protocol import IllegalActionError
 from engine.lancaster.data import COUNTY_LETTERS
-from engine.lancaster.frames import Ctx
+from engine.lancaster.frames import Ctx, FavorFrame
 from engine.lancaster.pieces import (
     county_label,
     enter_conflict,
@@ -27,14 +27,6 @@ from engine.lancaster.pieces import (
     to_court,
 )
 from engine.lancaster.state import Frame, Occupant, State
-
-
-def supply_tudor(state: State, ctx: Ctx) -> State:
-    """A Tudor knight goes back to its supply space (001: when its knight goes to court)."""
-    shields, archers, tudors = state.privilege_supply
-    ctx.say("  The Tudor knight goes back to the regal board.")
-    return replace(state, privilege_supply=(shields, archers, tudors + 1))
-
 
 #: (target, least squires, most squires): only counties take squires
 Target = tuple[tuple[str, Any], int, int]
@@ -66,14 +58,21 @@ class TargetKind:
 
 # -- counties ----------------------------------------------------------------------------------
 
+#: Extension point: why a county's knight cannot be expelled, ``(state, occupant, letter) ->
+#: reason or None`` (At the King's Court: the shield); filled by ``wiring.py``, like the next
+PROTECTED: list[Callable[[State, Occupant, str], str | None]] = []
+#: Extension point: what goes back with an expelled knight, ``(state, occupant, ctx) ->
+#: state`` (At the King's Court: its Tudor knight, to the regal board)
+EXPELLED: list[Callable[[State, Occupant, Ctx], State]] = []
+
 
 def county_options(
-    state: State, seat: int, colour: int, strength: int, tudor: bool = False
+    state: State, seat: int, colour: int, strength: int, escort: int = 0
 ) -> list[Target]:
-    """Counties a knight may enter; ``tudor``: with a Tudor knight (strength 2, which counts
-    toward the minimum: 001)."""
+    """Counties a knight may enter; ``escort``: the strength of a piece placed with it that
+    counts toward the minimum (At the King's Court: a Tudor knight, 2; 001)."""
     out: list[Target] = []
-    might = strength + (2 if tudor else 0)
+    might = strength + escort
     # decision 12: no squires for ally knights
     max_sq = 0 if state.is_ally(colour) else state.colours[colour].squires
     for i, county in enumerate(state.data.counties):
@@ -85,8 +84,8 @@ def county_options(
             continue
         if state.controller(occ.colour) == seat:
             continue  # you can never expel your own knight (or your ally's, decision 12)
-        if occ.shield:
-            continue  # 001: a knight with the shield cannot be expelled
+        if any(protected(state, occ, county.letter) for protected in PROTECTED):
+            continue
         need = max(0, occ.total + 1 - might)  # your total must exceed theirs (decision 3)
         out.append((("county", county.letter), need, max_sq))
     return out
@@ -115,10 +114,10 @@ def _county_check(
         raise IllegalActionError(
             f"{letter} holds your own knight (or your ally's): you can never expel it."
         )
-    if occ.shield:
-        raise IllegalActionError(
-            f"{occupant_text(state, occ)} holds {letter} with the shield: it cannot be expelled."
-        )
+    for protected in PROTECTED:
+        reason = protected(state, occ, letter)
+        if reason:
+            raise IllegalActionError(reason)
     if strength + squires <= occ.total:
         raise IllegalActionError(
             f"To expel {occupant_text(state, occ)} from {county_label(state, letter)} "
@@ -141,8 +140,8 @@ def _county_resolve(
         state = to_court(state, occ.colour, occ.strength)
         ctx.say(f"{occupant_text(state, occ)} is expelled back to court.")
         returned = state.controller(occ.colour)
-        if occ.tudor:
-            state = supply_tudor(state, ctx)  # 001: it goes back with its knight's return
+        for expelled in EXPELLED:
+            state = expelled(state, occ, ctx)
     counties = list(state.counties)
     counties[i] = Occupant(colour, strength, squires)
     state = state.with_colour(colour, squires=state.colours[colour].squires - squires)
@@ -221,7 +220,7 @@ def _conflict_resolve(
     ctx.say(f"{name(state, colour)} {how} knight {strength} at conflict {n}.")
     # Lancaster: the first 6 knights at conflicts each take a king's favor (decision 4); a
     # tile is taken while any is face up.
-    return Placed(state, follow=(("favor", colour),) if state.favors else ())
+    return Placed(state, follow=(FavorFrame("favor", colour),) if state.favors else ())
 
 
 #: Extension point: every kind of place a knight may go in phase 1, base game first, then the

@@ -1,20 +1,37 @@
 """A plain-text rendering of a view, for emails and the CLI. It reads only the view, so it
-can never show more than the view holds."""
+can never show more than the view holds. What an expansion adds to the view, it renders
+through the extension points below, filled by ``wiring.py``."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-_ONE = {"voting_markers": "voting marker", "squires": "squire", "gold": "gold"}
+#: Extension point: what a player's line adds after the voting markers, ``(player's view) ->
+#: text`` (Henry V: dishonor; seals, bishops, lord and privileges)
+PLAYER_EXTRAS: list[Callable[[Mapping[str, Any]], str]] = []
+#: Extension point: what a castle space with an extension tile adds, ``(space's view) ->
+#: text`` (The New Laws: "(turned over)")
+EXTENSION_MARKS: list[Callable[[Mapping[str, Any]], str]] = []
+#: Extension point: sections after the counties, ``(view) -> lines`` (Henry V: the King's
+#: Court, the King's Resentment)
+BOARD_SECTIONS: list[Callable[[Mapping[str, Any]], list[str]]] = []
+#: Extension point: the name of each set of laws a group plays (The New Laws: "new"; Laws of
+#: the King)
+LAW_SET_NAMES: dict[str, str] = {"base": "base"}
+#: Extension point: what a final score's breakdown adds, ``(breakdown) -> text`` (Henry V:
+#: dishonor, seals)
+SCORE_EXTRAS: list[Callable[[Mapping[str, Any]], str]] = []
+
+ONE = {"voting_markers": "voting marker", "squires": "squire", "gold": "gold"}
 
 
-def _count(number: int, one: str, many: str) -> str:
+def counted(number: int, one: str, many: str) -> str:
     """ "1 seal", "2 seals": the singular for one."""
     return f"{number} {one if number == 1 else many}"
 
 
-def _n(value: Any) -> str:
+def or_unknown(value: Any) -> str:
     return "?" if value is None else str(value)
 
 
@@ -28,10 +45,8 @@ def _knights(k: Mapping[str, Any]) -> str:
 def _castle(spaces: list[Mapping[str, Any]]) -> str:
     parts = []
     for sp in spaces:
-        if sp["extension"] and sp.get("turned_over"):
-            parts.append(f"{sp['space']}:ext(turned over)")  # The New Laws: yields nothing
-        elif sp["extension"]:
-            parts.append(f"{sp['space']}:ext")
+        if sp["extension"]:
+            parts.append(f"{sp['space']}:ext" + "".join(mark(sp) for mark in EXTENSION_MARKS))
         elif sp["knight"] is not None:
             parts.append(f"{sp['space']}:knight {sp['knight']}")
         else:
@@ -56,7 +71,7 @@ def _card(card: Mapping[str, Any] | None) -> str:
     spaces = (
         "; ".join(
             f"{sp['colour']} {'+'.join(map(str, sp['knights']))}"
-            + (f" +{_count(sp['squires'], 'squire', 'squires')}" if sp.get("squires") else "")
+            + (f" +{counted(sp['squires'], 'squire', 'squires')}" if sp.get("squires") else "")
             for sp in card["spaces"]
         )
         or "no knights"
@@ -84,17 +99,10 @@ def render_text(view: Mapping[str, Any]) -> str:
     for p in players:
         nobles = "".join(p["noblemen"]) or "-"
         you = " (you)" if view.get("you") == p["seat"] else ""
-        dishonor = f", dishonor {_n(p['dishonor'])}" if "dishonor" in p else ""
-        if "seals" in p:
-            dishonor += f", seals {_n(p['seals'])}, bishops {p['bishops']}, lord {p['lord']}"
-            if p["privileges"] or p["granted"]:
-                dishonor += (
-                    f", privileges {' '.join(p['privileges']) or '-'}"
-                    f" (next round: {' '.join(p['granted']) or '-'})"
-                )
+        extras = "".join(extra(p) for extra in PLAYER_EXTRAS)
         lines.append(
-            f"  {p['colour']}{you}: {p['power']} power points, gold {_n(p['gold'])}, "
-            f"squires {_n(p['squires'])}, voting markers {p['voting_markers']}{dishonor}, "
+            f"  {p['colour']}{you}: {p['power']} power points, gold {or_unknown(p['gold'])}, "
+            f"squires {or_unknown(p['squires'])}, voting markers {p['voting_markers']}{extras}, "
             f"noblemen {nobles}"
         )
         lines.append(f"    knights: {_knights(p['knights'])}")
@@ -118,7 +126,7 @@ def render_text(view: Mapping[str, Any]) -> str:
         occ = c["occupant"]
         who = "empty"
         if occ is not None:
-            sq = f" +{_count(occ['squires'], 'squire', 'squires')}" if occ["squires"] else ""
+            sq = f" +{counted(occ['squires'], 'squire', 'squires')}" if occ["squires"] else ""
             who = f"{occ['colour']} knight {occ['strength']}{sq}"
         start = "; the holder names the next start player" if c.get("names_start_player") else ""
         if c.get("start_player_at_once"):
@@ -127,49 +135,8 @@ def render_text(view: Mapping[str, Any]) -> str:
             f"  {c['letter']} {c['name']} (min {c['minimum']}; {c['reward']}{start}; "
             f"noblemen left {c['noblemen_left']}): {who}"
         )
-    regal = view.get("court")
-    if regal:
-        lines.append("")
-        lines.append("THE KING'S COURT")
-        for o in regal["offices"]:
-            holder = o["holder"]["colour"] if o["holder"] else "nobody"
-            a = o["applicant"]
-            applicant = f"{a['colour']} (stack {a['stack']})" if a is not None else "no applicant"
-            # An office granting no seal names only its privilege, never "0 seals".
-            granted = [_count(o["seals"], "seal", "seals")] if o["seals"] else []
-            granted += [o["privilege"]] if o["privilege"] else []
-            grant = " + ".join(granted) or "nothing"
-            lines.append(
-                f"  {o['title']} (tribute 1 {_ONE[o['tribute']]}; {grant}): "
-                f"held by {holder}; {applicant}"
-            )
-        t = regal["treasury"]
-        lords = ", ".join(f"{colour}'s lord" for colour in regal["in_treasury"]) or "none"
-        lines.append(
-            f"  Treasury: {_count(t['voting_markers'], 'voting marker', 'voting markers')}, "
-            f"{_count(t['squires'], 'squire', 'squires')}, "
-            f"{t['gold']} gold; lords inside: {lords}"
-        )
-        lines.append(
-            f"  Supply: {_count(regal['bishop_supply'], 'bishop', 'bishops')}, "
-            f"{_count(regal['seal_supply'], 'regal seal', 'regal seals')}"
-        )
-    resentment = view.get("resentment")
-    if resentment:
-        tower = ", ".join(
-            f"{k['colour'] or 'neutral'} {k['strength']}" for k in resentment["tower"]
-        )
-        track = " ".join(
-            f"[{t['markers']}: -{t['penalties'][0]}/-{t['penalties'][1]}]"
-            for t in resentment["track"]
-        )
-        lines.append("")
-        lines.append("THE KING'S RESENTMENT")
-        lines.append(
-            f"  Tower ({resentment['tower_strength']} of {resentment['tower_capacity']}): "
-            f"{tower or 'empty'}"
-        )
-        lines.append(f"  Dishonor track: {track}; supply box {resentment['supply_box']}")
+    for section in BOARD_SECTIONS:
+        lines.extend(section(view))
     lines.append("")
     lines.append("CONFLICTS")
     for row in ("upper", "lower"):
@@ -186,8 +153,8 @@ def render_text(view: Mapping[str, Any]) -> str:
     lines.append("LAWS")
     sets = view["laws"].get("sets")
     if sets:
-        # The New Laws: e.g. "Laws: group 0 new (drawn), 1 base, 2 Laws of the King, ..."
-        named = {"base": "base", "new": "new", "king": "Laws of the King"}
+        # e.g. "Laws: group 0 new (drawn), 1 base, 2 Laws of the King, ..."
+        named = LAW_SET_NAMES
         listed = ", ".join(
             f"{'group ' if s['group'] == 0 else ''}{s['group']} {named.get(s['set'], s['set'])}"
             + (" (drawn)" if s["drawn"] else "")
@@ -209,11 +176,10 @@ def render_text(view: Mapping[str, Any]) -> str:
         lines.append("")
         lines.append("FINAL SCORES")
         for p, score, b in zip(players, outcome["scores"], outcome["breakdown"], strict=True):
-            dishonor = f", dishonor {b['dishonor']}" if "dishonor" in b else ""
-            dishonor += f", seals {b['seals']}" if "seals" in b else ""
+            extras = "".join(extra(b) for extra in SCORE_EXTRAS)
             lines.append(
                 f"  {p['colour']}: {score} (game {b['during_game']}, knighthood "
-                f"{b['knighthood']}, castle {b['castle']}, noblemen {b['noblemen']}{dishonor})"
+                f"{b['knighthood']}, castle {b['castle']}, noblemen {b['noblemen']}{extras})"
             )
         winners = ", ".join(players[w]["colour"] for w in outcome["winners"])
         lines.append(f"  Winner: {winners}")

@@ -7,16 +7,17 @@ information is decided (decision: rules/README.md, Lancaster 11):
 - the order of the law and conflict draw piles is never shown, only their sizes;
 - the generator state and the seed are never in a view.
 
-Hidden resources are declared once, in ``HIDDEN`` (the base game's and each module's).
+Hidden resources are declared once, in ``HIDDEN``; what a module adds to the view is its hook
+in ``SECTIONS``; both extension points are filled by ``wiring.py`` with the modules' entries.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from engine.lancaster import flow
-from engine.lancaster.henry_v import KINGS_COURT, RESENTMENT, court, resentment
 from engine.lancaster.notation import can_type, format_action
 from engine.lancaster.pieces import board_knights
 from engine.lancaster.state import Conflict, State
@@ -31,13 +32,15 @@ class Resource:
     module: str | None = None  # a Henry V module, or None for the base game
 
 
-#: Every hidden resource, the base game's and each Henry V module's: one place decides them.
-HIDDEN: tuple[Resource, ...] = (
-    Resource("gold"),
-    Resource("squires"),
-    Resource("dishonor", RESENTMENT),
-    Resource("seals", KINGS_COURT),
-)
+#: Extension point: every hidden resource, the base game's and each Henry V module's (The
+#: King's Resentment: dishonor; At the King's Court: seals): one place decides them.
+HIDDEN: list[Resource] = [Resource("gold"), Resource("squires")]
+
+#: Extension point: what a module adds to the view, ``(state, view) -> None`` adding its
+#: public pieces in place (The New Laws: the law sets, squires sent, extensions turned over;
+#: The King's Resentment: the tower and the dishonor track; At the King's Court: the regal
+#: board, lords, privileges, shields and Tudor knights), run in this order
+SECTIONS: list[Callable[[State, dict[str, Any]], None]] = []
 
 
 def hidden_resources(state: State) -> tuple[str, ...]:
@@ -69,8 +72,6 @@ def _card(state: State, card: Conflict | None) -> dict[str, Any] | None:
                 "ally": state.is_ally(sp.colour),
                 "knights": list(sp.knights),
                 "strength": sp.strength,
-                # The New Laws: squires a law sent here (+1 strength each); only then
-                **({"squires": sp.squires} if state.law_sets else {}),
             }
             for sp in card.spaces
         ],
@@ -86,9 +87,6 @@ def _castle(state: State, colour: int) -> list[dict[str, Any]]:
             "cost_squires": sp.cost_squires,
             "extension": sp.number in col.extensions,
             "knight": col.castle[sp.number - 1],
-            # The New Laws: an extension turned over for want of upkeep yields nothing until
-            # the castles have been scored (only in such games: older views stay as they were)
-            **({"turned_over": sp.number in col.turned} if state.law_sets else {}),
         }
         for sp in state.data.castle_of(state.is_ally(colour))
     ]
@@ -192,13 +190,6 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "finished": state.finished,
         "outcome": None,
     }
-    if state.law_sets:
-        # The New Laws: which set each group plays, and which were drawn at setup (public:
-        # the draw is made on the table; decision: rules/README.md, Lancaster 18)
-        result["laws"]["sets"] = [
-            {"group": g, "set": s, "drawn": d}
-            for g, (s, d) in enumerate(zip(state.law_sets, state.law_sets_drawn, strict=True))
-        ]
     if state.data.removal_by_strength:
         # Rules 2.0.0: the cards removed at setup (with 5 players one of the two of strength 3,
         # drawn) are public: everyone at the table sees them go back in the box. Not in a
@@ -206,32 +197,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         result["conflicts"]["removed"] = [
             {"card": n, "france": state.data.card(n).france} for n in state.removed_cards
         ]
-    if resentment.active(state):
-        result["resentment"] = _resentment(state)
-    if court.active(state):
-        result["court"] = _court(state)
-        for s, entry in enumerate(players):
-            col = state.colours[s]
-            entry.update(
-                lord=col.lord,
-                bishops=col.bishops,
-                privileges=list(col.privileges),
-                granted=list(col.granted),
-            )
-        for ally_entry, c in zip(allies, range(state.players, len(state.colours)), strict=True):
-            col = state.colours[c]
-            ally_entry.update(
-                lord=col.lord, privileges=list(col.privileges), granted=list(col.granted)
-            )
-        for i, entry in enumerate(result["counties"]):
-            occ = state.counties[i]
-            if entry["occupant"] is not None and occ is not None:
-                entry["occupant"].update(shield=occ.shield, tudor=occ.tudor)
-        for row in ("upper", "lower"):
-            for card, entry in zip(getattr(state, row), result["conflicts"][row], strict=True):
-                if card is not None and entry is not None:
-                    for sp, sp_entry in zip(card.spaces, entry["spaces"], strict=True):
-                        sp_entry.update(tudor=sp.tudor, archer=sp.archer)
+    for section in SECTIONS:
+        section(state, result)
     if seat is not None and seat in to_act:
         legal = flow.legal_actions(state, seat)
         result["options"] = [format_action(state, a) for a in legal[:60]]
@@ -242,67 +209,6 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
 
         result["outcome"] = final_scoring(state).to_json()
     return result
-
-
-def _court(state: State) -> dict[str, Any]:
-    """The regal board: offices, applicants, the treasury and the supplies are public."""
-
-    def who(colour: int | None) -> dict[str, Any] | None:
-        if colour is None:
-            return None
-        return {"colour": state.colour_name(colour), "seat": state.controller(colour)}
-
-    offices = []
-    for i, o in enumerate(state.data.offices):
-        a = state.applicants[i]
-        offices.append(
-            {
-                "office": o.key,
-                "title": o.title,
-                "tribute": o.tribute,
-                "seals": o.seals,
-                "privilege": o.privilege,
-                "holder": who(state.office_holders[i]),
-                "applicant": None
-                if a is None
-                else {
-                    **(who(a.colour) or {}),
-                    "knights": list(a.knights),
-                    "bishops": a.bishops,
-                    "stack": a.stack,
-                },
-            }
-        )
-    return {
-        "offices": offices,
-        "treasury": dict(zip(court.TREASURY_KINDS, state.treasury, strict=True)),
-        "in_treasury": [
-            state.colour_name(c) for c, col in enumerate(state.colours) if col.lord == "treasury"
-        ],
-        "bishop_supply": state.bishop_supply,
-        "seal_supply": state.seal_supply,
-    }
-
-
-def _resentment(state: State) -> dict[str, Any]:
-    """The tower and the dishonor track are on the table: public."""
-    return {
-        "tower": [
-            {
-                "colour": None if c == resentment.NEUTRAL else state.colour_name(c),
-                "seat": None if c == resentment.NEUTRAL else state.controller(c),
-                "strength": k,
-            }
-            for c, k in state.tower
-        ],
-        "tower_strength": resentment.tower_strength(state),
-        "tower_capacity": state.data.tower_capacity,
-        "track": [
-            {"markers": n, "penalties": list(state.data.dishonor_penalties[i])}
-            for i, n in enumerate(state.dishonor_track)
-        ],
-        "supply_box": state.dishonor_box,
-    }
 
 
 def _county(state: State, i: int) -> dict[str, Any]:

@@ -5,7 +5,8 @@ The base game's modules (frames, pieces, targets, flow, the phases) import no ex
 module: each extension point is a registry or slot beside the code that reads it, and this
 module, imported by ``engine.lancaster`` before anything runs, fills them, once. A module's
 pieces still act only in games whose config switches it on (each piece checks its module).
-The registries and what fills each are listed in engine/lancaster/README.md.
+The registries and what fills each are listed in engine/lancaster/README.md; below they are
+filled by concern: the rules, the setup, the notation, and what pages, mails and views show.
 """
 
 from __future__ import annotations
@@ -13,7 +14,23 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.protocol import Action
-from engine.lancaster import flow, frames, notation, pieces, targets
+from engine.lancaster import (
+    auto,
+    choices,
+    flow,
+    frames,
+    henry_v,
+    new_laws,
+    notation,
+    parsing,
+    pieces,
+    provenance,
+    reading,
+    setup,
+    targets,
+    text,
+    view,
+)
 from engine.lancaster.frames import Ctx
 from engine.lancaster.henry_v import (
     KINGS_COURT,
@@ -21,10 +38,18 @@ from engine.lancaster.henry_v import (
     RESENTMENT,
     court,
     laws_of_the_king,
+    phrases,
     privileges,
     resentment,
 )
-from engine.lancaster.new_laws import rules as new_laws
+from engine.lancaster.henry_v import choices as henry_v_choices
+from engine.lancaster.henry_v import text as henry_v_text
+from engine.lancaster.henry_v import view as henry_v_view
+from engine.lancaster.new_laws import auto as new_laws_auto
+from engine.lancaster.new_laws import choices as new_laws_choices
+from engine.lancaster.new_laws import notation as new_laws_notation
+from engine.lancaster.new_laws import rules as new_laws_rules
+from engine.lancaster.new_laws import view as new_laws_view
 from engine.lancaster.phases import (
     conflicts,
     laws,
@@ -62,8 +87,14 @@ def wire() -> None:
     if _WIRED:
         return  # once: every registration appends
     _WIRED.append(True)
-    # the notation writes the actions the frames and the log mention
-    frames.set_formatter(notation.format_action)
+    _wire_rules()
+    _wire_setup()
+    _wire_notation()
+    _wire_presentation()
+
+
+def _wire_rules() -> None:
+    """What the modules do: places, frames, hooks of the phases, laws, scoring, defaults."""
     # The King's Resentment: the tower is a place for knights, cleared by its own frame
     targets.register_target(
         targets.TargetKind(
@@ -96,10 +127,16 @@ def wire() -> None:
         privileges.privilege_check,
         privileges.privilege_resolve,
     )
+    auto.ONLY_OTHERS.append(court.lord_to_treasury)  # decision 30
+    # ... a knight with the shield cannot be expelled; an expelled knight's Tudor knight goes
+    # back
+    targets.PROTECTED.append(privileges.shielded)
+    targets.EXPELLED.append(privileges.expelled)
     pieces.UPGRADE_EXTRAS.append(
         lambda state, colour: ["bishop"] if court.can_take_bishop(state, colour) else []
     )
     pieces.UPGRADE_TAKERS["bishop"] = court.take_bishop
+    reading.INSTEAD_OF_UPGRADE.append("bishop")
     # phase 3 opens with the offices filled (001: first of all), then the tower cleared
     # (001: before the counties are scored)
     rounds.BEFORE_COUNTIES.append(lambda state: (("offices",),) if court.active(state) else ())
@@ -120,6 +157,7 @@ def wire() -> None:
     scoring.SCORINGS.append(scoring.ScoringTerm("seals", court.seals_scoring, KINGS_COURT))
     # The King's Resentment: dishonor for a lost battle (decision 14), and at the end
     conflicts.AFTER_BATTLE.append(resentment.after_battle)
+    provenance.VALUE_TEXTS["resentment"] = resentment.value_text
     scoring.SCORINGS.append(
         scoring.ScoringTerm("dishonor", resentment.dishonor_scoring, RESENTMENT)
     )
@@ -127,14 +165,81 @@ def wire() -> None:
     rounds.LATE_MARKERS.append(lambda state: LAWS_OF_THE_KING in state.expansions)
     parliament.KEEPING_LAWS.append("most_markers_seal")
     laws.register(laws_of_the_king.RULES, laws_of_the_king.VERBS)
+    auto.LAW_CHOICE_DEFAULTS["seals"] = laws_of_the_king.dispose_no_seal
     # The New Laws: "retained" markers go back after the laws too (decision 18); squires sent
     # to a conflict go to the supply once it is scored; turned-over extensions flip back
     rounds.LATE_MARKERS.append(lambda state: bool(state.law_sets))
-    parliament.KEEPING_LAWS.extend(new_laws.RETAINING)
-    laws.register(new_laws.RULES, new_laws.VERBS, new_laws.illegal_reason)
-    conflicts.AFTER_SCORED.append(new_laws.squires_back)
+    parliament.KEEPING_LAWS.extend(new_laws_rules.RETAINING)
+    laws.register(new_laws_rules.RULES, new_laws_rules.VERBS, new_laws_rules.illegal_reason)
+    auto.LAW_CHOICE_DEFAULTS.update(new_laws_auto.DEFAULTS)
+    conflicts.AFTER_SCORED.append(new_laws_rules.squires_back)
+    rewards.YIELDS_NOTHING.append(new_laws_rules.turned_over)
     rounds.AFTER_CASTLES.append(lambda state: (("extensions_back",),) if state.law_sets else ())
-    flow.register_handler(new_laws.ExtensionsBack())
+    flow.register_handler(new_laws_rules.ExtensionsBack())
+
+
+def _wire_setup() -> None:
+    """The config, the law sets and the modules' pieces at setup."""
+    # the config: Henry V's modules, then The New Laws' law sets (checked after the data)
+    setup.CONFIG_SECTIONS.append(
+        setup.ConfigSection(
+            henry_v.CONFIG_KEY, lambda value, base: henry_v.normalise(value), {}, True
+        )
+    )
+    setup.CONFIG_SECTIONS.append(setup.ConfigSection(new_laws.CONFIG_KEY, new_laws.config_value))
+    # the law sets: The New Laws' drawn at setup; Laws of the King in place of groups 2, 3
+    setup.LAW_SETS[new_laws.SET] = new_laws.MODULE
+    setup.LAW_SETS[laws_of_the_king.SET] = LAWS_OF_THE_KING
+    setup.DRAW_LAW_SETS.append(new_laws.draw_law_sets)
+    setup.REPLACED_GROUPS.append(laws_of_the_king.replaced_group)
+    # the modules' pieces on the table: the tower and the dishonor track, the regal board
+    setup.SETUPS.extend((resentment.set_up, court.set_up))
+
+
+def _wire_notation() -> None:
+    """Writing and reading the modules' actions."""
+    # the notation writes the actions the frames and the log mention
+    frames.set_formatter(notation.format_action)
+    # ... and each expansion's own verbs
+    notation.FORMATTERS.update(
+        lord=phrases.format_lord, privilege=phrases.format_privilege, seals=phrases.format_seals
+    )
+    notation.FORMATTERS.update(
+        dict.fromkeys(new_laws_notation.VERBS, new_laws_notation.format_action)
+    )
+    parsing.TARGET_WORDS["tower"] = ("tower", None)
+    parsing.PLACEMENT_READERS["lord"] = phrases.parse_lord
+    parsing.WITH_KNIGHT["privilege"] = phrases.privilege
+    parsing.COUNTED_CHOICES["seals"] = phrases.SEALS
+    parsing.LAW_CHOICE_READERS.update(
+        dict.fromkeys(new_laws_notation.VERBS, new_laws_notation.parse)
+    )
+
+
+def _wire_presentation() -> None:
+    """What views, their text and the choices on pages and in mails show of the modules."""
+    # what each module shows in every view (The New Laws' first: their squires come before
+    # the Tudor knights on a conflict's space); dishonor and seals are behind the screen
+    view.SECTIONS.extend(
+        (new_laws_view.add_new_laws, henry_v_view.add_resentment, henry_v_view.add_court)
+    )
+    text.PLAYER_EXTRAS.extend((henry_v_text.player_dishonor, henry_v_text.player_court))
+    text.BOARD_SECTIONS.extend((henry_v_text.kings_court, henry_v_text.kings_resentment))
+    text.SCORE_EXTRAS.extend((henry_v_text.score_dishonor, henry_v_text.score_seals))
+    text.EXTENSION_MARKS.append(new_laws_view.turned_over_mark)
+    text.LAW_SET_NAMES.update({new_laws.SET: "new", laws_of_the_king.SET: "Laws of the King"})
+    view.HIDDEN.extend((view.Resource("dishonor", RESENTMENT), view.Resource("seals", KINGS_COURT)))
+    # how the pages and mails word the expansions' actions
+    choices.ORDER["lord"] = 2  # the lord after the knights
+    choices.PLACEMENT_WORDINGS.update(
+        lord=henry_v_choices.lord, privilege=henry_v_choices.privilege
+    )
+    choices.TARGET_WORDINGS["tower"] = henry_v_choices.tower
+    choices.LAW_CHOICE_WORDINGS["seals"] = henry_v_choices.seals
+    choices.DECLINED_BY_NOTHING.add("seals")
+    choices.LAW_CHOICE_WORDINGS.update(new_laws_choices.WORDINGS)
+    choices.DECLINED_BY_NONE.update(new_laws_choices.DECLINED_BY_NONE)
+    choices.DECLINED_BY_NOTHING.update(new_laws_choices.DECLINED_BY_NOTHING)
 
 
 wire()

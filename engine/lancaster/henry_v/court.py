@@ -30,9 +30,9 @@ from engine.core.protocol import Action, IllegalActionError
 from engine.lancaster.data import Data, Office
 from engine.lancaster.frames import Ctx, Handler, pop
 from engine.lancaster.henry_v import KINGS_COURT, privileges
+from engine.lancaster.henry_v.privileges import supply_tudor
 from engine.lancaster.pieces import name, plural, remove, to_court
 from engine.lancaster.state import Applicant, Colour, Frame, State
-from engine.lancaster.targets import supply_tudor
 
 TREASURY_KINDS = ("voting_markers", "squires", "gold")
 KIND_WORDS = {"voting_markers": "voting markers", "squires": "squires", "gold": "gold"}
@@ -40,6 +40,20 @@ KIND_WORDS = {"voting_markers": "voting markers", "squires": "squires", "gold": 
 
 def active(state: State) -> bool:
     return KINGS_COURT in state.expansions
+
+
+def set_up(state: State) -> State:
+    """The regal board, and each player's lord and bishops, in a game with this module."""
+    if not active(state):
+        return state
+    return replace(state, **setup_values(state.data, state.players, state.colours))
+
+
+def lord_to_treasury(options: list[Action]) -> Action | None:
+    """The deadline default once only lords are left to place: the lord enters the treasury
+    (it costs nothing) and claims its gold (decision 30)."""
+    lords = [a for a in options if a[0] == "lord" and a[2] == "treasury"]
+    return next((a for a in lords if a[3] == "gold"), None)
 
 
 def setup_values(data: Data, players: int, colours: tuple[Colour, ...]) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """Laws of the King (Henry V, 001): its 8 laws, each a ``LawRule`` in ``RULES``, and the verb of
 their choice (``seals``) in ``VERBS``; ``wiring.py`` registers them into ``laws.LAWS`` and
 ``laws.VERBS``. Their ``data.Law``s (``module="laws_of_the_king"``) replace the base groups 2
-and 3 (``setup.law_pool``)."""
+and 3 (``replaced_group``, through ``setup.REPLACED_GROUPS``)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,30 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from engine.core.protocol import Action
 from engine.lancaster.data import Law
 from engine.lancaster.frames import Ctx
+from engine.lancaster.henry_v import CONFIG_KEY, LAWS_OF_THE_KING
 from engine.lancaster.henry_v.resentment import take_dishonor
 from engine.lancaster.phases.law_kinds import LawRule, counties_held, law_title
 from engine.lancaster.phases.law_kinds import most as _most
 from engine.lancaster.pieces import name, plural
 from engine.lancaster.state import State
+
+#: the name of this module's law set (``setup.LAW_SETS``), where it replaces groups 2 and 3
+SET = "king"
+GROUPS = (2, 3)
+
+
+def replaced_group(config: Mapping[str, Any], group: int) -> str | None:
+    """This module's set for law groups 2 and 3 when it is played (001, "1st option")."""
+    on = bool(dict(config.get(CONFIG_KEY) or {}).get(LAWS_OF_THE_KING))
+    return SET if on and group in GROUPS else None
+
+
+def dispose_no_seal(state: State, options: list[Action]) -> Action:
+    """The deadline default of "Seals for squires and gold": dispose of no seal."""
+    return ("seals", 0)
 
 
 def _richest(state: State) -> list[int]:

@@ -1,11 +1,13 @@
 """Henry V's phrases for a placement turn: the lord (``lord to chancellor with knight 2 and
 a bishop``, ``lord to treasury gold``) and a privilege with a knight (``with the archer``,
 ``tudor with knight 2 to B``). Read like every reply (``reading.py``): every word accounted
-for, nothing guessed."""
+for, nothing guessed. Their canonical texts, and Laws of the King's ``dispose 2 seals``, are
+written here too (``notation.FORMATTERS``)."""
 
 from __future__ import annotations
 
 from engine.core.protocol import Action
+from engine.lancaster.pieces import plural
 from engine.lancaster.reading import (
     PREPOSITIONS,
     Phrase,
@@ -122,3 +124,42 @@ def parse_lord(state: State, seat: int, w: list[str]) -> Action:
     knights = tuple(sorted(r.get("knights", ())))
     tudor = (True,) if r.get("tudor") else ()
     return ("lord", ally, where, knights, r.get("bishops", 0), *tudor)
+
+
+# -- canonical texts ---------------------------------------------------------------------------
+
+
+def format_lord(state: State, action: Action) -> str:
+    """``lord to treasury gold``, ``lord to chancellor with knight 2 and 1 bishop``, ``ally
+    lord to constable``."""
+    who = "ally lord" if action[1] else "lord"
+    if action[2] == "treasury":
+        return f"{who} to treasury {str(action[3]).replace('_', ' ')}"
+    support = [f"knight {k}" for k in action[3]]
+    if action[4]:
+        support.append(plural(int(action[4]), "bishop"))
+    if len(action) > 5 and action[5]:
+        support.append("tudor")
+    backed = f" with {' and '.join(support)}" if support else ""
+    return f"{who} to {action[2]}{backed}"
+
+
+def format_privilege(state: State, action: Action) -> str:
+    """``knight 2 to B with 1 squire and shield``."""
+    from engine.lancaster.targets import TARGETS
+
+    _, privilege, ally, strength, target, squires = action
+    who = "ally knight" if ally else "knight"
+    parts = [plural(squires, "squire")] if squires else []
+    parts.append(str(privilege))
+    where = TARGETS[target[0]].words(target[1])
+    return f"{who} {strength} to {where} with {' and '.join(parts)}"
+
+
+def format_seals(state: State, action: Action) -> str:
+    """Laws of the King: ``dispose 2 seals``."""
+    return f"dispose {plural(action[1], 'seal')}"
+
+
+#: Laws of the King: the seals disposed of, "dispose 2 regal seals"
+SEALS = counted("n", word("seal"), word("seals"), prefix="regal")

@@ -24,7 +24,7 @@ from dataclasses import replace
 
 from engine.core.protocol import Action, IllegalActionError
 from engine.lancaster.frames import Ctx
-from engine.lancaster.pieces import name, own_space, remove
+from engine.lancaster.pieces import name, occupant_text, own_space, remove
 from engine.lancaster.state import Conflict, Occupant, Space, State
 from engine.lancaster.targets import TARGETS, Placed, county_options
 
@@ -60,7 +60,7 @@ def privilege_options(state: State, seat: int) -> list[Action]:
                 if privilege == "shield":
                     targets = county_options(state, seat, colour, strength)
                 elif privilege == "tudor":
-                    targets = county_options(state, seat, colour, strength, tudor=True)
+                    targets = county_options(state, seat, colour, strength, escort=2)
                     targets += TARGETS["conflict"].options(state, seat, colour, strength)
                 else:
                     targets = [(("conflict", n), 0, 0) for n in _archer_cards(state, colour)]
@@ -149,6 +149,25 @@ def remove_one(items: tuple[str, ...], item: str) -> tuple[str, ...]:
 
 
 # -- coming back to the regal board ------------------------------------------------------------
+
+
+def supply_tudor(state: State, ctx: Ctx) -> State:
+    """A Tudor knight goes back to its supply space (001: when its knight goes to court)."""
+    shields, archers, tudors = state.privilege_supply
+    ctx.say("  The Tudor knight goes back to the regal board.")
+    return replace(state, privilege_supply=(shields, archers, tudors + 1))
+
+
+def shielded(state: State, occ: Occupant, letter: str) -> str | None:
+    """001: a knight with the shield cannot be expelled."""
+    if not occ.shield:
+        return None
+    return f"{occupant_text(state, occ)} holds {letter} with the shield: it cannot be expelled."
+
+
+def expelled(state: State, occ: Occupant, ctx: Ctx) -> State:
+    """001: an expelled knight's Tudor knight goes back with its knight's return."""
+    return supply_tudor(state, ctx) if occ.tudor else state
 
 
 def leave_county(state: State, occ: Occupant, ctx: Ctx, moved: bool) -> State:

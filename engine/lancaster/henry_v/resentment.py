@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine.core.protocol import IllegalActionError
+from engine.lancaster.data import Data
 from engine.lancaster.frames import Ctx, Handler, pop
 from engine.lancaster.henry_v import RESENTMENT
 from engine.lancaster.pieces import name, plural, to_court
@@ -31,6 +32,25 @@ NEUTRAL = -1  # the tower's knight of a non-player colour
 
 def active(state: State) -> bool:
     return RESENTMENT in state.expansions
+
+
+def set_up(state: State) -> State:
+    """The tower and the dishonor track, in a game with this module."""
+    return replace(state, **setup_values(state.data, state.players)) if active(state) else state
+
+
+def value_text(data: Data, path: list[str]) -> str:
+    """The text of a value of this module's data (``resentment.<key>``), for the list of
+    provisional values."""
+    value = {
+        "markers": data.dishonor_markers,
+        "spaces": data.dishonor_spaces,
+        "per_space": dict(data.dishonor_per_space),
+        "penalties": "; ".join(f"{a}/{b}" for a, b in data.dishonor_penalties),
+        "tower_capacity": data.tower_capacity,
+        "tower_neutral": dict(data.tower_neutral),
+    }[path[0]]
+    return str(value)
 
 
 def setup_values(data: Any, players: int) -> dict[str, Any]:

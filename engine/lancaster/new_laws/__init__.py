@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from engine.core import rng
 from engine.core.protocol import ConfigError
 from engine.lancaster.data import RULEBOOK, Data, Law
 from engine.lancaster.printed import MODULE_PROVENANCE as PRINTED_MODULE_PROVENANCE
@@ -36,6 +37,8 @@ from engine.lancaster.printed import PROVENANCE as PRINTED_PROVENANCE
 VERSION = "2.1.0"
 MODULE = "new_laws"
 CONFIG_KEY = "new_laws"
+#: the name of these laws' set (``setup.LAW_SETS``), as the config's choices and the state say
+SET = "new"
 GROUPS = (0, 1, 2, 3, 4)
 #: what a group may play in the config's list
 CHOICES = ("base", "new", "random")
@@ -275,6 +278,36 @@ def normalise(value: Any, base: Data) -> tuple[str, ...] | None:
     if all(choice == "base" for choice in groups):
         return None
     return tuple(str(c) for c in groups)
+
+
+def config_value(value: Any, base: Data) -> list[str] | None:
+    """What the normalised config holds under ``"new_laws"``: the list of five, or nothing
+    (the key left out) for the base laws only."""
+    groups = normalise(value, base)
+    return None if groups is None else list(groups)
+
+
+def draw_law_sets(
+    config: Mapping[str, Any], r: int
+) -> tuple[tuple[str, ...], tuple[bool, ...], int]:
+    """Which set each group plays, which of them were drawn, and the generator after. A
+    "random" group is drawn base or new with the game's generator, groups 0 to 4 in turn
+    (rulebook, "The New Laws": "For each group (0 to 4) and one after the other, put one old
+    and one new card in the linen bag. Then, draw one of the two cards"). Without the config
+    key: () and nothing drawn."""
+    if CONFIG_KEY not in config:
+        return (), (), r
+    sets: list[str] = []
+    drawn: list[bool] = []
+    for choice in law_sets(config):
+        if choice == "random":
+            i, r = rng.below(r, 2)
+            sets.append(("base", "new")[i])
+            drawn.append(True)
+        else:
+            sets.append(choice)
+            drawn.append(False)
+    return tuple(sets), tuple(drawn), r
 
 
 def law_sets(config: Mapping[str, Any]) -> tuple[str, ...]:

@@ -517,6 +517,15 @@ def _list(items: list[Any]) -> str:
 # -- after the castles: turned-over extensions face up again -----------------------------------
 
 
+def turned_over(state: State, colour: int, space: int, ctx: Ctx) -> bool:
+    """Whether ``colour``'s castle ``space`` holds an extension turned over ("Upkeep of the
+    castle"): it yields nothing until all castles are scored, which the log says."""
+    if space not in state.colours[colour].turned:
+        return False
+    ctx.say(f"{name(state, colour)}'s extension on castle space {space} is turned over: no reward.")
+    return True
+
+
 class ExtensionsBack(Handler):
     """``("extensions_back",)``: The New Laws, "Upkeep of the castle": the extensions turned
     over are flipped back after scoring all castles (rulebook)."""

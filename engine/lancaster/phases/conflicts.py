@@ -14,7 +14,8 @@ from dataclasses import replace
 from itertools import product
 
 from engine.core.protocol import Action
-from engine.lancaster.frames import Ctx, Handler, pop, replace_head
+from engine.lancaster import actions
+from engine.lancaster.frames import CapturedFrame, Ctx, Handler, RansomFrame, pop, replace_head
 from engine.lancaster.pieces import (
     gain,
     name,
@@ -113,13 +114,13 @@ class ResolveConflict(Handler):
             return pop(state), False
         # France wins the second battle: captured knights may be ransomed, in player order.
         frames: list[Frame] = [
-            ("ransom", slot, seat)
+            RansomFrame("ransom", slot, seat)
             for seat in state.seat_order()
             if own_space(card, seat) is not None
         ]
         if card.spaces:
             ctx.say("  The knights are captured.")
-        return replace_head(state, *frames, ("captured", slot)), False
+        return replace_head(state, *frames, CapturedFrame("captured", slot)), False
 
 
 def _own_space(card: Conflict, colour: int) -> Space | None:
@@ -158,7 +159,7 @@ class Ransom(Handler):
         space = _own_space(card, seat)
         knights = space.knights if space else ()
         gold, price = state.colours[seat].gold, state.data.ransom_per_strength
-        return [("ransom", k) for k in ransom_options(knights, gold, price)]
+        return [actions.Ransom("ransom", k) for k in ransom_options(knights, gold, price)]
 
     def ask(self, state: State, frame: Frame, seat: int) -> bool:
         # What you can afford is hidden: you are asked even if you cannot pay.
@@ -166,7 +167,7 @@ class Ransom(Handler):
 
     def resolve(self, state: State, frame: Frame, seat: int, action: Action, ctx: Ctx) -> State:
         slot = int(frame[1])
-        chosen: tuple[int, ...] = tuple(action[1])
+        chosen = tuple(actions.Ransom.of(action).knights)
         who = name(state, seat)
         if not chosen:
             ctx.say(f"{who} ransoms no knight.")
@@ -176,7 +177,7 @@ class Ransom(Handler):
         cost = sum(chosen) * state.data.ransom_per_strength  # Lancaster: 1 gold per strength
         spaces = []
         for sp in card.spaces:
-            if sp.colour == seat and not sp.archer:
+            if sp.holds_knights_of(seat):
                 left = sp.knights
                 for k in chosen:
                     left = remove(left, k)
@@ -192,7 +193,7 @@ class Ransom(Handler):
         return pop(state)
 
     def auto(self, state: State, frame: Frame, seat: int) -> Action:
-        return ("ransom", ())  # auto.py: never spend
+        return actions.Ransom("ransom", ())  # auto.py: never spend
 
     def prompt(self, state: State, frame: Frame, seat: int) -> str:
         card = state.lower[int(frame[1])]

@@ -21,7 +21,7 @@ from typing import Any
 from engine.core.protocol import Action
 from engine.lancaster import auto
 from engine.lancaster.data import Law
-from engine.lancaster.frames import Ctx, Handler, pop, replace_head
+from engine.lancaster.frames import Ctx, Handler, LawChoiceFrame, pop, replace_head
 from engine.lancaster.phases.law_kinds import (
     Amounts,
     LawRule,
@@ -193,7 +193,11 @@ def apply_law(state: State, key: str, ctx: Ctx) -> State:
         ctx.say(f"{t}: {what}: {', '.join(name(state, s) for s in who(state))}.")
     if rule.choosers is not None:
         choosers = rule.choosers
-        frames = [("law_choice", key, s) for s in order for _ in range(choosers(state, law, s))]
+        frames = [
+            LawChoiceFrame("law_choice", key, s)
+            for s in order
+            for _ in range(choosers(state, law, s))
+        ]
         if not frames:
             ctx.say(f"{t}: nobody has a choice to make.")
         return replace_head(state, *frames)
@@ -331,7 +335,7 @@ def _upgrade(state: State, law: Law, seat: int, value: Any, ctx: Ctx) -> State:
         ctx.say(f"{law_title(law)}: {who} upgrades no knight.")
         return state
     if isinstance(value, str) and value in UPGRADE_TAKERS:
-        return UPGRADE_TAKERS[value](state, seat, ctx)  # At the King's Court: a bishop
+        return UPGRADE_TAKERS[value](state, seat, ctx)  # a piece taken instead of an upgrade
     ref = (int(value[0]), str(value[1]))
     state = upgrade(state, seat, ref)
     ctx.say(f"{law_title(law)}: {who} upgrades the {describe_ref(ref)} to strength {ref[0] + 1}.")

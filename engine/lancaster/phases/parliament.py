@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.core.protocol import Action, IllegalActionError
+from engine.lancaster import actions
 from engine.lancaster.frames import Ctx, Handler, pop
 from engine.lancaster.pieces import name, plural
 from engine.lancaster.state import Frame, State, Vote, VoteResult
@@ -28,7 +29,7 @@ class VoteOnLaw(Handler):
 
     def options(self, state: State, frame: Frame, seat: int) -> list[Action]:
         markers = state.colours[seat].voting_markers
-        return [("vote", yes, m) for yes in (False, True) for m in range(markers + 1)]
+        return [actions.Vote("vote", yes, m) for yes in (False, True) for m in range(markers + 1)]
 
     def ask(self, state: State, frame: Frame, seat: int) -> bool:
         return True
@@ -47,7 +48,8 @@ class VoteOnLaw(Handler):
 
     def resolve(self, state: State, frame: Frame, seat: int, action: Action, ctx: Ctx) -> State:
         votes = list(state.votes)
-        votes[seat] = Vote(bool(action[1]), int(action[2]))
+        vote = actions.Vote.of(action)
+        votes[seat] = Vote(bool(vote.yes), int(vote.markers))
         state = replace(state, votes=tuple(votes))
         ctx.say(f"{name(state, seat)} has voted.")  # what was voted stays secret until all have
         if any(v is None for v in votes):
@@ -55,7 +57,7 @@ class VoteOnLaw(Handler):
         return _reveal(state, int(frame[1]), ctx)
 
     def auto(self, state: State, frame: Frame, seat: int) -> Action:
-        return ("vote", False, 0)  # auto.py: vote no, with no markers
+        return actions.Vote("vote", False, 0)  # auto.py: vote no, with no markers
 
     def prompt(self, state: State, frame: Frame, seat: int) -> str:
         law = state.data.law(state.new_laws[int(frame[1])])

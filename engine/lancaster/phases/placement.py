@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from engine.core.protocol import Action, IllegalActionError
-from engine.lancaster import auto
+from engine.lancaster import actions, auto
 from engine.lancaster.frames import Ctx, Handler, replace_head
 from engine.lancaster.pieces import apply_reward, name, remove, reward_details
 from engine.lancaster.state import Frame, State
@@ -58,13 +58,15 @@ def options(state: State, seat: int) -> list[Action]:
         ally = state.is_ally(colour)
         for strength in sorted(set(state.colours[colour].court)):
             for target, low, high in _targets(state, seat, colour, strength):
-                out.extend(("place", ally, strength, target, q) for q in range(low, high + 1))
+                out.extend(
+                    actions.Place("place", ally, strength, target, q) for q in range(low, high + 1)
+                )
     return out
 
 
 def can_place(state: State, seat: int) -> bool:
     if any(kind.available(state, seat) for kind in PLACEMENTS.values()):
-        return True  # e.g. the treasury always takes a lord (001)
+        return True  # another action of the placement turn is open (PLACEMENTS)
     for colour in state.colours_of(seat):
         for strength in set(state.colours[colour].court):
             for _, low, high in _targets(state, seat, colour, strength):
@@ -117,8 +119,8 @@ class Place(Handler):
 
     def ask(self, state: State, frame: Frame, seat: int) -> bool:
         if any(kind.available(state, seat) for kind in PLACEMENTS.values()):
-            # a lord always has the treasury's three claims at least; a privilege is a
-            # choice besides the plain placement (and may depend on hidden squires)
+            # such an action is a choice besides the plain placement (and may depend on
+            # hidden values): always asked
             return True
         if state.two_player:
             return len(options(state, seat)) > 1  # squires are public with 2 players
@@ -139,7 +141,7 @@ class Place(Handler):
             return
         if len(action) != 5 or action[0] != "place":
             raise IllegalActionError("Now you place a knight, e.g. 'knight 2 to D'.")
-        _, ally, strength, target, squires = action
+        _, ally, strength, target, squires = actions.Place.of(action)
         if not isinstance(ally, bool) or isinstance(strength, bool):
             raise IllegalActionError("Now you place a knight, e.g. 'knight 2 to D'.")
         if ally and not state.two_player:
@@ -165,13 +167,14 @@ class Place(Handler):
         if action[0] in PLACEMENTS:
             placed = PLACEMENTS[str(action[0])].resolve(state, seat, action, ctx)
         else:
-            _, ally, strength, target, squires = action
-            colour = state.ally_of(seat) if ally else seat
+            place = actions.Place.of(action)
+            colour = state.ally_of(seat) if place.ally else seat
             assert colour is not None
             col = state.colours[colour]
-            state = state.with_colour(colour, court=remove(col.court, strength))
-            kind = TARGETS[target[0]]
-            placed = kind.resolve(state, seat, colour, strength, target[1], squires, ctx)
+            state = state.with_colour(colour, court=remove(col.court, place.strength))
+            kind = TARGETS[place.target[0]]
+            where = place.target[1]
+            placed = kind.resolve(state, seat, colour, place.strength, where, place.squires, ctx)
         passed = passed_seats(frame)
         if placed.returned_to is not None:
             # decision 2: a player who passed places again once an expelled knight of theirs
@@ -210,12 +213,14 @@ class Favor(Handler):
         out: list[Action] = []
         for tile in state.favors:
             reward = state.data.favor(tile).reward
-            out.extend(("favor", tile, d) for d in reward_details(state, colour, reward))
+            out.extend(
+                actions.Favor("favor", tile, d) for d in reward_details(state, colour, reward)
+            )
         return out
 
     def resolve(self, state: State, frame: Frame, seat: int, action: Action, ctx: Ctx) -> State:
         colour = int(frame[1])
-        _, tile, detail = action
+        _, tile, detail = actions.Favor.of(action)
         reward = state.data.favor(tile).reward
         state = replace(state, favors=tuple(t for t in state.favors if t != tile))
         ctx.say(f"{name(state, colour)} takes the king's favor {tile}: {reward.describe()}.")

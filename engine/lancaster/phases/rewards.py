@@ -17,9 +17,18 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from engine.core.protocol import Action
-from engine.lancaster import auto
+from engine.lancaster import actions, auto
 from engine.lancaster.data import COUNTY_LETTERS, Reward
-from engine.lancaster.frames import Ctx, Handler, pop, replace_head
+from engine.lancaster.frames import (
+    AllyCastleFrame,
+    CastleEndFrame,
+    CastleFrame,
+    CastlePaidFrame,
+    Ctx,
+    Handler,
+    pop,
+    replace_head,
+)
 from engine.lancaster.pieces import (
     apply_reward,
     county_label,
@@ -41,6 +50,10 @@ TO_CONFLICT: list[Callable[[State, int, Occupant, int, Ctx], State]] = []
 #: ``(state, occupant, ctx, moved) -> state`` (At the King's Court: the shield and the Tudor
 #: knight go back, unless the Tudor knight went with it)
 LEAVE_COUNTY: list[Callable[[State, Occupant, Ctx, bool], State]] = []
+#: Extension point: whether a colour's castle space yields nothing this round, ``(state,
+#: colour, space, ctx) -> bool``, saying why in the log (The New Laws: an extension turned
+#: over for want of upkeep)
+YIELDS_NOTHING: list[Callable[[State, int, int, Ctx], bool]] = []
 
 
 def _noble_ok(state: State, i: int, colour: int) -> bool:
@@ -65,7 +78,7 @@ def start_player_now(state: State, start: int, who: str, ctx: Ctx) -> State:
     scored, and ransoms paid, in the new player order (decision: rules/README.md, Lancaster 6;
     rulebook: "the new (or former) player order is effective immediately")."""
     state = replace(state, start_player=start, next_start_player=None)
-    order = iter([("castle", seat) for seat in state.seat_order()])
+    order = iter([CastleFrame("castle", seat) for seat in state.seat_order()])
     # the castle frames still to come (Surrey is the last county: none has begun)
     agenda = tuple(next(order) if f[0] == "castle" else f for f in state.agenda)
     ctx.say(
@@ -256,17 +269,12 @@ class CastleReward(Handler):
             col = state.colours[colour]
             if state.is_ally(colour) and state.data.ally_castle:
                 state, asked = _ally_castle(state, colour, ctx)
-                frames.extend(("ally_castle", seat, n) for n in asked)
+                frames.extend(AllyCastleFrame("ally_castle", seat, n) for n in asked)
                 continue
             for n in range(1, 7):
                 if n not in col.extensions and col.castle[n - 1] is None:
                     continue
-                if n in col.turned:
-                    # The New Laws, "Upkeep of the castle": turned over, it yields nothing
-                    ctx.say(
-                        f"{name(state, colour)}'s extension on castle space {n} is turned "
-                        "over: no reward."
-                    )
+                if any(idle(state, colour, n, ctx) for idle in YIELDS_NOTHING):
                     continue
                 space = state.data.space(n)
                 if space.cost_squires or space.reward.choice():
@@ -277,8 +285,8 @@ class CastleReward(Handler):
                 source = f"castle space {n}, {how}"
                 state = apply_reward(state, colour, space.reward, None, ctx, source)
         if decide:
-            frames.append(("castle_paid", seat, tuple(decide)))
-        frames.append(("castle_end", seat))
+            frames.append(CastlePaidFrame("castle_paid", seat, tuple(decide)))
+        frames.append(CastleEndFrame("castle_end", seat))
         return replace_head(state, *frames), False
 
 
@@ -355,7 +363,7 @@ class CastlePaid(Handler):
             details = reward_details(state, seat, space.reward)
             if details == [None] and not _usable_without_choice(state, seat, space.reward):
                 continue  # paying for a reward that would be lost is never offered
-            out.extend(("castle", n, d) for d in details)
+            out.extend(actions.PayCastle("castle", n, d) for d in details)
         return out
 
     def ask(self, state: State, frame: Frame, seat: int) -> bool:
@@ -375,7 +383,8 @@ class CastlePaid(Handler):
             unused = ", ".join(map(str, frame[2]))
             ctx.say(f"{who} does not use castle space{'s' if len(frame[2]) > 1 else ''} {unused}.")
             return pop(state)
-        n, detail = int(action[1]), action[2]
+        pay = actions.PayCastle.of(action)
+        n, detail = int(pay.space), pay.detail
         space = state.data.space(n)
         cost = space.cost_squires
         state = state.with_colour(seat, squires=state.colours[seat].squires - cost)
@@ -383,7 +392,9 @@ class CastlePaid(Handler):
         ctx.say(f"{who} uses castle space {n}{paid}.")
         state = apply_reward(state, seat, space.reward, detail, ctx, f"castle space {n}")
         left = tuple(m for m in frame[2] if m != n)
-        return replace_head(state, ("castle_paid", seat, left)) if left else pop(state)
+        return (
+            replace_head(state, CastlePaidFrame("castle_paid", seat, left)) if left else pop(state)
+        )
 
     def auto(self, state: State, frame: Frame, seat: int) -> Action:
         return ("done",)  # auto.py: never spend

@@ -12,7 +12,17 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from engine.core.protocol import Action, IllegalActionError
-from engine.lancaster.frames import Ctx, Handler, pop, replace_head
+from engine.lancaster.frames import (
+    CastleFrame,
+    ConflictFrame,
+    CountyFrame,
+    Ctx,
+    Handler,
+    LawFrame,
+    VoteFrame,
+    pop,
+    replace_head,
+)
 from engine.lancaster.pieces import name
 from engine.lancaster.state import Conflict, Frame, State
 
@@ -35,22 +45,22 @@ def round_frames(state: State) -> tuple[Frame, ...]:
     late = any(keeps(state) for keeps in LATE_MARKERS)
     return (
         ("place", state.start_player),
-        ("vote", 0),
-        ("vote", 1),
-        ("vote", 2),
+        VoteFrame("vote", 0),
+        VoteFrame("vote", 1),
+        VoteFrame("vote", 2),
         ("return_markers",),
-        ("law", 0),
-        ("law", 1),
-        ("law", 2),
+        LawFrame("law", 0),
+        LawFrame("law", 1),
+        LawFrame("law", 2),
         *((("return_markers_late",),) if late else ()),
         *before_counties,
-        *(("county", i) for i in range(9)),
-        *(("castle", seat) for seat in state.seat_order()),
+        *(CountyFrame("county", i) for i in range(9)),
+        *(CastleFrame("castle", seat) for seat in state.seat_order()),
         *(f for frames in AFTER_CASTLES for f in frames(state)),
-        ("conflict", "lower", 0),
-        ("conflict", "lower", 1),
-        ("conflict", "upper", 0),
-        ("conflict", "upper", 1),
+        ConflictFrame("conflict", "lower", 0),
+        ConflictFrame("conflict", "lower", 1),
+        ConflictFrame("conflict", "upper", 0),
+        ConflictFrame("conflict", "upper", 1),
         ("end_round",),
     )
 
