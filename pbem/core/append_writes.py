@@ -1,0 +1,77 @@
+"""The rows an append writes besides its events — its mails in the outbox, an idempotent
+request's kept result, the reply's outcome, the ``games`` row's new head — run on the
+database driver (``pbem.core.db.DriverStatement``).
+
+This is the core's write path, like the events' own INSERT (``pbem.core.store``) and the
+game's lock (``pbem.core.unit_of_work``): every move and every reply runs these statements,
+and SQLAlchemy's execution of one costs about as much as the database's answer to it. On
+PostgreSQL, a statement made not to wait goes to the server with the next one whose answer
+is read (the unit of work's pipelined write), which spares a round trip per statement.
+Feature code calls these functions for such rows, by table; everything else it reads and
+writes through its session (``docs/architecture.md``, "The database").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import Table, and_, bindparam, insert, update
+from sqlmodel import Session, SQLModel
+
+from pbem.core.db import DriverStatement
+
+#: prefix of the parameters naming the row to update (a column's own name is its new value)
+_WHERE = "where_"
+
+
+def insert_rows(session: Session, model: type[SQLModel], rows: Sequence[Mapping[str, Any]]) -> None:
+    """Insert ``rows`` (each the values of its columns, all with the same columns) into
+    ``model``'s table in ``session``'s transaction, without waiting for the database's
+    answer: nothing reads them back in it. An error (a key taken) is raised by the next
+    statement that waits, or by the commit, and the transaction rolls back as always."""
+    if rows:
+        _statement(("insert", _table(model), ()), wait=False).run(session, rows)
+
+
+def update_row(
+    session: Session,
+    model: type[SQLModel],
+    where: Mapping[str, Any],
+    values: Mapping[str, Any],
+    *,
+    wait: bool = True,
+) -> int | None:
+    """Set ``values`` (column: value) in the rows of ``model``'s table whose columns equal
+    ``where``'s; returns how many rows it changed, or None when it did not wait for the
+    answer (``wait=False``: the caller knows the row is there, and nothing in the
+    transaction reads it back)."""
+    params = {**values, **{_WHERE + name: value for name, value in where.items()}}
+    statement = _statement(("update", _table(model), tuple(sorted(where))), wait=wait)
+    cursor = statement.run(session, params)
+    return cursor.rowcount if wait else None
+
+
+def _table(model: type[SQLModel]) -> Table:
+    table = model.__table__  # type: ignore[attr-defined]
+    assert isinstance(table, Table)
+    return table
+
+
+#: Built once per (kind, table, key columns) and wait: compiling again for every move would
+#: cost about as much as running the statement.
+_STATEMENTS: dict[tuple[tuple[str, Table, tuple[str, ...]], bool], DriverStatement] = {}
+
+
+def _statement(what: tuple[str, Table, tuple[str, ...]], *, wait: bool) -> DriverStatement:
+    found = _STATEMENTS.get((what, wait))
+    if found is None:
+        kind, table, keys = what
+        if kind == "insert":
+            # ``inline``: no RETURNING of generated ids, which nobody reads.
+            built = DriverStatement(insert(table).inline(), wait=wait)
+        else:
+            matches = [table.c[name] == bindparam(_WHERE + name) for name in keys]
+            built = DriverStatement(update(table).where(and_(*matches)), wait=wait)
+        found = _STATEMENTS.setdefault((what, wait), built)
+    return found
