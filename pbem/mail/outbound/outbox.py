@@ -34,9 +34,9 @@ from typing import Any
 
 from pbem.app.config import Settings
 from pbem.core import store
-from pbem.core.append_writes import insert_rows
 from pbem.core.cache import EventTails
 from pbem.core.events import StoredEvent
+from pbem.core.hot_path import insert_rows
 from pbem.core.time_source import Clock, SystemClock
 from pbem.core.unit_of_work import AppendContext
 from pbem.mail.models import OutboxMail
