@@ -15,6 +15,7 @@ from engine.core.registry import Registry
 from pbem.app.config import Settings
 from pbem.app.service import GameService
 from pbem.clock import events as clock_events
+from pbem.clock import mail_news as clock_mails
 from pbem.clock import projection as clock_projection
 from pbem.clock import replies as clock_replies
 from pbem.clock.digest import Digester
@@ -28,17 +29,22 @@ from pbem.core.repository import Repository
 from pbem.core.time_source import Clock, SystemClock
 from pbem.core.unit_of_work import Listener, Transactions
 from pbem.create import invitation_replies
+from pbem.create import mails as create_mails
 from pbem.create import projection as create_projection
+from pbem.disputes import mails as dispute_mails
 from pbem.disputes import projection as disputes_projection
 from pbem.disputes import replies as disputes
 from pbem.mail.inbound import reply_answers
 from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.inbound.reply_words import ReplyWords
+from pbem.mail.outbound.mail_planners import MailPlanners
 from pbem.mail.outbound.outbox import OutboxListener
 from pbem.mail.outbound.relay import Relay
 from pbem.mail.outbound.smtp import transport_for
+from pbem.play import mails as play_mails
 from pbem.play import resignation
 from pbem.undo import commands as undo_commands
+from pbem.undo import mails as undo_mails
 from pbem.undo import projection as undo_projection
 
 # -- the features' event types and read models, registered with the core's ------------------
@@ -97,7 +103,7 @@ def upgrade_database(settings: Settings, revision: str = "head") -> set[str]:
 def default_listeners(settings: Settings, clock: Clock) -> list[Listener]:
     """The listeners every append runs inside its transaction: the mail outbox, and the
     mails of the clock's requests."""
-    return [OutboxListener(settings, clock), ClockNotices(settings, clock)]
+    return [outbox_listener(settings, clock), ClockNotices(settings, clock)]
 
 
 def build_service(
@@ -169,3 +175,40 @@ def build_sweeper(service: GameService, settings: Settings | None = None) -> Swe
 def build_digester(service: GameService, settings: Settings | None = None) -> Digester:
     """The daily digest: one mail a day to each address that chose it, through ``service``."""
     return Digester(service.parts.db, service, settings or service.settings)
+
+
+# -- the mails of an append ------------------------------------------------------------------
+
+
+def mail_planners() -> MailPlanners:
+    """Which mails each append causes, each planner its feature's, beside its mail texts
+    (``pbem.mail.outbound.mail_planners``). Each seat gets one mail per append: that of the
+    first planner below, in this order, that writes it one."""
+    return MailPlanners(
+        # The lines every mail carries while something is open, after the bounce notices.
+        notices=[
+            dispute_mails.OPEN_DISPUTES,
+            clock_mails.NEWS_LINES,
+            undo_mails.PENDING_REQUEST,
+        ],
+        mails=[
+            create_mails.INVITED,  # an invitation waits: nothing but the invitation
+            create_mails.JOINED,  # the game as it stands, on accepting
+            play_mails.GAME_OVER,
+            play_mails.RESIGNED,  # nothing more, once resigned
+            play_mails.TURN,
+            undo_mails.REQUEST,  # to answer with accept or decline
+            play_mails.CONFIRMATION,
+            dispute_mails.NEWS,
+            clock_mails.NEWS,
+            undo_mails.LAPSED,
+            create_mails.STARTED,
+            undo_mails.RETRACTED,
+            play_mails.RESIGNATION,
+        ],
+    )
+
+
+def outbox_listener(settings: Settings, clock: Clock | None = None) -> OutboxListener:
+    """The mail outbox, planning each append's mails with ``mail_planners``."""
+    return OutboxListener(settings, mail_planners(), clock)

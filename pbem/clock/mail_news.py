@@ -1,7 +1,9 @@
 """What the mails of an append say about the game's clock: the deadline line of a turn mail
 (from the seat's ``deadlines`` row, projected in the same transaction before the outbox
 runs) and the notices of clock events (a deadline missed and what was played for the late
-seat, an extension, a pause, a vacation, a new time control).
+seat, an extension, a pause, a vacation, a new time control): the lines every mail of such an
+append carries, and the notice a seat gets of it, planned through the table the composition
+root fills (``pbem.mail.outbound.mail_planners``).
 
 The move played for a late seat is shown as each recipient may see it (``visible_events``):
 a secret action stays "acted in secret" for the others until its reveal.
@@ -23,11 +25,20 @@ from pbem.clock.display import (
     due_text,
     missed_notices,
 )
+from pbem.clock.events import CLOCK_EVENTS
 from pbem.clock.projection import clock_row
 from pbem.core import events as ev
 from pbem.core.events import StoredEvent
 from pbem.core.models import Deadline
 from pbem.core.naming import Names
+from pbem.core.repository import SeatInfo
+from pbem.mail.outbound.mail_planners import (
+    AppendMails,
+    Mail,
+    MailPlanner,
+    SeatMail,
+    StandingNotice,
+)
 from pbem.play.views import visible_events
 
 #: the notice's first line when nothing else in the append asks for a mail
@@ -162,3 +173,41 @@ def deadline_line(
     if row is None:
         return NO_DEADLINE
     return deadline_text(row.status, row.due_at, now, zone)
+
+
+# -- the mails of an append ----------------------------------------------------------------
+
+
+def _news_of(append: AppendMails) -> ClockNews | None:
+    """The append's clock news, read once for its lines and its notice."""
+    ends = vacation_ends(append.session, append.ctx.game_id)
+    return clock_news(append.events, append.names, ends)
+
+
+def _news_lines(append: AppendMails) -> Callable[[int], str] | None:
+    news = append.once(_news_of)
+    if news is None:
+        return None
+    return lambda viewer: news.notices(append.history, viewer, append.names)
+
+
+def _notice(append: AppendMails) -> SeatMail | None:
+    news = append.once(_news_of)
+    if news is None:
+        return None
+
+    def mail(seat: SeatInfo) -> Mail | None:
+        if seat.seat in news.doers:
+            return None
+        return Mail("notice", append.notice(seat, news.headline or ""))
+
+    return mail
+
+
+#: the clock's events
+_CLOCK_TYPES = frozenset(kind.TYPE for kind in CLOCK_EVENTS)
+#: Every mail of an append with clock news tells it (who was late, what was played for them).
+NEWS_LINES = StandingNotice(_news_lines, on=_CLOCK_TYPES)
+#: A deadline missed, an extension, a pause, a vacation, a new time control: a notice to every
+#: seat (not to the seat that went away or asked for the pause itself).
+NEWS = MailPlanner(_notice, on=_CLOCK_TYPES)

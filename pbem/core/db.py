@@ -15,7 +15,10 @@ unit of work's transaction (``pipelined_write``) runs in psycopg's pipeline mode
 ``DriverStatement`` made with ``wait=False`` goes to the server with the next statement whose
 answer is read. The statements every move and every reply runs are such driver statements,
 run on the driver's cursor directly: SQLAlchemy's execution of a statement costs about as
-much again as PostgreSQL's answer to it.
+much again as PostgreSQL's answer to it. They are kept to the core's write path (the events'
+INSERT in ``pbem.core.store``, the game's lock in ``pbem.core.unit_of_work``, and
+``pbem.core.hot_path``, which the features call for the rest); feature code reaches the
+database through its session (``docs/architecture.md``, "The database").
 """
 
 from __future__ import annotations
@@ -274,7 +277,11 @@ class _Compiled:
 
 class DriverStatement:
     """A statement built with SQLAlchemy, compiled once per database and run on the
-    driver's own cursor, for the statements every move and every reply runs (a dozen).
+    driver's own cursor, for the statements every move and every reply runs (a handful).
+    Only the core's write path makes them (``pbem.core.store``, ``pbem.core.unit_of_work``,
+    ``pbem.core.hot_path``): they skip what SQLAlchemy does for every other statement,
+    so each is one more place to get right, and a feature that needs one calls
+    ``hot_path`` instead.
 
     SQLAlchemy's execution of a statement (an execution context, the result's metadata,
     events) costs about 55 µs here, as much as PostgreSQL's answer to a small one. What it

@@ -2,4 +2,4 @@
 resolve one (``commands``), what may be disputed and what a ruling does (``rules``), when a seat
 may open one (``limits``), the reply words of the mails (``replies``), the texts of the mails
 (``notices``), a dispute as the API and pages show it (``display``), and the ``disputes`` read
-model with its reads (``projection``)."""
+model with its reads (``projection``), and the mails disputes cause (``mails``)."""

@@ -10,15 +10,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import insert, text
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from engine.core import ActionSyntaxError, EngineError, IllegalActionError, NotYourTurnError
 from pbem.app.config import Settings
 from pbem.core import events as ev
 from pbem.core import store
-from pbem.core.db import Database, DriverStatement
+from pbem.core.db import Database
 from pbem.core.errors import (
     AgainstTheRules,
     BadRequest,
@@ -27,6 +26,7 @@ from pbem.core.errors import (
     StaleVersion,
     Unreadable,
 )
+from pbem.core.hot_path import insert_rows
 from pbem.core.models import IdempotencyKey
 from pbem.core.naming import names_for
 from pbem.core.time_source import Clock, format_time
@@ -154,16 +154,19 @@ class Submission:
                 loaded = txn.loaded()
                 if idempotency_key is not None:
                     # A plain INSERT (nothing reads the row back in this transaction).
-                    _KEEP_RESULT.run(
+                    insert_rows(
                         session,
-                        {
-                            "game_id": game_id,
-                            "key": idempotency_key,
-                            "seat": seat,
-                            "request_hash": request_hash,
-                            "result": ev.canonical_json(result.to_json()),
-                            "created_at": received,
-                        },
+                        IdempotencyKey,
+                        [
+                            {
+                                "game_id": game_id,
+                                "key": idempotency_key,
+                                "seat": seat,
+                                "request_hash": request_hash,
+                                "result": ev.canonical_json(result.to_json()),
+                                "created_at": received,
+                            },
+                        ],
                     )
                 if record is not None:
                     record(session, result)
@@ -255,11 +258,14 @@ def _not_applied(number: int, line: str, reason: str) -> AgainstTheRules:
 def stored_result(
     session: Session, game_id: str, key: str, request_hash: str
 ) -> SubmitResult | None:
-    params = {"game_id": game_id, "key": key}
-    row = session.connection().execute(_STORED_RESULT, params).first()
+    query = select(IdempotencyKey.request_hash, IdempotencyKey.result).where(
+        IdempotencyKey.game_id == game_id, IdempotencyKey.key == key
+    )
+    row = session.exec(query).first()
     if row is None:
         return None
-    return replayed(row.request_hash, row.result, request_hash)
+    kept_hash, kept_result = row
+    return replayed(kept_hash, kept_result, request_hash)
 
 
 def replayed(kept_hash: str, kept_result: str, request_hash: str) -> SubmitResult:
@@ -271,9 +277,3 @@ def replayed(kept_hash: str, kept_result: str, request_hash: str) -> SubmitResul
             "key for a new submission."
         )
     return SubmitResult.from_json(json.loads(kept_result), replayed=True)
-
-
-_KEEP_RESULT = DriverStatement(insert(IdempotencyKey), wait=False)
-_STORED_RESULT = text(
-    'SELECT request_hash, result FROM idempotency_keys WHERE game_id = :game_id AND "key" = :key'
-)

@@ -13,6 +13,7 @@ from pbem.core.errors import ServiceError
 from pbem.core.models import Game, Seat
 from pbem.core.time_source import Clock, format_time
 from pbem.create.invitations import is_waiting
+from pbem.create.mails import invitation_again
 from pbem.mail.outbound.address import INVITATION
 from pbem.mail.outbound.compose import (
     new_token_mail,
@@ -21,7 +22,6 @@ from pbem.mail.outbound.compose import (
     seat_link,
     seat_reply_address,
 )
-from pbem.mail.outbound.outbox import invitation_again
 from pbem.play.queries import GameQueries
 from pbem.seats.credentials import replace_seat_token
 

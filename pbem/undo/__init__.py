@@ -1,3 +1,3 @@
 """Undo: the rules of taking actions back as a plan of events (``rules``), the undo commands and
-the decisions on undo requests (``commands``), and the ``undo_requests`` read model
-(``projection``)."""
+the decisions on undo requests (``commands``), the ``undo_requests`` read model
+(``projection``), and the mails undo causes (``mails``)."""

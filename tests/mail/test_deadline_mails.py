@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from pbem.app.bootstrap import build_service, build_sweeper
+from pbem.app.bootstrap import build_service, build_sweeper, outbox_listener
 from pbem.app.service import GameService
 from pbem.clock import events as ce
 from pbem.core.db import Database
 from pbem.core.models import Deadline
 from pbem.mail.models import OutboxMail
-from pbem.mail.outbound.outbox import OutboxListener
 from tests.mail.helpers import MailWorld, mail_text
 from tests.service.helpers import REGISTRY
 
@@ -155,7 +154,7 @@ def test_a_secret_action_played_at_a_deadline_is_not_shown_to_the_others(
         db=database,
         clock=world.clock,
         registry=REGISTRY,
-        listeners=[OutboxListener(world.settings, world.clock)],
+        listeners=[outbox_listener(world.settings, world.clock)],
     )
     seats = _seats(world, 3)
     created = service.create_game("hoard", {"rounds": 2}, seats, channel="api", time_control="1h")

@@ -17,14 +17,13 @@ import random
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
-from pbem.app.bootstrap import build_service, reply_words
+from pbem.app.bootstrap import build_service, outbox_listener, reply_words
 from pbem.app.service import GameService
 from pbem.core.db import Database
 from pbem.core.models import GameSecret
 from pbem.core.time_source import ManualClock
 from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.models import OutboxMail
-from pbem.mail.outbound.outbox import OutboxListener
 from tests.mail.helpers import MailWorld, reply_to
 from tests.service.helpers import REGISTRY
 
@@ -61,7 +60,7 @@ def test_no_mail_to_a_seat_holds_another_seats_hidden_values(
         db=database,
         clock=clock,
         registry=REGISTRY,
-        listeners=[OutboxListener(world.settings, clock)],
+        listeners=[outbox_listener(world.settings, clock)],
     )
     inbound = Inbound(database, world.settings, service, clock, words=reply_words(service))
     names = ["Alice", "Bob", "Carol"]

@@ -12,11 +12,10 @@ from email.message import EmailMessage
 import pytest
 from sqlmodel import select
 
-from pbem.app.bootstrap import build_service
+from pbem.app.bootstrap import build_service, outbox_listener
 from pbem.core.unit_of_work import AppendContext
 from pbem.mail.models import DEAD, PENDING, SENT, AddressFailure
 from pbem.mail.outbound.address import find_token, verify
-from pbem.mail.outbound.outbox import OutboxListener
 from pbem.mail.outbound.relay import Relay, RelayResult, requeue_dead
 from pbem.mail.outbound.smtp import transport_for
 from tests.mail.helpers import MailWorld
@@ -79,7 +78,7 @@ def test_a_move_confirms_to_the_mover_and_hands_the_turn_to_the_next_seat(
 def test_no_confirmation_when_confirmations_are_off(world: MailWorld) -> None:
     settings = with_mail(world.settings, confirmations=False)
     service = build_service(
-        settings, db=world.db, clock=world.clock, listeners=[OutboxListener(settings)]
+        settings, db=world.db, clock=world.clock, listeners=[outbox_listener(settings)]
     )
     game = world.new_game()
     service.submit(game.id, 0, "E5", expected_version=game.version, channel="web")

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import re
 
-from pbem.app.bootstrap import build_service, reply_words
+from pbem.app.bootstrap import build_service, outbox_listener, reply_words
 from pbem.audit.receipts import check_receipt
 from pbem.core import events as ev
 from pbem.mail.inbound.pipeline import Inbound
-from pbem.mail.outbound.outbox import OutboxListener
 from tests.mail.helpers import MailWorld, reply_to
 from tests.mail.test_simultaneous_by_mail import _lancaster, _latest, _text, _to_parliament
 from tests.service.helpers import REGISTRY
@@ -62,7 +61,7 @@ def test_a_secret_actions_salt_is_mailed_to_its_author_with_confirmations_off(
         db=world.db,
         clock=world.clock,
         registry=REGISTRY,
-        listeners=[OutboxListener(settings, world.clock)],
+        listeners=[outbox_listener(settings, world.clock)],
     )
     seats = [{"name": n, "email": f"{n.lower()}@example.com"} for n in ("Alice", "Bob")]
     world.welcome(seats)

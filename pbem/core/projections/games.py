@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import text
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
 from pbem.core import events as ev
-from pbem.core.db import DriverStatement
+from pbem.core.hot_path import update_row
 from pbem.core.models import Game
 
 
@@ -65,15 +64,6 @@ def project(
     # Every append changes the row: one plain UPDATE, and the session's object told the new
     # values as stored (not marked changed), instead of the ORM's flush of a changed
     # object, which costs several times the statement.
-    _ADVANCE.run(session, {"game_id": game_id, **changes})
+    update_row(session, Game, {"id": game_id}, changes, wait=False)
     for name, value in changes.items():
         set_committed_value(game, name, value)
-
-
-_ADVANCE = DriverStatement(
-    text(
-        "UPDATE games SET version = :version, head_hash = :head_hash, updated_at = :updated_at, "
-        "to_act = :to_act, finished = :finished, outcome = :outcome WHERE id = :game_id"
-    ),
-    wait=False,
-)

@@ -9,16 +9,15 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import text
 from sqlmodel import Session
 
 from pbem.app.config import Settings
-from pbem.core.db import DriverStatement
+from pbem.core.hot_path import update_row
 from pbem.core.time_source import Clock, format_time
 from pbem.mail.inbound import replies
 from pbem.mail.inbound.reading import Incoming
 from pbem.mail.inbound.routing import Route
-from pbem.mail.models import DONE, HELD, OutboxMail
+from pbem.mail.models import DONE, HELD, InboundMail, OutboxMail
 from pbem.mail.outbound.relay import clear_failure, record_failure
 from pbem.play.results import SubmitResult
 
@@ -99,10 +98,10 @@ def record_outcome(
     ):
         clear_failure(session, incoming.sender)
     game_id, seat = (route.game_id, route.seat) if route else (None, None)
-    # One statement, plain SQL (the row is not read first, nor tracked by the session): it
-    # runs for every message.
+    # One statement (the row is not read first, nor tracked by the session): it runs for
+    # every message, in the transaction of its move when it applied one
+    # (``pbem.core.hot_path``).
     values = {
-        "key": key,
         "status": HELD if outcome.outcome == "held" else DONE,
         "kind": incoming.kind.value if incoming is not None else None,
         "outcome": outcome.outcome,
@@ -110,28 +109,20 @@ def record_outcome(
         "game_id": game_id,
         "seat": seat,
         "processed_at": format_time(now),
+        "lease_owner": None,
+        "lease_expires_at": None,
     }
+    where = {"key": key}
     if in_move and session.get_bind().dialect.name == "postgresql":
         # Sent without waiting for its answer (in PostgreSQL's pipelined write, it goes with
         # the COMMIT), so its row count is not checked here. The row cannot be missing: this
         # worker stored or claimed it, and holds its lease, and only finished messages are
         # ever deleted (pbem.mail.inbound.retention); the move's events name the message all the
         # same (their channel reference is its key).
-        _RECORD_OUTCOME_NO_WAIT.run(session, values)
-    else:
-        done = _RECORD_OUTCOME.run(session, values)
-        if done.rowcount != 1:
-            raise LookupError(f"inbound message {key!r} is not stored")
+        update_row(session, InboundMail, where, values, wait=False)
+    elif update_row(session, InboundMail, where, values) != 1:
+        raise LookupError(f"inbound message {key!r} is not stored")
     return Result(key, outcome.outcome, outcome.detail, game_id, seat)
-
-
-_RECORD_OUTCOME_SQL = text(
-    "UPDATE mail_inbound SET status = :status, kind = :kind, outcome = :outcome, "
-    "detail = :detail, game_id = :game_id, seat = :seat, processed_at = :processed_at, "
-    'lease_owner = NULL, lease_expires_at = NULL WHERE "key" = :key'
-)
-_RECORD_OUTCOME = DriverStatement(_RECORD_OUTCOME_SQL)
-_RECORD_OUTCOME_NO_WAIT = DriverStatement(_RECORD_OUTCOME_SQL, wait=False)
 
 
 class Recorder:

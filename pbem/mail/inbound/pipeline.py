@@ -35,9 +35,10 @@ from sqlmodel import Session, col, select
 
 from pbem.app.config import Settings
 from pbem.app.service import GameService
-from pbem.core.db import Database, DriverStatement
+from pbem.core.db import Database
 from pbem.core.errors import ServiceError, StaleVersion
 from pbem.core.events import GAME_STARTED
+from pbem.core.hot_path import fetch_first
 from pbem.core.time_source import Clock, SystemClock, format_time
 from pbem.create import invitation_replies
 from pbem.mail.inbound import replies
@@ -156,12 +157,13 @@ class Inbound:
         row.setdefault("lease_owner", None)
         row.setdefault("lease_expires_at", None)
         try:
-            # One statement, plain SQL (it runs for every message): it inserts no row when
-            # the key is taken (a second delivery, even one racing this one from another
-            # worker). RETURNING: psycopg reports no rowcount for this statement. Committed
-            # on its own (``autocommit``): the route's read needs no transaction with it.
+            # One statement, run on the driver (``pbem.core.hot_path``: it runs for every
+            # message): it inserts no row when the key is taken (a second delivery, even one
+            # racing this one from another worker). RETURNING: psycopg reports no
+            # rowcount for this statement. Committed on its own (``autocommit``): the route's
+            # read needs no transaction with it.
             with self.db.autocommit() as session:
-                inserted = _STORE.run(session, row).fetchone() is not None
+                inserted = fetch_first(session, _STORE, row) is not None
                 routed = None
                 if inserted and route and incoming.kind is Kind.REPLY:
                     # A failure here must not undo the store: the message is then routed
@@ -569,13 +571,13 @@ class Inbound:
             return record_outcome(session, self.settings, now, key, incoming, outcome)
 
 
-_STORE = DriverStatement(
-    text(
-        'INSERT INTO mail_inbound ("key", raw, size, source, sender, received_at, status, '
-        "lease_owner, lease_expires_at) VALUES (:key, :raw, :size, :source, :sender, "
-        ':received_at, :status, :lease_owner, :lease_expires_at) ON CONFLICT ("key") DO NOTHING '
-        'RETURNING "key"'
-    )
+# Plain SQL: ON CONFLICT DO NOTHING is written alike for SQLite and PostgreSQL, where
+# SQLAlchemy has a construct of each dialect's own.
+_STORE = text(
+    'INSERT INTO mail_inbound ("key", raw, size, source, sender, received_at, status, '
+    "lease_owner, lease_expires_at) VALUES (:key, :raw, :size, :source, :sender, "
+    ':received_at, :status, :lease_owner, :lease_expires_at) ON CONFLICT ("key") DO NOTHING '
+    'RETURNING "key"'
 )
 
 

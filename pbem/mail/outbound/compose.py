@@ -24,16 +24,16 @@ from pathlib import Path
 from string import Template
 from typing import Any, ParamSpec
 
-from sqlalchemy import text
+from sqlalchemy import TextClause, text
 from sqlmodel import Session
 
 from engine.core import Rules
 from pbem.app.config import Settings
 from pbem.clock.preferences import address_key
 from pbem.core import events as ev
-from pbem.core.db import DriverStatement
 from pbem.core.errors import Forbidden
 from pbem.core.events import StoredEvent
+from pbem.core.hot_path import fetch_first, fetch_rows
 from pbem.core.naming import Names
 from pbem.core.repository import Loaded, SeatInfo
 from pbem.core.time_source import format_time
@@ -190,17 +190,16 @@ def key_version(session: Session, game_id: str, seat: int) -> int:
     return row.key_version if row is not None else 0
 
 
-# The reads every reply and every move's mails make, as plain SQL: building and compiling an
-# ORM query costs several times what running one of these does.
-_SEAT_WITH_KEY = DriverStatement(
-    text(
-        "SELECT s.seat, s.name, s.email, s.resigned, k.key_version, i.seat, i.accepted_at, "
-        "(SELECT COUNT(*) FROM mail_address_failures f WHERE f.address = :sender) "
-        "FROM seats s "
-        "LEFT JOIN mail_seat_keys k ON k.game_id = s.game_id AND k.seat = s.seat "
-        "LEFT JOIN invitations i ON i.game_id = s.game_id AND i.seat = s.seat "
-        "WHERE s.game_id = :game_id AND s.seat = :seat"
-    )
+# The reads every reply and every move's mails make, as plain SQL: one statement instead of
+# several, run on the driver (``pbem.core.hot_path``): building and compiling an ORM query
+# costs several times what running one of these does.
+_SEAT_WITH_KEY = text(
+    "SELECT s.seat, s.name, s.email, s.resigned, k.key_version, i.seat, i.accepted_at, "
+    "(SELECT COUNT(*) FROM mail_address_failures f WHERE f.address = :sender) "
+    "FROM seats s "
+    "LEFT JOIN mail_seat_keys k ON k.game_id = s.game_id AND k.seat = s.seat "
+    "LEFT JOIN invitations i ON i.game_id = s.game_id AND i.seat = s.seat "
+    "WHERE s.game_id = :game_id AND s.seat = :seat"
 )
 
 
@@ -222,7 +221,7 @@ def seat_with_key(session: Session, game_id: str, seat: int, sender: str = "") -
     """The seat, its key version, whether its invitation waits and whether ``sender`` (a
     reply's, lower-cased) is marked failing, in one query."""
     params = {"game_id": game_id, "seat": seat, "sender": sender.lower()}
-    found = _SEAT_WITH_KEY.run(session, params).fetchone()
+    found = fetch_first(session, _SEAT_WITH_KEY, params)
     if found is None:
         return RoutedSeat(None, key_version(session, game_id, seat), False)
     number, name, email, resigned, key, invited, accepted_at, failing = found
@@ -361,7 +360,7 @@ def mail_facts(session: Session, game_id: str, addresses: Iterable[str]) -> Mail
     dispute_open = False
     digest: set[str] = set()
     zones: dict[str, str] = {}
-    for kind, number, version, address, zone in query.run(session, params).fetchall():
+    for kind, number, version, address, zone in fetch_rows(session, query, params):
         if kind == "k":
             keys[number] = version
         elif kind == "i":
@@ -381,7 +380,7 @@ def mail_facts(session: Session, game_id: str, addresses: Iterable[str]) -> Mail
 
 
 @functools.cache
-def _facts_query(failing: int, preferences: int) -> DriverStatement:
+def _facts_query(failing: int, preferences: int) -> TextClause:
     """``mail_facts``' statement for so many addresses, built once: building and compiling
     it again for every move cost about as much as running it."""
     by_address = ""
@@ -393,15 +392,13 @@ def _facts_query(failing: int, preferences: int) -> DriverStatement:
             "time_zone FROM player_preferences "
             f"WHERE address IN ({', '.join(f':p{i}' for i in range(preferences))})"
         )
-    return DriverStatement(
-        text(
-            "SELECT 'k', seat, key_version, NULL, NULL FROM mail_seat_keys "
-            "WHERE game_id = :game_id "
-            "UNION ALL SELECT 'i', seat, NULL, address, NULL FROM invitations "
-            "WHERE game_id = :game_id AND accepted_at IS NULL "
-            "UNION ALL SELECT 'd', dispute, NULL, NULL, NULL FROM disputes "
-            "WHERE game_id = :game_id AND status = 'open'" + by_address
-        )
+    return text(
+        "SELECT 'k', seat, key_version, NULL, NULL FROM mail_seat_keys "
+        "WHERE game_id = :game_id "
+        "UNION ALL SELECT 'i', seat, NULL, address, NULL FROM invitations "
+        "WHERE game_id = :game_id AND accepted_at IS NULL "
+        "UNION ALL SELECT 'd', dispute, NULL, NULL, NULL FROM disputes "
+        "WHERE game_id = :game_id AND status = 'open'" + by_address
     )
 
 

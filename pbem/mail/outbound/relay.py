@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import or_, text, update
+from sqlalchemy import delete, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -265,12 +265,13 @@ def record_failure(session: Session, address: str, reason: str, now: datetime) -
 
 def clear_failure(session: Session, address: str) -> None:
     """Mail from this address reached us: it works again."""
-    # One statement, not a lookup and then a delete, in plain SQL: it runs after every
-    # applied reply (nothing in the session tracks these rows).
-    session.connection().execute(_CLEAR_FAILURE, {"address": address.lower()})
-
-
-_CLEAR_FAILURE = text("DELETE FROM mail_address_failures WHERE address = :address")
+    # One statement, not a lookup and then a delete (nothing in the session tracks these
+    # rows, so it need not look for them there).
+    session.exec(
+        delete(AddressFailure)
+        .where(col(AddressFailure.address) == address.lower())
+        .execution_options(synchronize_session=False)
+    )
 
 
 def requeue_dead(db: Database, clock: Clock, ids: list[int] | None = None) -> int:
