@@ -27,7 +27,7 @@ from pbem.core.event_base import register as register_events
 from pbem.core.projections.runner import register_read_models
 from pbem.core.repository import Repository
 from pbem.core.time_source import Clock, SystemClock
-from pbem.core.unit_of_work import Listener, Transactions
+from pbem.core.unit_of_work import Listener, Transactions, register_lapse_rules
 from pbem.create import invitation_replies
 from pbem.create import mails as create_mails
 from pbem.create import projection as create_projection
@@ -46,16 +46,18 @@ from pbem.play import resignation
 from pbem.undo import commands as undo_commands
 from pbem.undo import mails as undo_mails
 from pbem.undo import projection as undo_projection
+from pbem.undo import rules as undo_rules
 
-# -- the features' event types and read models, registered with the core's ------------------
+# -- the features' event types, read models and lapse rules, registered with the core's ----
 
 
 def register_features() -> None:
-    """Every feature's event types and read models, registered with the core's registries
-    (``pbem.core.event_base.register``, ``pbem.core.projections.runner.register_read_models``),
-    which name no feature. ``build_service`` calls it; anything that reads or writes events
-    without a service (a script, the tests' shared setup) calls it first. Calling it again
-    changes nothing."""
+    """Every feature's event types, read models and lapse rules, registered with the core's
+    registries (``pbem.core.event_base.register``,
+    ``pbem.core.projections.runner.register_read_models``,
+    ``pbem.core.unit_of_work.register_lapse_rules``), which name no feature.
+    ``build_service`` calls it; anything that reads or writes events without a service (a
+    script, the tests' shared setup) calls it first. Calling it again changes nothing."""
     register_events(*clock_events.CLOCK_EVENTS)
     # In the order they are projected, after the core's games and seats.
     register_read_models(
@@ -65,6 +67,8 @@ def register_features() -> None:
         # after ``seats`` and ``invitations``, which the deadlines' projection reads
         *clock_projection.READ_MODELS,
     )
+    # What lapses when an append moves the game on: an undo request waiting for answers.
+    register_lapse_rules(undo_rules.lapse_waiting_request)
 
 
 def open_database(settings: Settings) -> Database:

@@ -4,12 +4,14 @@ is due, and commit them together — a move and its consequences commit, or noth
 
 A unit of work is given what it appends with (the time source, the repository, the
 listeners) when it is opened, and never reaches back into what opened it; it knows the
-read models only through the projections' runner, where the features register theirs."""
+read models only through the projections' runner, where the features register theirs, and
+what lapses when the game moves on only through the lapse rules the features register
+(``register_lapse_rules``: undo's lets a request waiting for answers lapse)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -25,7 +27,7 @@ from pbem.core import store
 from pbem.core.db import Database, DriverStatement
 from pbem.core.errors import GameNotFound
 from pbem.core.events import StoredEvent
-from pbem.core.models import Game, IdempotencyKey, Seat, UndoRequest
+from pbem.core.models import Game, IdempotencyKey, Seat
 from pbem.core.naming import Names, names_for
 from pbem.core.projections import runner as projections
 from pbem.core.repository import Loaded, Repository, SeatInfo, seat_infos, seats_of
@@ -46,8 +48,6 @@ class AppendContext:
     version: int
     head_hash: str
     seats: tuple[SeatInfo, ...]
-    #: the undo request waiting for answers after these events (its projected row), if any
-    open_undo: UndoRequest | None = None
 
     @property
     def names(self) -> Names:
@@ -56,6 +56,28 @@ class AppendContext:
 
 class Listener(Protocol):
     def on_appended(self, ctx: AppendContext) -> None: ...
+
+
+#: A feature's rule of what lapses when the game moves on: given the write transaction's
+#: session, the game and the events about to be appended after its head, it returns them
+#: with the events saying what lapsed inserted (undo's: ``UndoLapsed`` right after the first
+#: event that moves the game on while a request waits for answers, so the log says when).
+#: Run on every append that may let something lapse (``UnitOfWork.append``'s ``lapse``) to
+#: a game that has a head; it reads what is open from the session (a read model's row read
+#: with the game's, ``ReadModel.preload``), so it costs no statement.
+LapseRule = Callable[[Session, str, Sequence[ev.Appendable]], list[ev.Appendable]]
+
+#: The lapse rules, in the order they run; filled by the composition root
+#: (``pbem.app.bootstrap.register_features``), so this module names no feature.
+_LAPSE_RULES: list[LapseRule] = []
+
+
+def register_lapse_rules(*rules: LapseRule) -> None:
+    """Add a feature's lapse rules after those registered before. Registering one again
+    changes nothing (the composition root registers them each time it builds a service)."""
+    for rule in rules:
+        if rule not in _LAPSE_RULES:
+            _LAPSE_RULES.append(rule)
 
 
 @dataclass(frozen=True)
@@ -82,7 +104,6 @@ class UnitOfWork:
         seats: list[Seat],
         state: Any,
         append_with: AppendWith,
-        open_undo: UndoRequest | None = None,
         kept_result: IdempotencyKey | None = None,
     ) -> None:
         self.session = session
@@ -92,9 +113,6 @@ class UnitOfWork:
         self.seats = seats
         self.state = state
         self._append_with = append_with
-        # The open undo request, read with the game's lock (a game being created has none);
-        # ``append`` keeps it current.
-        self._open_undo = open_undo
         #: what an earlier submission with this command's idempotency key kept, if any
         self.kept_result = kept_result
 
@@ -136,33 +154,23 @@ class UnitOfWork:
     def read(self, after: int = 0) -> list[StoredEvent]:
         return store.read(self.session, self.game_id, after=after)
 
-    def open_undo_request(self) -> UndoRequest | None:
-        """The undo request waiting for answers."""
-        return self._open_undo
-
-    def _open_undo_after(self, stored: Sequence[StoredEvent]) -> UndoRequest | None:
-        """The request open after ``stored`` were projected: one they made, else the one
-        open before if it still is (the projection updated that very row object: the
-        session's identity map gives every read of a row the same object)."""
-        made = [e.version for e in stored if e.type == ev.UNDO_REQUESTED]
-        if made:
-            return self.session.get(UndoRequest, (self.game_id, made[-1]))
-        before = self.open_undo_request()
-        return before if before is not None and before.status == "open" else None
-
     def append(
         self, new_events: Sequence[ev.Appendable], state_after: Any, *, lapse: bool = True
     ) -> list[StoredEvent]:
-        """Append ``new_events`` after the head (``UndoLapsed`` added when they move the game
-        on past an open undo request), project them, run the listeners."""
+        """Append ``new_events`` after the head, project them, run the listeners.
+
+        ``lapse``: the events move the game on, so what waits for the players' answers may
+        lapse (the lapse rules add the events that say so); False for events that answer or
+        comment on the game without moving it on (a decision on a request, a dispute's step,
+        a missed deadline, an accepted invitation). A game being created has nothing open."""
         appending, session = self._append_with, self.session
         now = format_time(appending.clock.now())
         before = self.version
-        if lapse:
-            new_events = self._with_lapse(new_events)
+        if lapse and self.game is not None:
+            for rule in _LAPSE_RULES:
+                new_events = rule(session, self.game_id, new_events)
         stored = store.append(session, self.game_id, before, self.head_hash, new_events, now)
         projections.project(session, self.game_id, stored, self.rules.to_act(state_after))
-        self._open_undo = self._open_undo_after(stored)
         if self.game is None:
             self.game = session.get(Game, self.game_id)
             self.seats = seats_of(session, self.game_id)
@@ -171,7 +179,7 @@ class UnitOfWork:
         appending.repository.snapshot_if_due(session, game, self.rules, state_after, before)
         ctx = AppendContext(
             session, game.id, game.game, tuple(stored), self.rules, self.state, state_after,
-            game.version, game.head_hash, self.seat_infos(), self._open_undo,
+            game.version, game.head_hash, self.seat_infos(),
         )  # fmt: skip
         for listener in appending.listeners:
             listener.on_appended(ctx)
@@ -180,43 +188,22 @@ class UnitOfWork:
         self.state = state_after
         return stored
 
-    def _with_lapse(self, new_events: Sequence[ev.Appendable]) -> list[ev.Appendable]:
-        """The events to append, with ``UndoLapsed`` right after the first that moves the game
-        on while an undo request is open (so the log says the request lapsed, and when)."""
-        events = list(new_events)
-        # (An accepted invitation moves nothing: the request lapses at the move after it.)
-        first = next(
-            (
-                i
-                for i, e in enumerate(events)
-                if e.type not in (ev.UNDO_REQUESTED, ev.INVITATION_ACCEPTED)
-            ),
-            None,
-        )
-        if first is None or self.game is None:
-            return events
-        row = self.open_undo_request()
-        if row is None:
-            return events
-        lapsed = ev.UndoLapsed(request=row.request, seat=row.seat, to_version=row.to_version)
-        return [*events[: first + 1], lapsed, *events[first + 1 :]]
-
 
 @dataclass(frozen=True)
 class _Locked:
     game: Game
     seats: list[Seat]
-    open_undo: UndoRequest | None
     kept_result: IdempotencyKey | None
 
 
 def _lock_game(session: Session, game_id: str, idempotency_key: str | None) -> _Locked | None:
     """The game's row, locked for this write transaction, with what every command on it
-    reads: its seats, its open undo request, what an earlier submission with the command's
-    idempotency key kept, and the row each read model that asks for it preloads
-    (``ReadModel.preload``: e.g. a timed game's clock, which the projections and the turn
-    mails of every append read). One read instead of five (the game's row repeats on each
-    seat's row), after the lock on PostgreSQL.
+    reads: its seats, what an earlier submission with the command's idempotency key kept,
+    and the row each read model that asks for it preloads (``ReadModel.preload``: e.g. a
+    timed game's clock, which the projections and the turn mails of every append read, or
+    the undo request waiting for answers, which an append that moves the game on lets
+    lapse). One read instead of five (the game's row repeats on each seat's row), after the
+    lock on PostgreSQL.
 
     SQLite locks the whole database when the write transaction begins (BEGIN IMMEDIATE), so
     everything read after is current. PostgreSQL locks the game's row first, in a statement
@@ -234,12 +221,12 @@ def _lock_game(session: Session, game_id: str, idempotency_key: str | None) -> _
     rows = session.exec(cast(Any, _read_head(preloaded)), params=params).all()
     if not rows:
         return None
-    game, _, open_undo, kept, *preloads = rows[0]
+    game, _, kept, *preloads = rows[0]
     seats = list({row[1].seat: row[1] for row in rows if row[1] is not None}.values())
     for model, row in zip(preloaded, preloads, strict=True):
         assert model.preload is not None
         model.preload(session, game_id, row)
-    return _Locked(game, seats, open_undo, kept)
+    return _Locked(game, seats, kept)
 
 
 _LOCK_ROW = DriverStatement(text("SELECT 1 FROM games WHERE id = :game_id FOR UPDATE"), wait=False)
@@ -251,12 +238,8 @@ def _read_head(preloaded: tuple[projections.ReadModel, ...]) -> Executable:
     costs about as much as running it, for every command)."""
     # SQLAlchemy's select: SQLModel's is typed for at most four entities
     statement = (
-        sa_select(Game, Seat, UndoRequest, IdempotencyKey, *(m.table for m in preloaded))
+        sa_select(Game, Seat, IdempotencyKey, *(m.table for m in preloaded))
         .outerjoin(Seat, col(Seat.game_id) == col(Game.id))
-        .outerjoin(
-            UndoRequest,
-            and_(col(UndoRequest.game_id) == col(Game.id), col(UndoRequest.status) == "open"),
-        )
         .outerjoin(
             IdempotencyKey,
             and_(
@@ -266,8 +249,13 @@ def _read_head(preloaded: tuple[projections.ReadModel, ...]) -> Executable:
         )
     )
     for model in preloaded:
+        table = model.table
         statement = statement.outerjoin(
-            model.table, getattr(model.table, model.game_column) == col(Game.id)
+            table,
+            and_(
+                getattr(table, model.game_column) == col(Game.id),
+                *(getattr(table, column) == value for column, value in model.preload_where),
+            ),
         )
     return statement.where(col(Game.id) == bindparam("game_id")).order_by(col(Seat.seat))
 
@@ -297,7 +285,7 @@ class Transactions:
             state = self.repository.state_at(session, game, rules, game.version)
             yield UnitOfWork(
                 session, game_id, rules, game, locked.seats, state, self._append_with,
-                locked.open_undo, locked.kept_result,
+                locked.kept_result,
             )  # fmt: skip
 
     @contextmanager

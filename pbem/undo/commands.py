@@ -13,6 +13,7 @@ from pbem.play.command_checks import check_can_act, check_version
 from pbem.play.queries import GameQueries
 from pbem.play.results import UndoResult
 from pbem.undo import rules as undo_rules
+from pbem.undo.projection import waiting_request
 
 
 class UndoCommands:
@@ -41,7 +42,7 @@ class UndoCommands:
             chosen = undo_rules.plan(
                 txn.read(), txn.version, seat, to_version, txn.resigned, name_of=names.of
             )
-            if txn.open_undo_request() is not None:
+            if waiting_request(txn.session, game_id) is not None:
                 raise Conflict(
                     "Another undo request is waiting for answers; it must be decided first."
                 )

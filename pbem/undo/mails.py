@@ -18,6 +18,7 @@ from pbem.mail.outbound.mail_planners import (
     SeatMail,
     StandingNotice,
 )
+from pbem.undo.projection import waiting_request
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ class _PendingUndo:
 def _pending_undo(append: AppendMails) -> _PendingUndo | None:
     """The undo request still open after this append: the one just made, or an earlier one
     (every mail says so while it waits). The append lapsed any other
-    (``pbem.core.unit_of_work``)."""
+    (``pbem.undo.rules.lapse_waiting_request``)."""
     if append.game_over:
         return None
     made = append.first(ev.UNDO_REQUESTED)
@@ -41,7 +42,7 @@ def _pending_undo(append: AppendMails) -> _PendingUndo | None:
         d = made.payload
         assert isinstance(d, ev.UndoRequested)
         return _PendingUndo(made.version, d.seat, d.to_version, frozenset())
-    row = append.ctx.open_undo
+    row = waiting_request(append.ctx.session, append.ctx.game_id)
     if row is None:
         return None
     answered = frozenset(json.loads(row.accepted_by))

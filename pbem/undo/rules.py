@@ -6,7 +6,7 @@ transition since was irreversible (a draw, a reveal); going further back (over o
 actions) needs every other active seat's consent: ``UndoRequested``, then ``UndoDecided``
 from each; the last acceptance appends ``ActionsRetracted``. Nothing ever crosses an
 irreversible step, a resignation or the end of the game. A request lapses when the game moves
-on before it is decided.
+on before it is decided (``lapse_waiting_request``, the lapse rule the unit of work runs).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from pbem.core import events as ev
 from pbem.core.errors import AgainstTheRules, Conflict, GameNotFound
 from pbem.core.events import StoredEvent
 from pbem.core.models import Seat, UndoRequest
+from pbem.undo.projection import waiting_request
 
 # The first version an undo can return to: right after GameStarted.
 FIRST_POSITION = 2
@@ -104,6 +105,33 @@ def open_request(session: Session, game_id: str) -> UndoRequest | None:
     return session.exec(
         select(UndoRequest).where(UndoRequest.game_id == game_id, UndoRequest.status == "open")
     ).first()
+
+
+def lapse_waiting_request(
+    session: Session, game_id: str, new_events: Sequence[ev.Appendable]
+) -> list[ev.Appendable]:
+    """The events to append, with ``UndoLapsed`` right after the first that moves the game
+    on while an undo request waits for answers (so the log says the request lapsed, and
+    when): the lapse rule the composition root registers with the unit of work
+    (``pbem.core.unit_of_work.register_lapse_rules``)."""
+    events = list(new_events)
+    # (An accepted invitation moves nothing: the request lapses at the move after it.)
+    first = next(
+        (i for i, e in enumerate(events) if e.type not in _MOVE_NOTHING),
+        None,
+    )
+    if first is None:
+        return events
+    row = waiting_request(session, game_id)
+    if row is None:
+        return events
+    lapsed = ev.UndoLapsed(request=row.request, seat=row.seat, to_version=row.to_version)
+    return [*events[: first + 1], lapsed, *events[first + 1 :]]
+
+
+#: the events that let no request lapse, even in an append that may (a request, made while
+#: none waits; an accepted invitation)
+_MOVE_NOTHING = frozenset({ev.UNDO_REQUESTED, ev.INVITATION_ACCEPTED})
 
 
 def check_decision(

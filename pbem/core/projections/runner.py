@@ -39,11 +39,15 @@ class ReadModel:
     #: None: the table is written by another read model's projection (``game_clocks`` by
     #: the deadlines', which folds the clock the deadlines are computed from)
     project: Projection | None
-    #: For a table of at most one row per game that a projection reads at every append:
-    #: given that row (None when the game has none) when a write transaction locks the game,
-    #: read together with the game's row (``pbem.core.unit_of_work``: one query, not one
-    #: more per append), to keep for the projection.
+    #: For a table of at most one row per game (where ``preload_where`` holds) that the
+    #: appends read: given that row (None when the game has none) when a write transaction
+    #: locks the game, read together with the game's row (``pbem.core.unit_of_work``: one
+    #: query, not one more per append), to keep for the projection, the lapse rules and the
+    #: mails.
     preload: Callable[[Session, str, Any], None] | None = None
+    #: ``(column, value)`` pairs the preloaded row also matches, picking the game's one row
+    #: among its others (e.g. its undo request still open)
+    preload_where: tuple[tuple[str, Any], ...] = ()
     #: Forgets what the projection kept of the transaction's reads (``rebuild`` is about to
     #: rewrite its table).
     forget: Callable[[Session], None] | None = None
