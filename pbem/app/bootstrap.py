@@ -28,9 +28,11 @@ from pbem.core.projections.runner import register_read_models
 from pbem.core.repository import Repository
 from pbem.core.time_source import Clock, SystemClock
 from pbem.core.unit_of_work import Listener, Transactions, register_lapse_rules
+from pbem.create import events as creation_events
 from pbem.create import invitation_replies
 from pbem.create import mails as create_mails
 from pbem.create import projection as create_projection
+from pbem.disputes import events as dispute_events
 from pbem.disputes import mails as dispute_mails
 from pbem.disputes import projection as disputes_projection
 from pbem.disputes import replies as disputes
@@ -44,6 +46,7 @@ from pbem.mail.outbound.smtp import transport_for
 from pbem.play import mails as play_mails
 from pbem.play import resignation
 from pbem.undo import commands as undo_commands
+from pbem.undo import events as undo_events
 from pbem.undo import mails as undo_mails
 from pbem.undo import projection as undo_projection
 from pbem.undo import rules as undo_rules
@@ -58,7 +61,12 @@ def register_features() -> None:
     ``pbem.core.unit_of_work.register_lapse_rules``), which name no feature.
     ``build_service`` calls it; anything that reads or writes events without a service (a
     script, the tests' shared setup) calls it first. Calling it again changes nothing."""
-    register_events(*clock_events.CLOCK_EVENTS)
+    register_events(
+        *creation_events.CREATION_EVENTS,
+        *undo_events.UNDO_EVENTS,
+        *dispute_events.DISPUTE_EVENTS,
+        *clock_events.CLOCK_EVENTS,
+    )
     # In the order they are projected, after the core's games and seats.
     register_read_models(
         undo_projection.READ_MODEL,

@@ -28,6 +28,8 @@ from pbem.clock import events as ce
 from pbem.clock.time_control import TimeControl
 from pbem.core import events as ev
 from pbem.core.time_source import format_time, parse_time
+from pbem.create import events as creation_events
+from pbem.disputes import events as dispute_events
 
 Interval = tuple[datetime, datetime | None]
 
@@ -170,10 +172,10 @@ class GameClock:
             self._pause(at, "pause")
         elif isinstance(p, ce.GameResumed):
             self._resume(at, "pause")
-        elif isinstance(p, ev.DisputeOpened):
+        elif isinstance(p, dispute_events.DisputeOpened):
             limit = timedelta(seconds=self.time_control.decision_time)
             self.disputes[e.version] = (p.seat, (at, at + limit))
-        elif isinstance(p, ev.DisputeResolved):
+        elif isinstance(p, dispute_events.DisputeResolved):
             self._resume(at, f"dispute {p.dispute}")
             if p.dispute in self.disputes:
                 opener, (start, end) = self.disputes[p.dispute]
@@ -183,7 +185,7 @@ class GameClock:
             for invited in p.invited:
                 if invited in self.seats:
                     self.seats[invited].invited = True
-        elif isinstance(p, ev.InvitationAccepted) and seat is not None:
+        elif isinstance(p, creation_events.InvitationAccepted) and seat is not None:
             seat.invited = False
         elif isinstance(p, ev.PlayerResigned) and seat is not None:
             seat.resigned = True

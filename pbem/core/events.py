@@ -1,4 +1,5 @@
-"""Event types: stable past-tense names, one frozen dataclass per schema version.
+"""The events the core itself reads, with what every event shares: its stored form, its
+encoding and decoding, and the stored event (``StoredEvent``).
 
 An event is stored as its payload in canonical JSON (sorted keys, UTF-8, no floats, no
 spaces) and chained: ``hash = sha256(prev_hash ‖ canonical event)``, where the canonical
@@ -16,10 +17,27 @@ Schemas never change once events are stored with them: a new shape is a new data
 next schema version registered beside the old one, with its ``upcaster`` from the old one
 right after it. The name without a version suffix is always the current one.
 
-The event types here are registered when this module is imported. A feature's own event types
-(the clock's, ``pbem.clock.events``) are declared the same way in its package and registered
-by the composition root (``pbem.app.bootstrap.register_features``): a process that reads
-stored events without building the service calls that first.
+The event types here are those the core reads, registered when this module is imported:
+
+- ``GameCreated`` (and its older versions): the store, the repository and replay fold a game
+  from it (its rules version, seats and seed commitment), and the core's ``games`` and
+  ``seats`` read models are made from it;
+- ``ActionApplied``: what the one fold (``pbem.core.fold``) applies, and what the chain
+  (``pbem.core.chain``) hashes by its commitment when it is secret;
+- ``ActionsRetracted``: the fold, the repository (which state a version has) and the offline
+  verifier return to an earlier position on it (``effective_actions`` below); undo and an
+  upheld dispute write it, but neither owns what it means to the log;
+- ``PlayerResigned``: the core's ``seats`` read model marks the seat resigned, which every
+  unit of work reads (``UnitOfWork.resigned``);
+- ``GameFinished``: the core's ``games`` read model and replay read the outcome and the seed
+  revealed.
+
+Every other event type is its feature's, declared the same way in its package and registered
+by the composition root (``pbem.app.bootstrap.register_features``): creation's
+``GameStarted`` and ``InvitationAccepted`` (``pbem.create.events``), undo's
+(``pbem.undo.events``), the disputes' (``pbem.disputes.events``) and the clock's
+(``pbem.clock.events``). A process that reads stored events without building the service
+calls ``register_features`` first.
 """
 
 from __future__ import annotations
@@ -75,22 +93,10 @@ __all__ = [
 ]
 
 GAME_CREATED = "GameCreated"
-GAME_STARTED = "GameStarted"
 ACTION_APPLIED = "ActionApplied"
-UNDO_REQUESTED = "UndoRequested"
-UNDO_DECIDED = "UndoDecided"
-#: an open undo request that lapsed because the game moved on before everyone answered
-UNDO_LAPSED = "UndoLapsed"
 ACTIONS_RETRACTED = "ActionsRetracted"
 PLAYER_RESIGNED = "PlayerResigned"
 GAME_FINISHED = "GameFinished"
-#: a seat disputes one or more actions of the log; ``DisputeResolved`` ends it
-DISPUTE_OPENED = "DisputeOpened"
-#: another seat agrees (or not) to retract what a dispute is about
-DISPUTE_ANSWERED = "DisputeAnswered"
-DISPUTE_RESOLVED = "DisputeResolved"
-#: the player of an invited seat agreed to get the game's mails (docs/mail.md, "Invitations")
-INVITATION_ACCEPTED = "InvitationAccepted"
 
 
 # -- the event types, one frozen dataclass per schema version ----------------------------------
@@ -132,11 +138,6 @@ class JsonAction(fields.Field[list[Any]]):
 
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:
         return value
-
-
-#: who decided a dispute: the game's ``administrator``, or every other seat's ``consent``
-DisputeBy = Annotated[str, validate.OneOf(("administrator", "consent"))]
-DisputeOutcome = Annotated[str, validate.OneOf(("dismissed", "upheld"))]
 
 
 @dataclass(frozen=True)
@@ -183,12 +184,6 @@ class GameCreated(GameCreatedV2):
 def _game_created_v2_to_v3(old: GameCreatedV2) -> GameCreated:
     # Games created before invitations existed mailed every seat from the start.
     return GameCreated(**fields_of(old), invited=())
-
-
-@dataclass(frozen=True)
-class GameStarted(Payload):
-    TYPE: ClassVar[str] = GAME_STARTED
-    to_act: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -240,37 +235,6 @@ def _action_applied_v1_to_v2(old: ActionAppliedV1) -> ActionApplied:
 
 
 @dataclass(frozen=True)
-class UndoRequested(Payload):
-    TYPE: ClassVar[str] = UNDO_REQUESTED
-    seat: int
-    #: the version whose position the game would return to
-    to_version: int
-    #: the ActionApplied versions that would be retracted
-    versions: tuple[int, ...]
-    channel: Channel
-    channel_ref: Ref
-
-
-@dataclass(frozen=True)
-class UndoDecided(Payload):
-    TYPE: ClassVar[str] = UNDO_DECIDED
-    request: int
-    seat: int
-    accept: bool
-    channel: Channel
-    channel_ref: Ref
-
-
-@dataclass(frozen=True)
-class UndoLapsed(Payload):
-    TYPE: ClassVar[str] = UNDO_LAPSED
-    request: int
-    #: the seat that made the request
-    seat: int
-    to_version: int
-
-
-@dataclass(frozen=True)
 class ActionsRetracted(Payload):
     TYPE: ClassVar[str] = ACTIONS_RETRACTED
     #: who took the actions back (the requester, for a consented undo)
@@ -301,116 +265,15 @@ class GameFinished(Payload):
     reason: Annotated[str, validate.OneOf(("rules", "resignation"))]
 
 
-@dataclass(frozen=True)
-class DisputeOpened(PositionNeutral):
-    TYPE: ClassVar[str] = DISPUTE_OPENED
-    seat: int
-    #: the ActionApplied versions disputed (in effect when the dispute was opened)
-    versions: tuple[int, ...]
-    #: what the seat wrote about them, as it wrote it (every seat reads it)
-    text: str
-    channel: Channel
-    channel_ref: Ref
-
-
-@dataclass(frozen=True)
-class DisputeAnswered(PositionNeutral):
-    TYPE: ClassVar[str] = DISPUTE_ANSWERED
-    #: the DisputeOpened version
-    dispute: int
-    seat: int
-    #: agrees to retract the disputed actions
-    agree: bool
-    channel: Channel
-    channel_ref: Ref
-
-
-@dataclass(frozen=True)
-class DisputeResolvedV1(Payload):
-    TYPE: ClassVar[str] = DISPUTE_RESOLVED
-    dispute: int
-    #: the seat that opened the dispute (not who decided: ``by`` says that)
-    seat: int
-    outcome: DisputeOutcome
-    by: DisputeBy
-    #: why (a dismissal's reason; for an upheld dispute, the remedy in words)
-    reason: str
-    #: the version the game went back to (upheld), else None
-    to_version: int | None
-    #: the ActionApplied versions retracted (the ActionsRetracted right after says the same)
-    retracted: tuple[int, ...]
-    #: what the retracted steps had already revealed to the players (draws, reveals): it
-    #: stays known, and the log says so
-    revealed: tuple[str, ...]
-    channel: Channel
-
-
-@dataclass(frozen=True)
-class DisputeResolved(PositionNeutral):
-    TYPE: ClassVar[str] = DISPUTE_RESOLVED
-    VERSION: ClassVar[int] = 2
-    dispute: int
-    #: the seat that opened the dispute
-    opener: int
-    #: who decided, as a seat: the one whose agreement completed the consent; None when the
-    #: administrator decided (through ``channel``)
-    seat: int | None
-    outcome: DisputeOutcome
-    by: DisputeBy
-    reason: str
-    to_version: int | None
-    retracted: tuple[int, ...]
-    revealed: tuple[str, ...]
-    channel: Channel
-
-
-@upcaster(DisputeResolvedV1)
-def _dispute_resolved_v1_to_v2(old: DisputeResolvedV1) -> DisputeResolved:
-    # V1 named the opener as its seat, which read as if the opener had decided; the seat
-    # whose answer completed a consent is on the DisputeAnswered right before it.
-    return DisputeResolved(**{**fields_of(old), "opener": old.seat, "seat": None})
-
-
-@dataclass(frozen=True)
-class InvitationAccepted(Payload):
-    TYPE: ClassVar[str] = INVITATION_ACCEPTED
-    seat: int
-    #: web (the link in the invitation) or email (a reply to it)
-    channel: Channel
-
-
 register(
     GameCreatedV1,
     GameCreatedV2,
     GameCreated,
-    GameStarted,
     ActionAppliedV1,
     ActionApplied,
-    UndoRequested,
-    UndoDecided,
-    UndoLapsed,
     ActionsRetracted,
     PlayerResigned,
     GameFinished,
-    DisputeOpened,
-    DisputeAnswered,
-    DisputeResolvedV1,
-    DisputeResolved,
-    InvitationAccepted,
-)
-#: events that change neither the position nor anything a seat decides on: a submission
-#: made before them is as good as one made after them
-BOOKKEEPING = frozenset({INVITATION_ACCEPTED})
-
-#: the events a seat causes, through a channel
-SEAT_ACTS = (
-    ActionApplied,
-    UndoRequested,
-    UndoDecided,
-    ActionsRetracted,
-    PlayerResigned,
-    DisputeOpened,
-    DisputeAnswered,
 )
 
 

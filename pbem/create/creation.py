@@ -21,6 +21,7 @@ from pbem.core.errors import BadRequest, ServiceError
 from pbem.core.repository import Repository
 from pbem.core.time_source import Clock
 from pbem.core.unit_of_work import Transactions
+from pbem.create import events as creation_events
 from pbem.create import invitations
 from pbem.create import limits as creation_limits
 from pbem.create import requests as game_requests
@@ -165,7 +166,9 @@ class GameCreation:
                                 time_control=timing.to_json(), by="creator", channel=channel
                             )
                         )
-                    new_events.append(ev.GameStarted(to_act=tuple(sorted(rules.to_act(state)))))
+                    new_events.append(
+                        creation_events.GameStarted(to_act=tuple(sorted(rules.to_act(state))))
+                    )
                     credentials.keep(work.session, game_id, seed, admin_token, tokens)
                     stored = work.append(new_events, state)
                     game_requests.record(

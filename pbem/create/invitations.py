@@ -25,11 +25,11 @@ from sqlalchemy import and_, func, or_
 from sqlmodel import Session, col, select
 
 from pbem.app.config import Settings
-from pbem.core import events as ev
 from pbem.core.errors import Forbidden
 from pbem.core.models import Invitation, Seat
 from pbem.core.repository import SeatInfo
 from pbem.core.unit_of_work import Transactions
+from pbem.create import events as creation_events
 
 #: The requester of games created on the command line (by the operator).
 CLI = "cli"
@@ -161,5 +161,9 @@ class Invitations:
             if not is_waiting(txn.session, game_id, seat):
                 return False
             # Not an action: an undo request stays open (``lapse``), the position is unchanged.
-            txn.append([ev.InvitationAccepted(seat=seat, channel=channel)], txn.state, lapse=False)
+            txn.append(
+                [creation_events.InvitationAccepted(seat=seat, channel=channel)],
+                txn.state,
+                lapse=False,
+            )
             return True

@@ -19,6 +19,7 @@ from pbem.clock.time_control import TimeControl
 from pbem.core import events as ev
 from pbem.core.naming import Names
 from pbem.core.repository import Loaded, SeatInfo
+from pbem.create import events as creation_events
 from pbem.create import invitations
 from pbem.mail.models import OutboxMail
 from pbem.mail.outbound import compose as c
@@ -114,7 +115,11 @@ def _joined(append: AppendMails) -> SeatMail | None:
     turn, or where the game is), instead of every mail held back until then."""
     if append.game_over:
         return None
-    accepted = {p.seat for e in append.events if isinstance(p := e.payload, ev.InvitationAccepted)}
+    accepted = {
+        p.seat
+        for e in append.events
+        if isinstance(p := e.payload, creation_events.InvitationAccepted)
+    }
 
     def mail(seat: SeatInfo) -> Mail | None:
         if seat.seat not in accepted or seat.resigned:
@@ -152,6 +157,6 @@ def _started(append: AppendMails) -> SeatMail:
 #: its player accepts.
 INVITED = MailPlanner(_invited)
 #: A player accepted its invitation: the game as it stands (its turn, or a notice).
-JOINED = MailPlanner(_joined, on=frozenset({ev.INVITATION_ACCEPTED}))
+JOINED = MailPlanner(_joined, on=frozenset({creation_events.INVITATION_ACCEPTED}))
 #: The game started: a notice to every seat not invited (and not to act first).
 STARTED = MailPlanner(_started, on=frozenset({ev.GAME_CREATED}))

@@ -10,6 +10,7 @@ from sqlmodel import Session
 from pbem.core import events as ev
 from pbem.core.models import Invitation
 from pbem.core.projections.runner import ReadModel
+from pbem.create import events as creation_events
 
 
 def project(
@@ -31,7 +32,7 @@ def project(
                 for seat in p.invited
             )
             session.flush()  # an acceptance later in the same events finds them
-        elif isinstance(p, ev.InvitationAccepted):
+        elif isinstance(p, creation_events.InvitationAccepted):
             row = session.get(Invitation, (game_id, p.seat))
             if row is not None and row.accepted_at is None:
                 row.accepted_at = e.recorded_at
@@ -39,7 +40,7 @@ def project(
                 session.add(row)
 
 
-_TYPES = {ev.GAME_CREATED, ev.INVITATION_ACCEPTED}
+_TYPES = {ev.GAME_CREATED, creation_events.INVITATION_ACCEPTED}
 
 
 #: registered by the composition root (``pbem.app.bootstrap.register_features``)

@@ -34,6 +34,7 @@ from pbem.core.repository import game_or_404
 from pbem.core.time_source import Clock
 from pbem.core.unit_of_work import Transactions, UnitOfWork
 from pbem.create.player_names import link_refusal
+from pbem.disputes import events as dispute_events
 from pbem.disputes.display import resolution_reasons, row_json
 from pbem.disputes.limits import check_may_open
 from pbem.disputes.projection import answerable, open_disputes
@@ -151,7 +152,7 @@ class Disputes:
             events = txn.read()
             versions = disputed_versions(events, txn.version, first, last)
             check_may_open(txn, events, open_disputes(txn.session, game_id), seat, self.clock.now())
-            opened = ev.DisputeOpened(
+            opened = dispute_events.DisputeOpened(
                 seat=seat,
                 versions=tuple(versions),
                 text=text,
@@ -185,7 +186,7 @@ class Disputes:
             if seat in answers:
                 word = "agreed to" if answers[seat] else "disagreed with"
                 raise Conflict(f"You already {word} dispute {dispute}.")
-            answered = ev.DisputeAnswered(
+            answered = dispute_events.DisputeAnswered(
                 dispute=dispute, seat=seat, agree=agree, channel=channel, channel_ref=channel_ref
             )
             if not agree:
@@ -227,7 +228,7 @@ class Disputes:
             check_admin(txn, admin_token)
             row = _open_row(txn, dispute)
             if not uphold:
-                resolved = ev.DisputeResolved(
+                resolved = dispute_events.DisputeResolved(
                     dispute=dispute,
                     opener=row.seat,
                     seat=None,
@@ -265,7 +266,7 @@ class Disputes:
         revealed = tuple(revealed_by(txn.read(), plan.crossed, seat_names(txn)))
         # ``decider``: the seat whose agreement completed the consent, None for the
         # administrator: the event says who decided, never the opener in their place.
-        resolved = ev.DisputeResolved(
+        resolved = dispute_events.DisputeResolved(
             dispute=row.dispute,
             opener=row.seat,
             seat=decider,

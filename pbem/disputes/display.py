@@ -7,16 +7,20 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from pbem.core import events as ev
 from pbem.core.events import StoredEvent
 from pbem.core.models import Dispute
 from pbem.core.naming import Names
+from pbem.disputes import events as dispute_events
 
 
 def resolution_reasons(events: Sequence[StoredEvent]) -> dict[int, str]:
     """The reason of each resolved dispute (by its DisputeResolved version): a dismissal's
     reason, or for an upheld dispute the remedy in words."""
-    return {e.version: p.reason for e in events if isinstance(p := e.payload, ev.DisputeResolved)}
+    return {
+        e.version: p.reason
+        for e in events
+        if isinstance(p := e.payload, dispute_events.DisputeResolved)
+    }
 
 
 def row_json(

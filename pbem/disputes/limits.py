@@ -22,6 +22,7 @@ from pbem.core.errors import Conflict
 from pbem.core.models import Dispute
 from pbem.core.time_source import parse_time
 from pbem.core.unit_of_work import UnitOfWork
+from pbem.disputes import events as dispute_events
 
 
 def check_may_open(
@@ -42,14 +43,14 @@ def check_may_open(
     dismissed = [
         e
         for e in events
-        if isinstance(p := e.payload, ev.DisputeResolved)
+        if isinstance(p := e.payload, dispute_events.DisputeResolved)
         and p.opener == seat
         and p.outcome == "dismissed"
     ]
     if not dismissed:
         return
     last = dismissed[-1]
-    assert isinstance(last.payload, ev.DisputeResolved)
+    assert isinstance(last.payload, dispute_events.DisputeResolved)
     allowed = parse_time(last.recorded_at) + timedelta(seconds=_time_control(txn).decision_time)
     if now < allowed:
         raise Conflict(

@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from pbem.core import events as ev
 from pbem.core import store
+from pbem.disputes import events as dispute_events
 from pbem.disputes.notices import dispute_headline, dispute_notice
 from pbem.disputes.projection import open_disputes
 from pbem.disputes.rules import administrator_only
@@ -55,4 +55,6 @@ def _news(append: AppendMails) -> SeatMail | None:
 #: While a dispute is open, every mail says what it is about and how to answer it.
 OPEN_DISPUTES = StandingNotice(_open_dispute_lines)
 #: A dispute was opened or resolved: a notice to every seat.
-NEWS = MailPlanner(_news, on=frozenset({ev.DISPUTE_OPENED, ev.DISPUTE_RESOLVED}))
+NEWS = MailPlanner(
+    _news, on=frozenset({dispute_events.DISPUTE_OPENED, dispute_events.DISPUTE_RESOLVED})
+)

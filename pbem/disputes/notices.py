@@ -6,18 +6,18 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from pbem.core import events as ev
 from pbem.core.events import StoredEvent
 from pbem.core.models import Dispute
 from pbem.core.naming import Names
+from pbem.disputes import events as dispute_events
 
 
 def dispute_headline(new: Sequence[StoredEvent]) -> str | None:
     """The headline of the notice every seat gets when a dispute is opened or resolved."""
     for e in new:
-        if e.type == ev.DISPUTE_OPENED:
+        if e.type == dispute_events.DISPUTE_OPENED:
             return "a move is disputed."
-        if isinstance(p := e.payload, ev.DisputeResolved):
+        if isinstance(p := e.payload, dispute_events.DisputeResolved):
             return f"dispute {p.dispute} is {p.outcome}."
     return None
 

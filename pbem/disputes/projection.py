@@ -12,6 +12,7 @@ from sqlmodel import Session, col, select
 from pbem.core import events as ev
 from pbem.core.models import Dispute
 from pbem.core.projections.runner import ReadModel
+from pbem.disputes import events as dispute_events
 
 
 def project(
@@ -19,7 +20,7 @@ def project(
 ) -> None:
     for e in events:
         p = e.payload
-        if isinstance(p, ev.DisputeOpened):
+        if isinstance(p, dispute_events.DisputeOpened):
             session.add(
                 Dispute(
                     game_id=game_id,
@@ -33,11 +34,11 @@ def project(
                 )
             )
             session.flush()  # an answer later in the same events finds it
-        elif isinstance(p, ev.DisputeAnswered | ev.DisputeResolved):
+        elif isinstance(p, dispute_events.DisputeAnswered | dispute_events.DisputeResolved):
             row = session.get(Dispute, (game_id, p.dispute))
             if row is None:
                 continue
-            if isinstance(p, ev.DisputeAnswered):
+            if isinstance(p, dispute_events.DisputeAnswered):
                 answers = json.loads(row.answers)
                 answers[str(p.seat)] = p.agree
                 row.answers = ev.canonical_json(answers)

@@ -17,6 +17,7 @@ from pbem.core.events import StoredEvent
 from pbem.core.models import Game
 from pbem.core.naming import names_for
 from pbem.core.unit_of_work import UnitOfWork
+from pbem.create import events as creation_events
 from pbem.play.views import describe
 from pbem.seats import credentials
 
@@ -43,7 +44,7 @@ def check_version(txn: UnitOfWork, seat: int, expected: int, policy: StalePolicy
         return
     if 1 <= expected < head:
         # An accepted invitation moves the version but not the game.
-        since = [e for e in txn.read(after=expected) if e.type not in ev.BOOKKEEPING]
+        since = [e for e in txn.read(after=expected) if e.type not in creation_events.BOOKKEEPING]
         if not since:
             return
     if 1 <= expected < head and policy != "strict":
@@ -51,7 +52,8 @@ def check_version(txn: UnitOfWork, seat: int, expected: int, policy: StalePolicy
         since = [
             e
             for e in txn.read(after=expected)
-            if e.type not in ev.BOOKKEEPING and not isinstance(e.payload, ev.PositionNeutral)
+            if e.type not in creation_events.BOOKKEEPING
+            and not isinstance(e.payload, ev.PositionNeutral)
         ]
         if all(isinstance(p := e.payload, ev.ActionApplied) and p.seat == seat for e in since):
             return

@@ -10,6 +10,7 @@ from pbem.clock.preferences import address_key
 from pbem.core import events as ev
 from pbem.core.models import Game
 from pbem.core.repository import SeatInfo
+from pbem.disputes import events as dispute_events
 from pbem.mail.outbound import compose as c
 from pbem.mail.outbound.mail_planners import (
     NO_MAIL,
@@ -18,6 +19,7 @@ from pbem.mail.outbound.mail_planners import (
     MailPlanner,
     SeatMail,
 )
+from pbem.play import seat_acts
 from pbem.play.views import result_text
 
 
@@ -26,11 +28,11 @@ def _actors(append: AppendMails) -> frozenset[int]:
     a move: it asks nobody to play. The retraction of an upheld dispute names its opener,
     but the administrator or the others' consent decided it: nobody is confirmed an act of
     theirs, every seat gets the notice."""
-    resolved = ev.DISPUTE_RESOLVED in append.types
+    resolved = dispute_events.DISPUTE_RESOLVED in append.types
     return frozenset(
         p.seat
         for e in append.events
-        if isinstance(p := e.payload, ev.SEAT_ACTS)
+        if isinstance(p := e.payload, seat_acts.SEAT_ACTS)
         and p.channel not in ("auto", "deadline")
         and not isinstance(p, ev.PositionNeutral)
         and not (resolved and isinstance(p, ev.ActionsRetracted))
@@ -152,6 +154,6 @@ RESIGNED = MailPlanner(_resigned)
 #: The seat is (newly) to act: its turn.
 TURN = MailPlanner(_turn)
 #: The seat acted: a confirmation (``mail.confirmations``; a secret action always gets one).
-CONFIRMATION = MailPlanner(_confirmation, on=frozenset(kind.TYPE for kind in ev.SEAT_ACTS))
+CONFIRMATION = MailPlanner(_confirmation, on=frozenset(kind.TYPE for kind in seat_acts.SEAT_ACTS))
 #: A seat resigned: news of the game to the others.
 RESIGNATION = MailPlanner(_resignation, on=frozenset({ev.PLAYER_RESIGNED}))

@@ -11,7 +11,6 @@ from sqlmodel import Session, col, select
 
 from engine.core import ActionSyntaxError, EngineError
 from pbem.clock import events as ce
-from pbem.core import events as ev
 from pbem.core import store
 from pbem.core.db import Database
 from pbem.core.errors import Forbidden, Unauthorized
@@ -19,6 +18,7 @@ from pbem.core.events import StoredEvent
 from pbem.core.models import Game, Seat
 from pbem.core.repository import Loaded, Repository, SeatInfo, game_or_404
 from pbem.create import invitations
+from pbem.play import seat_acts
 from pbem.play.command_checks import hidden_from, no_such_game
 from pbem.play.results import OpenUndoRequest
 from pbem.play.views import visible_events
@@ -72,7 +72,7 @@ class GameQueries:
         """Whether an event of this game came through ``channel_ref`` (e.g. a Message-ID)."""
         with self.db.read() as session:
             return any(
-                isinstance(p := e.payload, (*ev.SEAT_ACTS, *ce.CLOCK_FROM_CHANNEL))
+                isinstance(p := e.payload, (*seat_acts.SEAT_ACTS, *ce.CLOCK_FROM_CHANNEL))
                 and p.channel_ref == channel_ref
                 for e in store.read(session, game_id)
             )

@@ -31,6 +31,7 @@ from pbem.core.models import IdempotencyKey
 from pbem.core.naming import names_for
 from pbem.core.time_source import Clock, format_time
 from pbem.core.unit_of_work import Transactions, UnitOfWork
+from pbem.create import events as creation_events
 from pbem.create import invitations
 from pbem.play.actions import action_event, auto_moves
 from pbem.play.command_checks import (
@@ -131,7 +132,10 @@ class Submission:
                     txn, seat, lines, channel, channel_ref, received
                 )
                 if accepting:
-                    new_events = [ev.InvitationAccepted(seat=seat, channel=channel), *new_events]
+                    new_events = [
+                        creation_events.InvitationAccepted(seat=seat, channel=channel),
+                        *new_events,
+                    ]
                 if not new_events:
                     assert error is not None
                     raise error

@@ -16,6 +16,10 @@ from pbem.clock.display import clock_event_text
 from pbem.core import events as ev
 from pbem.core.events import StoredEvent
 from pbem.core.naming import Names
+from pbem.create import events as creation_events
+from pbem.disputes import events as dispute_events
+from pbem.play import seat_acts
+from pbem.undo import events as undo_events
 
 if TYPE_CHECKING:
     from pbem.core.repository import Loaded
@@ -142,12 +146,12 @@ def _visible_data(e: StoredEvent, viewer: int | None, revealed: dict[int, bool])
     """The payload of ``e`` as JSON, as ``viewer`` may see it."""
     p = e.payload
     data = dict(e.data)
-    own = viewer is not None and isinstance(p, ev.SEAT_ACTS) and p.seat == viewer
+    own = viewer is not None and isinstance(p, seat_acts.SEAT_ACTS) and p.seat == viewer
     # A consented retraction names the requester as its seat, but it arrived with the last
     # acceptance: its reference (that seat's Message-ID) is on the UndoDecided event, for
     # that seat only.
     consented = isinstance(p, ev.ActionsRetracted) and p.request is not None
-    if isinstance(p, ev.SEAT_ACTS) and (not own or consented):
+    if isinstance(p, seat_acts.SEAT_ACTS) and (not own or consented):
         data["channel_ref"] = None
     if isinstance(p, ce.CLOCK_FROM_CHANNEL):
         return _visible_clock_data(p, data, viewer)
@@ -246,15 +250,15 @@ def event_text(kind: str, d: dict[str, Any], names: Names | None = None) -> str:
         else:
             seats = ", ".join(f"{s['seat']}: {s['name']}" for s in d["seats"])
         return f"created {d['game']} (rules {d['rules_version']}) — {seats}"
-    if kind == ev.GAME_STARTED:
+    if kind == creation_events.GAME_STARTED:
         to_act = names.many(d["to_act"]) if names is not None else str(d["to_act"])
         return f"started; to act: {to_act}"
-    if kind == ev.UNDO_REQUESTED:
+    if kind == undo_events.UNDO_REQUESTED:
         return f"{who(d['seat'])} asks to go back to version {d['to_version']}"
-    if kind == ev.UNDO_DECIDED:
+    if kind == undo_events.UNDO_DECIDED:
         verdict = "accepts" if d["accept"] else "declines"
         return f"{who(d['seat'])} {verdict} undo request {d['request']}"
-    if kind == ev.UNDO_LAPSED:
+    if kind == undo_events.UNDO_LAPSED:
         return (
             f"{who(d['seat'])}'s undo request {d['request']} (back to version "
             f"{d['to_version']}) lapsed: the game moved on before everyone answered"
@@ -263,15 +267,15 @@ def event_text(kind: str, d: dict[str, Any], names: Names | None = None) -> str:
         return f"back to version {d['to_version']}, retracting {versions_text(d['versions'])}"
     if kind == ev.PLAYER_RESIGNED:
         return f"{who(d['seat'])} resigned"
-    if kind == ev.DISPUTE_OPENED:
+    if kind == dispute_events.DISPUTE_OPENED:
         return f"{who(d['seat'])} disputes {versions_text(d['versions'])}: “{d['text']}”"
-    if kind == ev.DISPUTE_ANSWERED:
+    if kind == dispute_events.DISPUTE_ANSWERED:
         if d["agree"]:
             return f"{who(d['seat'])} agrees to retract what dispute {d['dispute']} is about"
         return f"{who(d['seat'])} disagrees with dispute {d['dispute']}"
-    if kind == ev.DISPUTE_RESOLVED:
+    if kind == dispute_events.DISPUTE_RESOLVED:
         return _resolved_text(d)
-    if kind == ev.INVITATION_ACCEPTED:
+    if kind == creation_events.INVITATION_ACCEPTED:
         return f"{who(d['seat'])} accepted the invitation and gets the game's mails"
     if kind == ev.GAME_FINISHED:
         winners = d["outcome"].get("winners") or []

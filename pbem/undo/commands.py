@@ -12,6 +12,7 @@ from pbem.mail.inbound.reply_words import CHANNEL, Done, ReplyLine, ReplyWords
 from pbem.play.command_checks import check_can_act, check_version
 from pbem.play.queries import GameQueries
 from pbem.play.results import UndoResult
+from pbem.undo import events as undo_events
 from pbem.undo import rules as undo_rules
 from pbem.undo.projection import waiting_request
 
@@ -59,7 +60,7 @@ class UndoCommands:
                 return UndoResult(
                     game_id, stored[-1].version, "retracted", None, tuple(chosen.versions)
                 )
-            requested = ev.UndoRequested(
+            requested = undo_events.UndoRequested(
                 seat=seat,
                 to_version=chosen.to_version,
                 versions=tuple(chosen.versions),
@@ -83,7 +84,7 @@ class UndoCommands:
         with self.transactions.on(game_id) as txn:
             check_can_act(txn, seat)
             row = undo_rules.check_decision(txn.session, game_id, seat, request, txn.version)
-            decided = ev.UndoDecided(
+            decided = undo_events.UndoDecided(
                 request=request, seat=seat, accept=accept, channel=channel, channel_ref=channel_ref
             )
             if not accept:

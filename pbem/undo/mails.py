@@ -18,6 +18,7 @@ from pbem.mail.outbound.mail_planners import (
     SeatMail,
     StandingNotice,
 )
+from pbem.undo import events as undo_events
 from pbem.undo.projection import waiting_request
 
 
@@ -37,10 +38,10 @@ def _pending_undo(append: AppendMails) -> _PendingUndo | None:
     (``pbem.undo.rules.lapse_waiting_request``)."""
     if append.game_over:
         return None
-    made = append.first(ev.UNDO_REQUESTED)
+    made = append.first(undo_events.UNDO_REQUESTED)
     if made is not None:
         d = made.payload
-        assert isinstance(d, ev.UndoRequested)
+        assert isinstance(d, undo_events.UndoRequested)
         return _PendingUndo(made.version, d.seat, d.to_version, frozenset())
     row = waiting_request(append.ctx.session, append.ctx.game_id)
     if row is None:
@@ -77,10 +78,10 @@ def _pending_lines(append: AppendMails) -> Callable[[int], str] | None:
 
 
 def _request(append: AppendMails) -> SeatMail:
-    made = append.first(ev.UNDO_REQUESTED)
+    made = append.first(undo_events.UNDO_REQUESTED)
     assert made is not None
     p = made.payload
-    assert isinstance(p, ev.UndoRequested)
+    assert isinstance(p, undo_events.UndoRequested)
     by = p.seat
 
     def mail(seat: SeatInfo) -> Mail | None:
@@ -103,8 +104,8 @@ def _retracted(append: AppendMails) -> SeatMail:
 #: While an undo request waits, every mail says so (and asks the others to answer it).
 PENDING_REQUEST = StandingNotice(_pending_lines)
 #: Another seat asks to undo: the request, to answer with ``accept`` or ``decline``.
-REQUEST = MailPlanner(_request, on=frozenset({ev.UNDO_REQUESTED}))
+REQUEST = MailPlanner(_request, on=frozenset({undo_events.UNDO_REQUESTED}))
 #: An undo request lapsed (a move was made while it waited).
-LAPSED = MailPlanner(_lapsed, on=frozenset({ev.UNDO_LAPSED}))
+LAPSED = MailPlanner(_lapsed, on=frozenset({undo_events.UNDO_LAPSED}))
 #: Actions were taken back (an undo, or a dispute upheld).
 RETRACTED = MailPlanner(_retracted, on=frozenset({ev.ACTIONS_RETRACTED}))

@@ -12,6 +12,7 @@ from sqlmodel import Session
 from pbem.core import events as ev
 from pbem.core.models import UndoRequest
 from pbem.core.projections.runner import ReadModel
+from pbem.undo import events as undo_events
 
 
 def project(
@@ -21,7 +22,7 @@ def project(
         if e.type not in _TYPES:
             continue
         p = e.payload
-        if isinstance(p, ev.UndoRequested):
+        if isinstance(p, undo_events.UndoRequested):
             made = UndoRequest(
                 game_id=game_id,
                 request=e.version,
@@ -34,13 +35,15 @@ def project(
             session.flush()  # a decision later in the same events finds it
             _remember_waiting(session, game_id, made)
             continue
-        request = p.request if isinstance(p, ev.UndoDecided | ev.UndoLapsed) else None
+        request = (
+            p.request if isinstance(p, undo_events.UndoDecided | undo_events.UndoLapsed) else None
+        )
         if isinstance(p, ev.ActionsRetracted):
             request = p.request
         row = session.get(UndoRequest, (game_id, request)) if request is not None else None
         if row is None:
             continue
-        if isinstance(p, ev.UndoDecided):
+        if isinstance(p, undo_events.UndoDecided):
             if p.accept:
                 row.accepted_by = ev.canonical_json(sorted({*json.loads(row.accepted_by), p.seat}))
             else:
@@ -54,7 +57,12 @@ def project(
             _remember_waiting(session, game_id, None)
 
 
-_TYPES = {ev.UNDO_REQUESTED, ev.UNDO_DECIDED, ev.UNDO_LAPSED, ev.ACTIONS_RETRACTED}
+_TYPES = {
+    undo_events.UNDO_REQUESTED,
+    undo_events.UNDO_DECIDED,
+    undo_events.UNDO_LAPSED,
+    ev.ACTIONS_RETRACTED,
+}
 
 
 #: ``session.info`` key: game id -> its undo request waiting for answers (None: none), as this

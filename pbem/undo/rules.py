@@ -21,6 +21,8 @@ from pbem.core import events as ev
 from pbem.core.errors import AgainstTheRules, Conflict, GameNotFound
 from pbem.core.events import StoredEvent
 from pbem.core.models import Seat, UndoRequest
+from pbem.create import events as creation_events
+from pbem.undo import events as undo_events
 from pbem.undo.projection import waiting_request
 
 # The first version an undo can return to: right after GameStarted.
@@ -125,13 +127,13 @@ def lapse_waiting_request(
     row = waiting_request(session, game_id)
     if row is None:
         return events
-    lapsed = ev.UndoLapsed(request=row.request, seat=row.seat, to_version=row.to_version)
+    lapsed = undo_events.UndoLapsed(request=row.request, seat=row.seat, to_version=row.to_version)
     return [*events[: first + 1], lapsed, *events[first + 1 :]]
 
 
 #: the events that let no request lapse, even in an append that may (a request, made while
 #: none waits; an accepted invitation)
-_MOVE_NOTHING = frozenset({ev.UNDO_REQUESTED, ev.INVITATION_ACCEPTED})
+_MOVE_NOTHING = frozenset({undo_events.UNDO_REQUESTED, creation_events.INVITATION_ACCEPTED})
 
 
 def check_decision(

@@ -13,6 +13,7 @@ from pbem.core import events as ev
 from pbem.core.errors import AgainstTheRules, BadRequest, Conflict, Forbidden, GameNotFound
 from pbem.core.fold import state_hash
 from pbem.core.read_models import first_difference
+from pbem.disputes import events as dispute_events
 from pbem.play.views import event_text
 from tests.helpers import database_of
 from tests.service.test_games import event_count, play
@@ -123,8 +124,8 @@ def test_a_dispute_upheld_by_every_other_seats_consent_retracts_like_an_undo(
     assert (last.status, last.retracted, last.revealed) == ("upheld", (3, 4), ())
     assert _state(service, gid) == start
     assert _types(service, gid)[-3:] == [
-        ev.DISPUTE_ANSWERED,
-        ev.DISPUTE_RESOLVED,
+        dispute_events.DISPUTE_ANSWERED,
+        dispute_events.DISPUTE_RESOLVED,
         ev.ACTIONS_RETRACTED,
     ]
     # Nothing deleted: the retracted moves are still in the log, skipped by the fold.
@@ -240,7 +241,7 @@ def test_the_resolution_records_who_decided_not_the_opener(service: GameService)
         gid, game.admin_token, first.dispute, uphold=False, reason="no", channel="api"
     )
     dismissed = service.raw_events(gid)[-1].payload
-    assert isinstance(dismissed, ev.DisputeResolved)
+    assert isinstance(dismissed, dispute_events.DisputeResolved)
     assert (dismissed.opener, dismissed.seat, dismissed.by, dismissed.channel) == (
         0,
         None,
@@ -251,7 +252,7 @@ def test_the_resolution_records_who_decided_not_the_opener(service: GameService)
     service.answer_dispute(gid, 0, second.dispute, True, channel="api")
     service.answer_dispute(gid, 2, second.dispute, True, channel="email")
     consent = service.raw_events(gid)[-2]
-    assert consent.type == ev.DISPUTE_RESOLVED
+    assert consent.type == dispute_events.DISPUTE_RESOLVED
     assert consent.schema_version == 2
     assert (consent.data["opener"], consent.data["seat"], consent.data["by"]) == (
         1,
@@ -262,7 +263,7 @@ def test_the_resolution_records_who_decided_not_the_opener(service: GameService)
     third = service.open_dispute(gid, 2, 3, None, "the first keep", channel="api")
     service.resolve_dispute(gid, game.admin_token, third.dispute, uphold=True, reason="")
     upheld = service.raw_events(gid)[-2].payload
-    assert isinstance(upheld, ev.DisputeResolved)
+    assert isinstance(upheld, dispute_events.DisputeResolved)
     assert (upheld.opener, upheld.seat, upheld.by, upheld.channel) == (
         2,
         None,
@@ -273,8 +274,8 @@ def test_the_resolution_records_who_decided_not_the_opener(service: GameService)
     v1 = ev.canonical_json(
         {**{k: v for k, v in dismissed.data.items() if k != "opener"}, "seat": 0}
     )
-    data, old = ev.decode_payload(ev.DISPUTE_RESOLVED, 1, v1)
-    assert isinstance(old, ev.DisputeResolved)
+    data, old = ev.decode_payload(dispute_events.DISPUTE_RESOLVED, 1, v1)
+    assert isinstance(old, dispute_events.DisputeResolved)
     assert (old.opener, old.seat, data["opener"], data["seat"]) == (0, None, 0, None)
     _read_models_match(service, gid)
 

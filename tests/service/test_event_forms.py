@@ -18,6 +18,9 @@ import pytest
 from pbem.clock import events as ce
 from pbem.core import chain
 from pbem.core import events as ev
+from pbem.create import events as creation_events
+from pbem.disputes import events as dispute_events
+from pbem.undo import events as undo_events
 
 SALT = "5" * 32
 VOTE = ["vote", "yes"]
@@ -68,7 +71,7 @@ EXAMPLES: dict[tuple[str, int], list[dict[str, Any]]] = {
         {**CREATED_V1, "private": False, "invited": [1]},
         {**CREATED_V1, "config": {}, "seats": [], "private": True, "invited": []},
     ],
-    (ev.GAME_STARTED, 1): [{"to_act": [0, 1]}, {"to_act": []}],
+    (creation_events.GAME_STARTED, 1): [{"to_act": [0, 1]}, {"to_act": []}],
     (ev.ACTION_APPLIED, 1): [APPLIED_V1, {**APPLIED_V1, "secret": True, "nonce": SALT}],
     (ev.ACTION_APPLIED, 2): [
         {**APPLIED_V1, "commitment": None},
@@ -83,9 +86,9 @@ EXAMPLES: dict[tuple[str, int], list[dict[str, Any]]] = {
             "log": [],
         },
     ],
-    (ev.UNDO_REQUESTED, 1): [{"seat": 0, "to_version": 3, "versions": [4, 5], **REF}],
-    (ev.UNDO_DECIDED, 1): [{"request": 6, "seat": 1, "accept": False, **REF}],
-    (ev.UNDO_LAPSED, 1): [{"request": 6, "seat": 0, "to_version": 3}],
+    (undo_events.UNDO_REQUESTED, 1): [{"seat": 0, "to_version": 3, "versions": [4, 5], **REF}],
+    (undo_events.UNDO_DECIDED, 1): [{"request": 6, "seat": 1, "accept": False, **REF}],
+    (undo_events.UNDO_LAPSED, 1): [{"request": 6, "seat": 0, "to_version": 3}],
     (ev.ACTIONS_RETRACTED, 1): [
         {"seat": 0, "request": 6, "to_version": 3, "versions": [4, 5], **REF},
         {
@@ -106,10 +109,12 @@ EXAMPLES: dict[tuple[str, int], list[dict[str, Any]]] = {
         },
         {"outcome": {}, "seed": "1", "reason": "resignation"},
     ],
-    (ev.DISPUTE_OPENED, 1): [{"seat": 0, "versions": [7], "text": "not my move", **REF}],
-    (ev.DISPUTE_ANSWERED, 1): [{"dispute": 9, "seat": 1, "agree": True, **REF}],
-    (ev.DISPUTE_RESOLVED, 1): [RESOLVED_V1],
-    (ev.DISPUTE_RESOLVED, 2): [
+    (dispute_events.DISPUTE_OPENED, 1): [
+        {"seat": 0, "versions": [7], "text": "not my move", **REF}
+    ],
+    (dispute_events.DISPUTE_ANSWERED, 1): [{"dispute": 9, "seat": 1, "agree": True, **REF}],
+    (dispute_events.DISPUTE_RESOLVED, 1): [RESOLVED_V1],
+    (dispute_events.DISPUTE_RESOLVED, 2): [
         {**RESOLVED_V1, "opener": 1, "seat": 0},
         {
             **RESOLVED_V1,
@@ -123,7 +128,7 @@ EXAMPLES: dict[tuple[str, int], list[dict[str, Any]]] = {
             "channel": "cli",
         },
     ],
-    (ev.INVITATION_ACCEPTED, 1): [{"seat": 1, "channel": "web"}],
+    (creation_events.INVITATION_ACCEPTED, 1): [{"seat": 1, "channel": "web"}],
     (ce.TIME_CONTROL_SET, 1): [
         {
             "time_control": {"kind": "fixed", "per_decision": 172800},
@@ -161,7 +166,7 @@ UPCAST: dict[tuple[str, int], list[dict[str, Any]]] = {
         {**APPLIED_V1, "commitment": None},
         {**APPLIED_V1, "secret": True, "nonce": SALT, "commitment": None},
     ],
-    (ev.DISPUTE_RESOLVED, 1): [
+    (dispute_events.DISPUTE_RESOLVED, 1): [
         {**{k: v for k, v in RESOLVED_V1.items() if k != "seat"}, "opener": 1, "seat": None}
     ],
 }

@@ -23,6 +23,7 @@ from pbem.core.errors import (
 from pbem.core.fold import state_hash
 from pbem.core.models import Event, Game, GameSecret, Snapshot
 from pbem.core.unit_of_work import AppendContext
+from pbem.create import events as creation_events
 from tests.helpers import database_of
 
 PLAYERS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": None}]
@@ -51,7 +52,7 @@ def test_a_new_game_records_creation_and_start_with_a_seed_commitment(
     assert [s.name for s in created.seats] == ["Ann", "Bob"]
     assert len({s.token for s in created.seats} | {created.admin_token}) == 3
     events = service.raw_events(created.id)
-    assert [e.type for e in events] == [ev.GAME_CREATED, ev.GAME_STARTED]
+    assert [e.type for e in events] == [ev.GAME_CREATED, creation_events.GAME_STARTED]
     with database_of(service).read() as s:
         game = s.get(GameSecret, created.id)  # the seed is kept outside the read models
         assert game is not None

@@ -10,6 +10,7 @@ from pbem.core import events as ev
 from pbem.core.errors import AgainstTheRules, Conflict, Forbidden
 from pbem.core.fold import state_hash
 from pbem.play.views import event_text
+from pbem.undo import events as undo_events
 from tests.service.test_games import event_count, new_hoard, play
 
 
@@ -84,7 +85,7 @@ def test_going_back_over_another_seats_action_needs_its_consent(service: GameSer
     decided = service.decide_undo(gid, 1, 5, True, channel="web")
     assert decided.status == "retracted" and decided.retracted == (3, 4)
     assert [e.type for e in service.raw_events(gid)[-2:]] == [
-        ev.UNDO_DECIDED,
+        undo_events.UNDO_DECIDED,
         ev.ACTIONS_RETRACTED,
     ]
     last = service.raw_events(gid)[-1]

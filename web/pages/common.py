@@ -22,7 +22,9 @@ from pbem.core import events as ev
 from pbem.core.errors import ServiceError
 from pbem.core.naming import Names
 from pbem.core.repository import Loaded
+from pbem.create import events as creation_events
 from pbem.play.views import versions_text
+from pbem.undo import events as undo_events
 from web.games import WEB_GAMES
 
 SESSION_KEY = "seats"
@@ -140,11 +142,11 @@ def log_lines(events: Sequence[dict[str, Any]], names: Names) -> list[LogLine]:
         elif kind == ev.GAME_CREATED:
             who = "organiser"
             text = f"Game of {str(d['game']).title()} created (rules version {d['rules_version']})"
-        elif kind == ev.GAME_STARTED:
+        elif kind == creation_events.GAME_STARTED:
             text = f"The game starts; to act: {names.many(d['to_act'])}"
-        elif kind == ev.UNDO_REQUESTED:
+        elif kind == undo_events.UNDO_REQUESTED:
             text = f"{who} asks to go back to version {d['to_version']}"
-        elif kind == ev.UNDO_DECIDED:
+        elif kind == undo_events.UNDO_DECIDED:
             verdict = "accepts" if d["accept"] else "declines"
             text = f"{who} {verdict} undo request {d['request']}"
         elif kind == ev.ACTIONS_RETRACTED:

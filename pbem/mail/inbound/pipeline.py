@@ -37,10 +37,10 @@ from pbem.app.config import Settings
 from pbem.app.service import GameService
 from pbem.core.db import Database
 from pbem.core.errors import ServiceError, StaleVersion
-from pbem.core.events import GAME_STARTED
 from pbem.core.hot_path import fetch_first
 from pbem.core.time_source import Clock, SystemClock, format_time
 from pbem.create import invitation_replies
+from pbem.create.events import GAME_STARTED
 from pbem.mail.inbound import replies
 from pbem.mail.inbound.classification import Kind
 from pbem.mail.inbound.outcome import Outcome, Recorder, Result, record_outcome

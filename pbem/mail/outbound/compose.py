@@ -37,6 +37,7 @@ from pbem.core.hot_path import fetch_first, fetch_rows
 from pbem.core.naming import Names
 from pbem.core.repository import Loaded, SeatInfo
 from pbem.core.time_source import format_time
+from pbem.create import events as creation_events
 from pbem.mail.inbound.quotes import REPLY_MARKER
 from pbem.mail.models import PENDING, OutboxMail, SeatReplyKey
 from pbem.mail.outbound.address import (
@@ -426,7 +427,9 @@ def since_text(
 ) -> str:
     """What ``seat`` may see of the log after version ``after``, one line per event."""
     visible = [
-        e for e in visible_events(events, seat, after, names=names) if e["type"] != ev.GAME_STARTED
+        e
+        for e in visible_events(events, seat, after, names=names)
+        if e["type"] != creation_events.GAME_STARTED
     ]
     if not visible:
         return ""
