@@ -4,5 +4,5 @@ library only, shared with the offline verifier), replay, the repository with its
 snapshots, the unit of work, the projections' runner and the read models every feature reads
 (``projections/``), the database and its tables, migrations, the injected time source
 (``time_source``), the errors, the reader of whole numbers and header-safe text
-(``header_text``). The features' event types and read models are registered with its
-registries by the composition root (``pbem.app.bootstrap.register_features``)."""
+(``header_text``). The features' event types, read models and lapse rules are registered with
+its registries by the composition root (``pbem.app.bootstrap.register_features``)."""

@@ -16,8 +16,8 @@ fields' types, so the stored form is exactly the dataclass's fields:
 Schemas never change once events are stored with them: a new shape is a new dataclass of
 the next version, registered beside the old one, with an ``upcaster`` from the old one.
 
-Kept apart from ``pbem.core.events`` so that a feature's event types (the clock's,
-``pbem.clock.events``) are declared the same way without importing it: the composition root
+Kept apart from ``pbem.core.events`` so that a feature's event types (``pbem.clock.events``,
+``pbem.undo.events`` …) are declared the same way without importing it: the composition root
 registers them (``pbem.app.bootstrap.register_features``), so the core names no feature.
 """
 

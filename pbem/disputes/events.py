@@ -1,4 +1,4 @@
-"""The events of a dispute (docs/disputes.md): a seat disputes actions of the log
+"""The events of a dispute: a seat disputes actions of the log
 (``DisputeOpened``), the other seats agree or not (``DisputeAnswered``), and the consent or the
 administrator decides it (``DisputeResolved``). An upheld dispute's retraction is the core's
 ``ActionsRetracted`` (``pbem.core.events``), appended right after its ``DisputeResolved``.
