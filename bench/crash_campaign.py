@@ -730,10 +730,15 @@ def _count(
     from sqlmodel import select
 
     import engine
+    from pbem.app.bootstrap import register_features
     from pbem.core.db import Database
     from pbem.core.models import Event, Game
     from pbem.core.replay import verify
     from pbem.mail.models import SENT, InboundMail, OutboxMail
+
+    # The features' event types (the clock's, undo's, the disputes', the invitations'): the
+    # replay below reads every event of the games, and no service is built here.
+    register_features()
 
     kills = deployment.kills
     figures.kills_worker = sum(1 for k in kills if k.target == "worker")

@@ -310,7 +310,12 @@ def decode_payload(type_: str, schema_version: int, text: str) -> tuple[dict[str
     JSON and typed."""
     schema = SCHEMAS.get((type_, schema_version))
     if schema is None:
-        raise EventDataError(f"unknown event type or schema version: {type_} v{schema_version}")
+        # A feature's events are known once the composition root has registered them: a
+        # script that reads a log without building the service calls register_features().
+        raise EventDataError(
+            f"unknown event type or schema version: {type_} v{schema_version} (a feature's "
+            "events are registered by pbem.app.bootstrap.register_features())"
+        )
     try:
         raw = json.loads(text)
     except ValueError as e:
