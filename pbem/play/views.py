@@ -183,6 +183,9 @@ def action_words(data: Mapping[str, Any], names: Names) -> str:
     log = [names.text(line) for line in log]
     if data.get("hidden"):
         return " ".join(log) if log else f"{names.of(data['seat'])} made a secret choice"
+    if log and data.get("secret"):
+        # The seat's own secret action (the others see only the log): what it chose too.
+        return f"{'; '.join(log)}: {data.get('canonical')}"
     if log:
         return "; ".join(log)
     return f"{names.of(data['seat'])}: {data.get('canonical')}"
