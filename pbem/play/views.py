@@ -149,22 +149,27 @@ def visible_events(
                 data["log"] = names.lines(data["log"])
                 if data.get("hidden"):
                     data["summary"] = f"{names.of(data['seat'])} acted"
-            if e.type == ev.ACTION_APPLIED:
+            if e.version in named:  # only the actions an undo names: words cost
                 moves[e.version] = action_words(data, names)
             item["text"] = event_text(e.type, data, names, moves=moves, events=events)
         out.append(item)
     return out
 
 
+#: the events that name actions taken back (or asked to be)
+_UNDOING = frozenset({undo_events.UNDO_REQUESTED, ev.ACTIONS_RETRACTED, undo_events.UNDO_LAPSED})
+
+
 def _undone_versions(events: Sequence[StoredEvent], after: int) -> set[int]:
     """The action versions that the undo requests and retractions after ``after`` name."""
     wanted: set[int] = set()
     for e in events:
-        if e.version > after and isinstance(
-            p := e.payload, undo_events.UndoRequested | ev.ActionsRetracted
-        ):
+        # By type first: the payloads of the other events are not loaded for this.
+        if e.version <= after or e.type not in _UNDOING:
+            continue
+        if isinstance(p := e.payload, undo_events.UndoRequested | ev.ActionsRetracted):
             wanted.update(p.versions)
-        elif e.version > after and isinstance(p, undo_events.UndoLapsed):
+        elif isinstance(p, undo_events.UndoLapsed):
             wanted.update(_request_versions(events, p.request))
     return wanted
 
