@@ -107,6 +107,14 @@ def _due(txn: UnitOfWork, seat: int) -> str | None:
     return row.due_at if row is not None and row.status == "running" else None
 
 
+def note_sentence(note: str) -> str:
+    """A game's note as a sentence of the refusal (the untimed game's note is the
+    administrator's refusal, which names an operator's command)."""
+    if note.startswith("This game has no time control"):
+        return "this game has no time control, so it has no deadlines and no clock to stop."
+    return note if note.endswith(".") else note + "."
+
+
 def game_clock(txn: UnitOfWork) -> GameClock | None:
     """The game's clock as projected (None: the game never had a time control)."""
     row = clock_row(txn.session, txn.game_id)
@@ -348,8 +356,11 @@ class ClockCommands:
             raise Conflict("This address has no seat in a game that is still on.")
         results = [self._away_in(g, s, until, channel, channel_ref) for g, s in seats]
         if all(r.version is None for r in results):
-            why = "; ".join(f"game {r.game_id}: {r.note}" for r in results)
-            raise Conflict(f"No game recorded your vacation ({why}).")
+            why = "\n".join(f"- game {r.game_id}: {note_sentence(r.note)}" for r in results)
+            raise Conflict(
+                "Your vacation was not recorded in any of your games, so your clocks keep "
+                f"running:\n{why}"
+            )
         return results
 
     def away_in_game(

@@ -30,7 +30,13 @@ from sqlmodel import Session
 
 from pbem.app.config import Settings
 from pbem.app.service import GameService
-from pbem.clock.commands import DATE_FORMAT, VacationResult, duration, parse_until
+from pbem.clock.commands import (
+    DATE_FORMAT,
+    VacationResult,
+    duration,
+    note_sentence,
+    parse_until,
+)
 from pbem.clock.display import due_text, when_text
 from pbem.clock.time_control import format_duration
 from pbem.core.errors import BadRequest
@@ -300,7 +306,7 @@ def away_answer(until: datetime, results: Sequence[VacationResult], here: str) -
                 f"running.{_deadline(r)}"
             )
         elif r.version is None:
-            lines.append(f"- {name}: nothing changed there: {_reason(r.note)}")
+            lines.append(f"- {name}: nothing changed there: {note_sentence(r.note)}")
         elif r.until is not None and r.until < format_time(until):  # ISO UTC: compared as text
             lines.append(
                 f"- {name}: the game's vacation allowance runs out first, so your clock there "
@@ -340,14 +346,6 @@ def back_answer(results: Sequence[VacationResult], here: str) -> str:
             "In each of your games:\n" + "\n".join(lines),
         ]
     )
-
-
-def _reason(note: str) -> str:
-    """Why a game did not record the vacation, in a player's words (the service's refusal
-    of an untimed game names an operator's command)."""
-    if note.startswith("This game has no time control"):
-        return "this game has no deadlines, so there is no clock to stop."
-    return note if note.endswith(".") else note + "."
 
 
 def answer_mail(

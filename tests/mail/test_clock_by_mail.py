@@ -133,6 +133,8 @@ def test_away_and_back_in_every_game_of_the_address(world: MailWorld) -> None:
     world.clock.advance(HOUR)
     outcome, detail, answer = world.say(second.id, 1, f"away until {month}")
     assert outcome == "refused" and "no vacation allowance left" in _text(answer)
+    assert "Your vacation was not recorded in any of your games" in _text(answer)
+    assert "pbem time-control" not in _text(answer)  # an operator's command, not a player's
 
 
 def test_an_extension_and_a_pause_by_consent(world: MailWorld) -> None:
