@@ -82,6 +82,12 @@ class VacationResult:
     #: seconds of vacation allowance left in this game
     allowance_left: int | None
     note: str
+    #: the game's name (``lancelot``); "" when the game could not be read
+    game: str = ""
+    #: the game's vacation allowance in all, in seconds (None: the game has no deadlines)
+    allowance: int | None = None
+    #: the seat's deadline after it (ISO UTC), when it owes a timed decision now
+    due_at: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -92,6 +98,21 @@ class VacationResult:
             "allowance_left": self.allowance_left,
             "note": self.note,
         }
+
+
+def _due(txn: UnitOfWork, seat: int) -> str | None:
+    """The seat's running deadline as this transaction's projection left it (None: it owes
+    no timed decision now), for the answer to ``away`` and ``back``."""
+    row = txn.session.get(Deadline, (txn.game_id, seat))
+    return row.due_at if row is not None and row.status == "running" else None
+
+
+def note_sentence(note: str) -> str:
+    """A game's note as a sentence of the refusal (the untimed game's note is the
+    administrator's refusal, which names an operator's command)."""
+    if note.startswith("This game has no time control"):
+        return "this game has no time control, so it has no deadlines and no clock to stop."
+    return note if note.endswith(".") else note + "."
 
 
 def game_clock(txn: UnitOfWork) -> GameClock | None:
@@ -335,8 +356,11 @@ class ClockCommands:
             raise Conflict("This address has no seat in a game that is still on.")
         results = [self._away_in(g, s, until, channel, channel_ref) for g, s in seats]
         if all(r.version is None for r in results):
-            why = "; ".join(f"game {r.game_id}: {r.note}" for r in results)
-            raise Conflict(f"No game recorded your vacation ({why}).")
+            why = "\n".join(f"- game {r.game_id}: {note_sentence(r.note)}" for r in results)
+            raise Conflict(
+                "Your vacation was not recorded in any of your games, so your clocks keep "
+                f"running:\n{why}"
+            )
         return results
 
     def away_in_game(
@@ -375,7 +399,15 @@ class ClockCommands:
             left = max(0, tc.vacation - clock.seats[seat].vacation_used)
             if left <= 0:
                 return VacationResult(
-                    game_id, seat, None, None, 0, "no vacation allowance left in this game"
+                    game_id,
+                    seat,
+                    None,
+                    None,
+                    0,
+                    "no vacation allowance left in this game",
+                    txn.rules.name,
+                    tc.vacation,
+                    _due(txn, seat),
                 )
             event = ce.VacationStarted(
                 seat=seat, until=format_time(until), channel=channel, channel_ref=channel_ref
@@ -395,6 +427,9 @@ class ClockCommands:
                 None if end is None else format_time(end),
                 left,
                 note,
+                txn.rules.name,
+                tc.vacation,
+                _due(txn, seat),
             )
 
     def back(
@@ -418,16 +453,30 @@ class ClockCommands:
             mine = None if clock is None else clock.seats.get(seat)
             ends = [b for _, b in (mine.away if mine else []) if b is not None and b > now]
             if clock is None or mine is None or not ends:
-                left = None
+                left = allowance = None
                 if clock is not None and mine is not None:
-                    left = max(0, clock.time_control.vacation - mine.vacation_used)
-                return VacationResult(game_id, seat, None, None, left, "not away")
+                    allowance = clock.time_control.vacation
+                    left = max(0, allowance - mine.vacation_used)
+                return VacationResult(
+                    game_id, seat, None, None, left, "not away", txn.rules.name, allowance
+                )
             event = ce.VacationEnded(seat=seat, channel=channel, channel_ref=channel_ref)
             stored = txn.append([event], txn.state)
             after = game_clock(txn)
             assert after is not None
-            left = max(0, after.time_control.vacation - after.seats[seat].vacation_used)
-            return VacationResult(game_id, seat, stored[-1].version, None, left, "back")
+            allowance = after.time_control.vacation
+            left = max(0, allowance - after.seats[seat].vacation_used)
+            return VacationResult(
+                game_id,
+                seat,
+                stored[-1].version,
+                None,
+                left,
+                "back",
+                txn.rules.name,
+                allowance,
+                _due(txn, seat),
+            )
 
     # -- reading ------------------------------------------------------------------------
 

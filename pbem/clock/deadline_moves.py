@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from engine.core import EngineError
+from engine.core import EngineError, Rules
 from pbem.clock import events as ce
 from pbem.clock.projection import clock_row
 from pbem.clock.schedule import GameClock
@@ -114,6 +114,33 @@ class DeadlineMoves:
         stored = txn.append(new_events, after)
         played = None if event.secret else event.canonical
         return DeadlineAct(txn.game_id, seat, due_at, True, reason, played, stored[-1].version)
+
+
+def what_will_be_played(
+    rules: Rules, state: Any, seat: int, standing_order: str | None, on_deadline: str
+) -> str:
+    """What ``_move`` would do for ``seat`` if its deadline passed now, said to that seat (a
+    reminder): its standing order when it is still legal, else the engine's default move.
+
+    The default move is the seat's own and is named to it alone: the engines compute it
+    from what the seat's view shows (Lancelot's board; Lancaster's public board, and a vote
+    is "no" with no markers), as Lancelot's own "what you can type" already lists it first.
+    A standing order is re-checked at the deadline, as ``_move`` does."""
+    if on_deadline == "wait":
+        return "the game waits for its administrator; no move is played for you."
+    if standing_order:
+        try:
+            action = rules.parse_action(state, seat, standing_order)
+            rules.apply(state, seat, action)
+        except EngineError:
+            default = rules.format_action(state, rules.auto_action(state, seat))
+            return (
+                f"your standing order '{standing_order}' is not legal in this position, so "
+                f"the game's default move will be played for you: {default}"
+            )
+        return f"your standing order will be played: {rules.format_action(state, action)}"
+    default = rules.format_action(state, rules.auto_action(state, seat))
+    return f"the game's default move will be played for you: {default}"
 
 
 def _on_deadline(txn: UnitOfWork) -> Any:

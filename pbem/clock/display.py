@@ -123,7 +123,12 @@ def clock_event_text(kind: str, d: dict[str, Any], names: Names | None = None) -
         verdict = "agrees to" if d["agree"] else "refuses"
         return f"{who(d['seat'])} {verdict} the request of version {d['request']}"
     if kind == ce.STANDING_ORDER_SET:
-        return f"{who(d['seat'])} changed their standing order"
+        # Only its own seat (and an operator) is shown this event (``pbem.play.views``).
+        if d.get("hidden"):
+            return f"{who(d['seat'])} changed their standing order"
+        if d.get("text") is None:
+            return f"{who(d['seat'])} cleared their standing order"
+        return f"{who(d['seat'])} set their standing order: {d['text']}"
     return None
 
 

@@ -22,12 +22,15 @@ from datetime import datetime, timedelta
 from sqlalchemy import and_, exists, func, insert
 from sqlmodel import Session, col, select
 
+from engine.core import EngineError
 from pbem.app.config import Settings
-from pbem.clock.display import deadline_text
+from pbem.clock.deadline_moves import what_will_be_played
+from pbem.clock.display import deadline_text, due_text
 from pbem.clock.preferences import address_key, zone_of
+from pbem.clock.projection import clock_row
+from pbem.clock.schedule import GameClock
 from pbem.core.models import Deadline, Game, Invitation, ReminderSent, Seat
-from pbem.core.naming import Names
-from pbem.core.repository import seat_infos
+from pbem.core.repository import Loaded, seat_infos
 from pbem.core.time_source import format_time
 from pbem.create import invitations
 from pbem.mail.models import OutboxMail
@@ -129,14 +132,14 @@ def send_reminders(
     settings: Settings,
     address: str,
     now: datetime,
-    names: Callable[[str], Names],
+    load: Callable[[str], Loaded],
     limit: int,
 ) -> ReminderMail | None:
     """Claim every reminder of ``address`` due by ``now`` + ``WINDOW`` and write the one
     mail that sends them, in ``session``'s transaction (the caller commits both, or on an
     IntegrityError — another sweep claimed one first — neither). None when nothing is due
-    now (the window only adds to a mail that is due anyway). ``names``: a game's seat
-    names."""
+    now (the window only adds to a mail that is due anyway). ``load``: a game as it stands
+    (its seats' names, and what its deadline would play)."""
     due = [
         r
         for r in due_reminders(session, now, now + WINDOW, limit, [address_key(address)])
@@ -162,7 +165,7 @@ def send_reminders(
             for key, _ in r.keys
         ],
     )
-    session.add(_mail(session, settings, due, now, names))
+    session.add(_mail(session, settings, due, now, load))
     session.flush()  # an error shows here, inside the caller's handling, not at commit
     return ReminderMail(
         due[0].address,
@@ -182,18 +185,37 @@ def _waiting(session: Session, r: DueReminder) -> bool:
     return r.seat in invitations.waiting_among(session, pending, seat_infos([seat]))
 
 
+def _at_deadline(session: Session, loaded: Loaded, r: DueReminder) -> str:
+    """What the deadline will play for the reminded seat, as ``pbem.clock.deadline_moves``
+    would play it now: its standing order (named to the seat alone: it is its own), else
+    the game's default move."""
+    row = session.get(Deadline, (r.game_id, r.seat))
+    order = None if row is None else row.standing_order
+    state = clock_row(session, r.game_id)
+    on_deadline = (
+        "move"
+        if state is None
+        else GameClock.from_json(json.loads(state.state)).time_control.on_deadline
+    )
+    try:
+        return what_will_be_played(loaded.rules, loaded.state, r.seat, order, on_deadline)
+    except (EngineError, ValueError):  # a seat with nothing to do after all: say nothing more
+        return "the game's default move will be played for you."
+
+
 def _mail(
     session: Session,
     settings: Settings,
     due: Sequence[DueReminder],
     now: datetime,
-    names: Callable[[str], Names],
+    load: Callable[[str], Loaded],
 ) -> OutboxMail:
     by_game: dict[str, list[DueReminder]] = defaultdict(list)
     for r in due:
         by_game[r.game_id].append(r)
     games = {g.id: g for g in session.exec(select(Game).where(col(Game.id).in_(list(by_game))))}
-    named = {g: names(g) for g in by_game}
+    loaded = {g: load(g) for g in by_game}
+    named = {g: loaded[g].names for g in by_game}
     # One mail, one address: its zone (if it gave one) for every entry.
     zone = zone_of(session, due[0].address)
     entries = []
@@ -201,10 +223,12 @@ def _mail(
         game = games[r.game_id]
         # worded as in the turn mails and on the seat page
         shown = deadline_text("running", r.due_at, now, zone)
+        then = _at_deadline(session, loaded[r.game_id], r)
         entries.append(
             f"- {game.game.title()}, game {r.game_id}: you play "
             f"{named[r.game_id].of(r.seat)}.\n"
             f"  Deadline: {shown}\n"
+            f"  If you do not move by {due_text(r.due_at)}, {then}\n"
             f"  Your board: {c.seat_link(session, settings, r.game_id, r.seat)}"
         )
     first = due[0]
@@ -220,9 +244,11 @@ def _mail(
         headline=headline,
         games="\n\n".join(entries),
         after=(
-            "Reply to this mail with your move, or play it on the board."
+            "Reply to this mail with your move, or play it on the board. To choose the "
+            "move played for you if the deadline passes, reply 'default <move>'."
             if single
-            else "Play each on its board, or reply to that game's latest mail."
+            else "Play each on its board, or reply to that game's latest mail (there, "
+            "'default <move>' chooses the move played for you if the deadline passes)."
         ),
     )
     game = games[first.game_id]

@@ -20,7 +20,7 @@ Each is applied through the game service and answered with a mail saying what wa
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -30,7 +30,14 @@ from sqlmodel import Session
 
 from pbem.app.config import Settings
 from pbem.app.service import GameService
-from pbem.clock.commands import DATE_FORMAT, duration, parse_until
+from pbem.clock.commands import (
+    DATE_FORMAT,
+    VacationResult,
+    duration,
+    note_sentence,
+    parse_until,
+)
+from pbem.clock.display import due_text, when_text
 from pbem.clock.time_control import format_duration
 from pbem.core.errors import BadRequest
 from pbem.core.repository import Loaded
@@ -174,29 +181,15 @@ def apply_line(
         if until is None:
             raise BadRequest(f"Write 'away until' and the day you are back: {DATE_FORMAT}.")
         results = service.away(email, until, channel=CHANNEL, channel_ref=channel_ref)
-        lines = []
-        for r in results:
-            left = "" if r.allowance_left is None else f"; allowance left {_left(r.allowance_left)}"
-            shown = f" until {_shown(r.until)}" if r.until else ""
-            lines.append(f"- game {r.game_id}: {r.note}{shown}{left}")
         mine = next((r for r in results if r.game_id == game_id), None)
-        answer = (
-            f"Away until {_shown(format_time(until))}. Your clocks stop in each game, "
-            "within its vacation allowance:\n\n" + "\n".join(lines)
-        )
+        answer = away_answer(until, results, game_id)
         count = sum(r.version is not None for r in results)
         did = f"away until {format_time(until)} in {count} game(s)"
         return Done(mine.version if mine else None, did, answer)
     if match.group("back"):
         results = service.back(email, channel=CHANNEL, channel_ref=channel_ref)
-        lines = [
-            f"- game {r.game_id}: {r.note}"
-            + ("" if r.allowance_left is None else f"; allowance left {_left(r.allowance_left)}")
-            for r in results
-        ]
         mine = next((r for r in results if r.game_id == game_id), None)
-        answer = "Welcome back: your clocks run again.\n\n" + "\n".join(lines)
-        return Done(mine.version if mine else None, "back", answer)
+        return Done(mine.version if mine else None, "back", back_answer(results, game_id))
     if match.group("ask"):
         what = match.group("ask").lower()
         rest = match.group("seconds").strip()
@@ -265,12 +258,94 @@ def _digest(service: GameService, email: str, mode: str) -> Done:
     raise BadRequest("Write 'digest daily' for one mail a day, or 'digest off'.")
 
 
-def _shown(when: str | None) -> str:
-    return "" if when is None else when[:16].replace("T", " ") + " UTC"
+# -- the answers to ``away`` and ``back`` ---------------------------------------------------
+# Written for a player who has never read docs/deadlines.md: until when their clocks stop,
+# what a game's vacation allowance is, how much is left, and what happens when it runs out
+# (the clock runs again, and a deadline that then passes plays the standing order or the
+# game's default move for them).
+
+#: What time away does, said once above the games' lines.
+AWAY_MEANS = (
+    "While you are away your time does not count: your deadlines move later by the time you "
+    "are away, so none of them passes and no move is played for you. Each game allows only "
+    "so much time away in all, its vacation allowance. Where it runs out before the day you "
+    "gave, your clock in that game runs again from then, and if your deadline there passes, "
+    "your standing order (if you left one with 'default <move>') or else the game's default "
+    "move is played for you."
+)
 
 
-def _left(seconds: int) -> str:
-    return format_duration(seconds) if seconds > 0 else "none"
+def _game_named(r: VacationResult, here: str) -> str:
+    title = f"{r.game.title()}, game {r.game_id}" if r.game else f"Game {r.game_id}"
+    return title + (" (this game)" if r.game_id == here else "")
+
+
+def _allowance(r: VacationResult, after: str = "") -> str:
+    """`` This game allows 3 days away in all; after this you have 1 day 9 hours left.``"""
+    if r.allowance is None or r.allowance_left is None:
+        return ""
+    left = format_duration(r.allowance_left) if r.allowance_left > 0 else "none"
+    allows = format_duration(r.allowance)
+    return f" This game allows {allows} away in all; {after}you have {left} left."
+
+
+def _deadline(r: VacationResult) -> str:
+    return f" Your deadline there is now {due_text(r.due_at)}." if r.due_at else ""
+
+
+def away_answer(until: datetime, results: Sequence[VacationResult], here: str) -> str:
+    """The answer to ``away until …``: one paragraph per game of the address."""
+    asked = when_text(until)
+    lines = []
+    for r in results:
+        name = _game_named(r, here)
+        if r.version is None and r.allowance_left == 0:
+            lines.append(
+                f"- {name}: you have no time away left in this game (it allows "
+                f"{format_duration(r.allowance or 0)} in all), so your clock there keeps "
+                f"running.{_deadline(r)}"
+            )
+        elif r.version is None:
+            lines.append(f"- {name}: nothing changed there: {note_sentence(r.note)}")
+        elif r.until is not None and r.until < format_time(until):  # ISO UTC: compared as text
+            lines.append(
+                f"- {name}: the game's vacation allowance runs out first, so your clock there "
+                f"stops only until {due_text(r.until)} and runs again then."
+                f"{_allowance(r, 'after this ')}{_deadline(r)}"
+            )
+        else:
+            lines.append(
+                f"- {name}: your clock stops until {asked}."
+                f"{_allowance(r, 'after this ')}{_deadline(r)}"
+            )
+    return "\n\n".join(
+        [
+            f"You are away until {asked}.",
+            AWAY_MEANS,
+            "In each of your games:\n" + "\n".join(lines),
+            "Back sooner? Reply 'back' on a line of its own: your clocks run again at once, "
+            "and the time away you did not use is kept.",
+        ]
+    )
+
+
+def back_answer(results: Sequence[VacationResult], here: str) -> str:
+    """The answer to ``back``: one line per game of the address."""
+    lines = []
+    for r in results:
+        name = _game_named(r, here)
+        if r.version is None:
+            lines.append(f"- {name}: you were not away there; nothing changed.{_allowance(r)}")
+        else:
+            lines.append(f"- {name}: your clock runs again from now.{_allowance(r)}{_deadline(r)}")
+    return "\n\n".join(
+        [
+            "Welcome back: your time counts again in every game where you were away, and "
+            "your deadlines pass as usual (at a deadline you miss, your standing order or "
+            "the game's default move is played for you).",
+            "In each of your games:\n" + "\n".join(lines),
+        ]
+    )
 
 
 def answer_mail(

@@ -28,7 +28,6 @@ from pbem.clock.reminders import DueReminder, ReminderMail, due_reminders
 from pbem.clock.reminders import send_reminders as write_reminders
 from pbem.core.db import Database
 from pbem.core.models import Deadline
-from pbem.core.naming import Names, names_for
 from pbem.core.time_source import format_time
 
 log = logging.getLogger(__name__)
@@ -146,10 +145,6 @@ class Sweeper:
     def _remind_address(self, address: str, now: datetime) -> ReminderMail | None:
         limit = self.settings.deadlines.sweep_batch
         with self.db.write() as session:
-            return write_reminders(session, self.settings, address, now, self._names, limit)
-
-    def _names(self, game_id: str) -> Names:
-        """The seats' names as people read them (labels such as colours come from the
-        game's public view, which needs its state)."""
-        loaded = self.service.load(game_id)
-        return names_for(loaded.rules, loaded.state, [s.name for s in loaded.seats])
+            # The game as it stands: its seats' names (labels such as colours come from its
+            # public view) and what its deadline would play for the reminded seat.
+            return write_reminders(session, self.settings, address, now, self.service.load, limit)

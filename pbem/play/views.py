@@ -3,7 +3,8 @@
 Nothing in this module reads the state directly; it reads views, and the log filtered for
 the viewer: a secret action of another seat shows only as "seat N acted" until the next
 irreversible step (a reveal) or the end of the game; emails and message references are shown
-only to their owner.
+only to their owner; another seat's standing order is left out altogether. An undo request
+or a retraction names the moves it takes back as the viewer saw them.
 """
 
 from __future__ import annotations
@@ -118,11 +119,22 @@ def visible_events(
     gets ``text`` (one line for people, seats named "Ann (Red)") and an action's ``log``
     lines name the players (the engine's own lines stay in ``engine_log``)."""
     revealed = revealed_after(events)
+    # The moves an undo request or a retraction after ``after`` names, described as this
+    # viewer may see them (a secret action stays "has voted"), even when they are older.
+    named = _undone_versions(events, after) if names is not None else set()
+    moves: dict[int, str] = {}
     out = []
     for e in events:
         if e.version <= after:
+            if e.version in named and e.type == ev.ACTION_APPLIED and names is not None:
+                data = dict(e.data) if everything else _visible_data(e, viewer, revealed)
+                moves[e.version] = action_words(data, names)
             continue
         data = dict(e.data) if everything else _visible_data(e, viewer, revealed)
+        if data.get("withheld"):
+            # Another seat's standing order is not theirs to know: not even that it changed
+            # (``_visible_clock_data``).
+            continue
         item = {
             "version": e.version,
             "type": e.type,
@@ -137,9 +149,59 @@ def visible_events(
                 data["log"] = names.lines(data["log"])
                 if data.get("hidden"):
                     data["summary"] = f"{names.of(data['seat'])} acted"
-            item["text"] = event_text(e.type, data, names)
+            if e.version in named:  # only the actions an undo names: words cost
+                moves[e.version] = action_words(data, names)
+            item["text"] = event_text(e.type, data, names, moves=moves, events=events)
         out.append(item)
     return out
+
+
+#: the events that name actions taken back (or asked to be)
+_UNDOING = frozenset({undo_events.UNDO_REQUESTED, ev.ACTIONS_RETRACTED, undo_events.UNDO_LAPSED})
+
+
+def _undone_versions(events: Sequence[StoredEvent], after: int) -> set[int]:
+    """The action versions that the undo requests and retractions after ``after`` name."""
+    wanted: set[int] = set()
+    for e in events:
+        # By type first: the payloads of the other events are not loaded for this.
+        if e.version <= after or e.type not in _UNDOING:
+            continue
+        if isinstance(p := e.payload, undo_events.UndoRequested | ev.ActionsRetracted):
+            wanted.update(p.versions)
+        elif isinstance(p, undo_events.UndoLapsed):
+            wanted.update(_request_versions(events, p.request))
+    return wanted
+
+
+def _request_versions(events: Sequence[StoredEvent], request: int) -> tuple[int, ...]:
+    found = next((e for e in events if e.version == request), None)
+    p = None if found is None else found.payload
+    return p.versions if isinstance(p, undo_events.UndoRequested) else ()
+
+
+def action_words(data: Mapping[str, Any], names: Names) -> str:
+    """An action in a few words, as the viewer may see it (``data``: its visible payload,
+    log lines named): "Ann (Red) placed a knight on E5", and for another seat's secret
+    action only what the engine's public log says ("Ann (Red) has voted")."""
+    log = [str(line).rstrip(".") for line in data.get("log") or () if line]
+    log = [names.text(line) for line in log]
+    if data.get("hidden"):
+        return " ".join(log) if log else f"{names.of(data['seat'])} made a secret choice"
+    if log and data.get("secret"):
+        # The seat's own secret action (the others see only the log): what it chose too.
+        return f"{'; '.join(log)}: {data.get('canonical')}"
+    if log:
+        return "; ".join(log)
+    return f"{names.of(data['seat'])}: {data.get('canonical')}"
+
+
+def moves_text(versions: Sequence[int], moves: Mapping[int, str]) -> str:
+    """ "Ann (Red) placed a knight on E5 (version 4), Bob (Blue) … (version 5)"; "" when
+    one of them is not known here (the caller then names the versions)."""
+    if not versions or any(v not in moves for v in versions):
+        return ""
+    return ", ".join(f"{moves[v]} (version {v})" for v in versions)
 
 
 def _visible_data(e: StoredEvent, viewer: int | None, revealed: dict[int, bool]) -> dict[str, Any]:
@@ -191,8 +253,12 @@ def _visible_clock_data(p: Any, data: dict[str, Any], viewer: int | None) -> dic
     if viewer is None or author != viewer:
         data["channel_ref"] = None
     if isinstance(p, ce.StandingOrderSet) and viewer != p.seat:
-        data["text"] = None
-        data["hidden"] = True
+        # Decision (docs/deadlines.md, "Standing orders are their seat's alone"): a standing
+        # order says what its seat means to play (a vote included), and even that one was
+        # set or changed hints at it, so another seat or a spectator is not told it exists:
+        # ``visible_events`` leaves it out of their log (mails, pages, the API). Its seat is
+        # answered with the order it set.
+        return {"seat": p.seat, "withheld": True, "text": None, "hidden": True}
     return data
 
 
@@ -227,8 +293,19 @@ def versions_text(numbers: list[int]) -> str:
     return "versions " + ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def event_text(kind: str, d: dict[str, Any], names: Names | None = None) -> str:
-    """One event as people read it (seats named when ``names`` is given)."""
+def event_text(
+    kind: str,
+    d: dict[str, Any],
+    names: Names | None = None,
+    *,
+    moves: Mapping[int, str] | None = None,
+    events: Sequence[StoredEvent] = (),
+) -> str:
+    """One event as people read it (seats named when ``names`` is given). ``moves``: the
+    actions as the viewer may see them (``action_words``), by version, so that an undo
+    request or a retraction names the moves it takes back; ``events``: the log they came
+    from (a lapsed request's moves are its request's)."""
+    moves = moves or {}
 
     def who(seat: int) -> str:
         return names.of(seat) if names is not None else f"seat {seat}"
@@ -254,16 +331,28 @@ def event_text(kind: str, d: dict[str, Any], names: Names | None = None) -> str:
         to_act = names.many(d["to_act"]) if names is not None else str(d["to_act"])
         return f"started; to act: {to_act}"
     if kind == undo_events.UNDO_REQUESTED:
+        taken = moves_text(d["versions"], moves)
+        if taken:
+            return f"{who(d['seat'])} asks to take back: {taken}"
         return f"{who(d['seat'])} asks to go back to version {d['to_version']}"
     if kind == undo_events.UNDO_DECIDED:
         verdict = "accepts" if d["accept"] else "declines"
         return f"{who(d['seat'])} {verdict} undo request {d['request']}"
     if kind == undo_events.UNDO_LAPSED:
+        taken = moves_text(_request_versions(events, d["request"]), moves)
+        if taken:
+            return (
+                f"{who(d['seat'])}'s undo request {d['request']} lapsed: the game moved on "
+                f"before everyone answered, so these stay played: {taken}"
+            )
         return (
             f"{who(d['seat'])}'s undo request {d['request']} (back to version "
             f"{d['to_version']}) lapsed: the game moved on before everyone answered"
         )
     if kind == ev.ACTIONS_RETRACTED:
+        taken = moves_text(d["versions"], moves)
+        if taken:
+            return f"back to version {d['to_version']}, taking back: {taken}"
         return f"back to version {d['to_version']}, retracting {versions_text(d['versions'])}"
     if kind == ev.PLAYER_RESIGNED:
         return f"{who(d['seat'])} resigned"

@@ -6,10 +6,12 @@ The outbox asks these planners through the table the composition root fills
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pbem.core import events as ev
+from pbem.core import store
+from pbem.core.events import StoredEvent
 from pbem.core.repository import SeatInfo
 from pbem.mail.outbound.mail_planners import (
     AppendMails,
@@ -18,6 +20,7 @@ from pbem.mail.outbound.mail_planners import (
     SeatMail,
     StandingNotice,
 )
+from pbem.play.views import action_words, moves_text, versions_text, visible_events
 from pbem.undo import events as undo_events
 from pbem.undo.projection import waiting_request
 
@@ -30,6 +33,8 @@ class _PendingUndo:
     seat: int
     to_version: int
     answered: frozenset[int]
+    #: the action versions it would take back
+    versions: tuple[int, ...] = ()
 
 
 def _pending_undo(append: AppendMails) -> _PendingUndo | None:
@@ -42,12 +47,46 @@ def _pending_undo(append: AppendMails) -> _PendingUndo | None:
     if made is not None:
         d = made.payload
         assert isinstance(d, undo_events.UndoRequested)
-        return _PendingUndo(made.version, d.seat, d.to_version, frozenset())
+        return _PendingUndo(made.version, d.seat, d.to_version, frozenset(), d.versions)
     row = waiting_request(append.ctx.session, append.ctx.game_id)
     if row is None:
         return None
     answered = frozenset(json.loads(row.accepted_by))
-    return _PendingUndo(row.request, row.seat, row.to_version, answered)
+    asked = next((e for e in _log_from(append, row.request) if e.version == row.request), None)
+    versions = (
+        asked.payload.versions
+        if asked is not None and isinstance(asked.payload, undo_events.UndoRequested)
+        else ()
+    )
+    return _PendingUndo(row.request, row.seat, row.to_version, answered, versions)
+
+
+def _log_from(append: AppendMails, first: int) -> Sequence[StoredEvent]:
+    """The log from version ``first`` on: the append's tail when it reaches that far back
+    (nearly always: an undo takes back the latest moves), else read from the store."""
+    history = append.history
+    if history and history[0].version <= first:
+        return history
+    return store.read(append.session, append.ctx.game_id, after=first - 1)
+
+
+def _moves(append: AppendMails, pending: _PendingUndo) -> Callable[[int], str]:
+    """What the request would take back, as each seat may see it ("Ann (Red) placed a
+    knight on E5 (version 4), …"); a secret action stays what the engine's public log says
+    of it ("Ann (Red) has voted")."""
+    if not pending.versions:
+        return lambda viewer: f"the moves after version {pending.to_version}"
+    log = _log_from(append, min(pending.versions))
+
+    def moves(viewer: int) -> str:
+        described = {
+            e["version"]: action_words(e["data"], append.names)
+            for e in visible_events(log, viewer, names=append.names)
+            if e["version"] in pending.versions
+        }
+        return moves_text(pending.versions, described) or versions_text(list(pending.versions))
+
+    return moves
 
 
 def _pending_lines(append: AppendMails) -> Callable[[int], str] | None:
@@ -55,23 +94,26 @@ def _pending_lines(append: AppendMails) -> Callable[[int], str] | None:
     if pending is None:
         return None
     names = append.names
+    moves = _moves(append, pending)
 
     def line(viewer: int) -> str:
+        taken = moves(viewer)
         if pending.seat == viewer:
             return (
-                f"Your undo request {pending.request} (back to version {pending.to_version}) "
-                "is waiting for the others' answers."
+                f"Your undo request {pending.request} is waiting for the others' answers. "
+                f"It takes back: {taken}; the game would go back to version "
+                f"{pending.to_version}."
             )
         if viewer in pending.answered:
             return (
-                f"{names.of(pending.seat)} asks to take the game back to version "
-                f"{pending.to_version}; you accepted, the others have yet to answer."
+                f"{names.of(pending.seat)} asks to take back: {taken}. You accepted; the "
+                "others have yet to answer."
             )
         return (
-            f"{names.of(pending.seat)} asks to take the game back to version "
-            f"{pending.to_version} (undo request {pending.request}): reply 'accept' to "
-            "agree or 'decline' to refuse, on a line of its own. Any move in the game "
-            "lets the request lapse."
+            f"{names.of(pending.seat)} asks to take back: {taken}. The game would go back "
+            f"to version {pending.to_version} (undo request {pending.request}). Reply "
+            "'accept' to agree or 'decline' to refuse, on a line of its own. Any move in "
+            "the game lets the request lapse."
         )
 
     return line

@@ -91,8 +91,14 @@ def test_away_and_back_in_every_game_of_the_address(world: MailWorld) -> None:
     outcome, detail, answer = world.say(first.id, 0, f"away until {back_day}")
     assert outcome == "applied" and "in 2 game(s)" in detail
     told = _text(answer)
-    assert f"game {first.id}: away" in told and f"game {second.id}: away" in told
-    assert "allowance left" in told
+    # Said as a sentence: until when, what the allowance is, what is left, what happens when
+    # it runs out.
+    assert told.count("your clock stops until Wed 04 Jun 2025 00:00 UTC.") == 2, told
+    assert f"Lancelot, game {first.id} (this game): your clock stops until" in told
+    assert f"Lancelot, game {second.id}: your clock stops until" in told
+    assert "This game allows 3 days away in all; after this you have 1 day 9 hours left." in told
+    assert "Your deadline there is now Fri 06 Jun 2025 00:00 UTC." in told
+    assert "your standing order (if you left one with 'default <move>') or else" in told
     until = format_time(start.replace(hour=0) + 48 * HOUR)
     assert _row(world, first.id, 0).away_until == until
     assert _row(world, second.id, 1).away_until == until
@@ -102,7 +108,10 @@ def test_away_and_back_in_every_game_of_the_address(world: MailWorld) -> None:
 
     world.clock.advance(HOUR)
     outcome, detail, answer = world.say(first.id, 0, "back")
-    assert outcome == "applied" and "Welcome back" in _text(answer)
+    told = _text(answer)
+    assert outcome == "applied" and "Welcome back: your time counts again" in told
+    assert f"Lancelot, game {first.id} (this game): your clock runs again from now." in told
+    assert "This game allows 3 days away in all; you have 2 days 23 hours left." in told
     assert _row(world, first.id, 0).due_at == format_time(start + 49 * HOUR)
 
     # Away for a month, from an hour after the start: the 3 days' allowance, less the hour
@@ -110,8 +119,12 @@ def test_away_and_back_in_every_game_of_the_address(world: MailWorld) -> None:
     month = (start + 30 * 24 * HOUR).date().isoformat()
     outcome, detail, answer = world.say(second.id, 1, f"away until {month}")
     told = _text(answer)
-    assert outcome == "applied" and "the allowance ends your vacation early" in told
-    assert "allowance left none" in told
+    assert outcome == "applied" and "You are away until Wed 02 Jul 2025 00:00 UTC." in told
+    assert (
+        f"Lancelot, game {second.id} (this game): the game's vacation allowance runs out "
+        "first, so your clock there stops only until Thu 05 Jun 2025 09:00 UTC and runs "
+        "again then. This game allows 3 days away in all; after this you have none left."
+    ) in told, told
     assert _row(world, second.id, 1).away_until == format_time(start + 72 * HOUR)
     # Xena is told when Vera's clock runs again, not the day Vera gave
     told_other = _text(_latest(world, second.id, 0))
@@ -120,6 +133,8 @@ def test_away_and_back_in_every_game_of_the_address(world: MailWorld) -> None:
     world.clock.advance(HOUR)
     outcome, detail, answer = world.say(second.id, 1, f"away until {month}")
     assert outcome == "refused" and "no vacation allowance left" in _text(answer)
+    assert "Your vacation was not recorded in any of your games" in _text(answer)
+    assert "pbem time-control" not in _text(answer)  # an operator's command, not a player's
 
 
 def test_an_extension_and_a_pause_by_consent(world: MailWorld) -> None:

@@ -193,8 +193,12 @@ def test_an_open_undo_request_is_in_the_mails_and_its_lapse_is_logged_and_mailed
         "applied"
     )
     asked, asker = _latest(world, gid, 0), _latest(world, gid, 1)
-    assert "Bob (Blue) asks to take the game back to version 3" in _text(asked)
-    assert "reply 'accept' to agree or 'decline' to refuse" in _text(asked)
+    # The request names the moves it would take back, as Alice saw them.
+    assert (
+        "Bob (Blue) asks to take back: Bob (Blue) placed a knight on F6 (version 4), "
+        "Alice (Red) placed a knight on G7 (version 5). The game would go back to version 3"
+    ) in _text(asked)
+    assert "Reply 'accept' to agree or 'decline' to refuse" in _text(asked)
     assert asker.kind == "turn"
     assert "Your undo request" in _text(asker) and "waiting for the others' answers" in (
         _text(asker)

@@ -101,6 +101,9 @@ def test_a_seat_sets_a_standing_order_and_goes_away(client: FlaskClient) -> None
     assert ok.json["deadlines"][0]["standing_order"] is True
     kept = client.post(f"/api/v1/games/{g.id}/standing-order", json={"text": "pass"}, headers=seat1)
     assert kept.status_code == 201 and kept.json["checked"] is False
+    # Bob is answered with his own order's flag, not with whether Ann has one.
+    rows = {row["seat"]: row for row in kept.json["deadlines"]}
+    assert rows[1]["standing_order"] is True and "standing_order" not in rows[0]
     past = client.post(f"/api/v1/games/{g.id}/away", json={"until": "2001-01-01"}, headers=seat0)
     assert past.status_code == 400 and "past" in past.json["message"]
     garbled = client.post(f"/api/v1/games/{g.id}/away", json={"until": "soon"}, headers=seat0)
@@ -151,16 +154,20 @@ def test_a_standing_order_is_seen_by_its_seat_alone(client: FlaskClient) -> None
     made = client.post(f"/api/v1/games/{g.id}/standing-order", json={"text": "draw"}, headers=seat0)
     assert made.status_code == 201
 
-    def order_as(headers: dict[str, str]) -> dict[str, Any]:
-        events = client.get(f"/api/v1/games/{g.id}/events", headers=headers).json["events"]
-        data: dict[str, Any] = next(e for e in events if e["type"] == "StandingOrderSet")["data"]
-        return data
+    def log_as(headers: dict[str, str]) -> list[dict[str, Any]]:
+        events: list[dict[str, Any]] = client.get(
+            f"/api/v1/games/{g.id}/events", headers=headers
+        ).json["events"]
+        return events
 
-    assert order_as(seat0)["text"] == "draw"
+    mine = [e for e in log_as(seat0) if e["type"] == "StandingOrderSet"]
+    assert [e["data"]["text"] for e in mine] == ["draw"]
+    # Another seat, or the public, is not told that a standing order exists at all
+    # (docs/deadlines.md): not its move, not even the event.
     for viewer in (seat1, {}):
-        seen = order_as(viewer)
-        assert seen["text"] is None and seen["hidden"] is True
-        assert "draw" not in str(seen)
+        seen = log_as(viewer)
+        assert seen and all(e["type"] != "StandingOrderSet" for e in seen)
+        assert mine[0]["version"] not in {e["version"] for e in seen}
     full = client.get(f"/api/v1/games/{g.id}/admin/log", headers=bearer(g.admin_token))
     assert (
         next(e for e in full.json["events"] if e["type"] == "StandingOrderSet")["data"]["text"]

@@ -99,12 +99,19 @@ def _admin(game_id: str) -> str | None:
     return token
 
 
-def _with_deadlines(result: Any) -> dict[str, Any]:
+def _with_deadlines(result: Any, seat: int | None = None) -> dict[str, Any]:
+    """The result with each seat's deadline; answering a seat (``seat``), whether another
+    seat has a standing order is left out: it is that seat's alone (docs/deadlines.md)."""
     data: dict[str, Any] = result.to_json()
     for name in ("status", "checked", "request"):
         if hasattr(result, name):
             data[name] = getattr(result, name)
-    data["deadlines"] = service().deadlines(result.game_id)
+    deadlines = service().deadlines(result.game_id)
+    if seat is not None:
+        for row in deadlines:
+            if row["seat"] != seat:
+                del row["standing_order"]
+    data["deadlines"] = deadlines
     return data
 
 
@@ -177,7 +184,7 @@ class StandingOrder(MethodView):
         decision now, else at the deadline); null clears it."""
         seat = required_seat(game_id)
         result = service().set_standing_order(game_id, seat, body["text"], channel=CHANNEL)
-        return _with_deadlines(result)
+        return _with_deadlines(result, seat)
 
 
 # A seat token proves one seat of one game, not its address (whoever creates a game naming
@@ -229,7 +236,7 @@ class ClockRequests(MethodView):
         result = service().request_clock_change(
             game_id, seat, body["what"], seconds, channel=CHANNEL
         )
-        return _with_deadlines(result)
+        return _with_deadlines(result, seat)
 
 
 @blp.route("/games/<game_id>/clock-requests/answer")
@@ -244,4 +251,4 @@ class ClockRequestAnswer(MethodView):
         result = service().answer_clock_request(
             game_id, seat, body["what"], body["agree"], channel=CHANNEL
         )
-        return _with_deadlines(result)
+        return _with_deadlines(result, seat)

@@ -19,6 +19,7 @@ from pbem.mail.inbound.reading import Incoming
 from pbem.mail.models import ErrorReplySent, OutboxMail
 from pbem.mail.outbound import compose as c
 from pbem.mail.outbound.headers import msgid
+from pbem.play.turn_text import help_parts
 
 log = logging.getLogger(__name__)
 
@@ -81,8 +82,9 @@ def error_text(
 
 
 def commands_text(loaded: Loaded, seat: int) -> str:
-    """The commands a reply may hold, as ``help`` lists them."""
-    return c.render("commands", can_type=c.can_type(loaded.rules, loaded.state, seat))
+    """The commands a reply may hold, as ``help`` lists them, after whether it is the seat's
+    turn (``pbem.play.turn_text``)."""
+    return c.render("commands", **help_parts(loaded, seat))
 
 
 def info_mail(
