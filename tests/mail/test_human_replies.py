@@ -154,13 +154,28 @@ def test_a_lancelot_reply_that_is_not_a_move_is_refused_and_changes_nothing(
         ("Thanks!\nknight 1 to A", ("knight 1 to A",)),  # thanks before the move
         ("E5\ncheers ann", ("E5",)),  # the sender's own name, as typed
         ("Hallo zusammen,\nE5\nViele Grüße\nAnn", ("E5",)),
-        # Lines that could be moves are kept, greeting or not, for the game to read or refuse.
-        ("Hi, Pass", ("Hi, Pass",)),
+        # A greeting on the first command's line is cut up to its separator; without one
+        # the line is kept whole, for the game to read or refuse.
+        ("Hi, Pass", ("Pass",)),
         ("Hi E\nE5", ("Hi E", "E5")),
-        ("Hi, knight 2 to C", ("Hi, knight 2 to C",)),
-        ("Hi Bob, E5", ("Hi Bob, E5",)),
+        ("Hi E5", ("Hi E5",)),
+        ("Hi Blue knight 2 to C", ("Hi Blue knight 2 to C",)),
+        ("Hi, knight 2 to C", ("knight 2 to C",)),
+        ("Hi Bob, E5", ("E5",)),
+        ("Hi all - knight 2 to C", ("knight 2 to C",)),
         ("E5\nCheers, Pass", ("E5", "Cheers, Pass")),
-        ("E5\nThanks for the game!", ("E5", "Thanks for the game!")),
+        # A closing on a command's line ends the reply there, as a closing line does.
+        ("E5\nThanks for the game!", ("E5",)),
+        ("D5. Thanks, Cat\nPS: G7 next time", ("D5.",)),
+        ("F7 Thanks, Bob", ("F7",)),
+        ("E5\nx Ann", ("E5",)),
+        ("E5 Thanks Green", ("E5 Thanks Green",)),  # a colour is never a name
+        # Friendly marks end a line without saying anything; others may take the move back.
+        ("E5 👍", ("E5",)),
+        ("E5 🙂🙏", ("E5",)),
+        ("E5\n👍🏽", ("E5",)),
+        ("E5 ❌", ("E5 ❌",)),
+        ("E5 👎", ("E5 👎",)),
         # A greeting below the first command is not at the top: it stays, and is refused.
         ("E5\nHi,", ("E5", "Hi,")),
         ("Hi,\nCheers, Ann", ()),
