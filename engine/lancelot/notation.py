@@ -58,6 +58,8 @@ FILLER_WORDS = COMMON_FILLER | frozenset(
         "place", "places", "placing", "play", "plays", "playing", "put", "puts", "putting",
         "set", "sets", "setting", "go", "goes", "going", "move", "moves", "moving",
         "use", "uses", "using", "spend", "spends", "spending", "invoke", "invokes", "invoking",
+        # choosing a square: "I'll take G8" (a knight on a taken square is refused as such)
+        "take", "takes", "taking",
         # prepositions and joiners
         "on", "onto", "to", "at", "in", "into", "of", "with", "and", "then", "also",
         # nouns that only restate the move
