@@ -70,7 +70,7 @@ _WORD = re.compile(r"[a-z0-9']+")
 
 
 def _said(line: str) -> str | None:
-    """"accept" or "decline" when ``line`` is wholly an answer phrase (and courtesy), else
+    """ "accept" or "decline" when ``line`` is wholly an answer phrase (and courtesy), else
     None; "unclear" when it holds both."""
     w = _WORD.findall(line.lower().replace("’", "'"))
     found: set[str] = set()

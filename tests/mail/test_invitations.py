@@ -315,7 +315,7 @@ def test_a_yes_as_people_write_it_accepts_and_is_not_read_as_a_move(
 
 
 def test_a_move_after_the_acceptance_in_the_same_reply_is_applied(world: MailWorld) -> None:
-    """"Count me in!" is the answer, not a move; the move under it is applied with it."""
+    """ "Count me in!" is the answer, not a move; the move under it is applied with it."""
     players = _players("Ann", "Bob", "Cat")
     game = world.service.create_game("lancaster", {}, players, channel="api", requester="ip:in")
     inbound = build_inbound(world.service)

@@ -7,8 +7,8 @@ written here too (``notation.FORMATTERS``)."""
 from __future__ import annotations
 
 from engine.core.protocol import Action
-from engine.lancaster.pieces import plural
 from engine.lancaster.parsing import PLACING_VERBS
+from engine.lancaster.pieces import plural
 from engine.lancaster.reading import (
     PREPOSITIONS,
     Phrase,

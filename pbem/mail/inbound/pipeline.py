@@ -378,9 +378,12 @@ class Inbound:
         # A reply that opens with a move accepts with it, in the move's transaction: the
         # seat then gets no turn mail for the decision its reply makes.
         accept_with_move = invited_now and bool(groups) and groups[0][0] is None
-        if invited_now and not accept_with_move:
-            if svc.accept_invitation(game, seat, channel=CHANNEL):
-                done.append("invitation accepted")
+        if (
+            invited_now
+            and not accept_with_move
+            and svc.accept_invitation(game, seat, channel=CHANNEL)
+        ):
+            done.append("invitation accepted")
         for index, (word, lines) in enumerate(groups):
             try:
                 if word is not None:  # a feature's word: its handler applies it
