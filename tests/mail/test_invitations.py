@@ -342,3 +342,26 @@ def test_a_move_after_the_acceptance_when_the_seat_is_not_to_act_is_refused_with
     text = error.get_content()
     assert "Applied first: invitation accepted." in text
     assert "> F6" in text and "not your turn" in text.lower()
+
+
+def test_prose_from_a_lancaster_seat_not_to_act_does_not_accept(world: MailWorld) -> None:
+    """Lancaster answers "not your turn" to anything a seat not to act writes; prose is
+    still no move, so it accepts nothing (a move written too early still accepts)."""
+    players = _players("Ann", "Bob", "Cat")
+    game = world.service.create_game("lancaster", {}, players, channel="api", requester="ip:ooo")
+    version = game.version
+    for seat in range(3):
+        version = world.service.submit(
+            game.id, seat, f"extension {seat + 1}", expected_version=version, channel="api"
+        ).version
+    waiting = max(set(range(3)) - set(world.service.load(game.id).to_act))
+    invitation = next(m for m in world.outbox(game.id) if m.seat == waiting)
+    inbound = build_inbound(world.service)
+    for prose in ("I am out of the office until Monday.", "I'll pass, thanks"):
+        result = inbound.receive(reply_to(invitation, prose), "webhook")
+        assert result.outcome == "refused", result.detail
+        assert world.service.invitation_waiting(game.id, waiting)
+    assert world.service.load(game.id).version == version
+    early = inbound.receive(reply_to(invitation, "knight 2 to C"), "webhook")
+    assert early.outcome == "partly applied", early.detail
+    assert not world.service.invitation_waiting(game.id, waiting)
