@@ -149,12 +149,13 @@ def drop_opening(lines: list[str], sender_words: frozenset[str]) -> list[str]:
 
 
 #: Marks a player may end a command's line with that say nothing about the move: friendly
-#: emoji and emoticons. "❌", "👎" or "🤔" are not here: they could take the move back.
+#: emoji and emoticons. "❌", "👎" or "🤔" are not here: they could take the move back; nor
+#: ":D", whose "D" could be a county or a column ("knight 2 to:D").
 FRIENDLY_MARKS = frozenset(
     {
         *("👍", "👌", "🙂", "😀", "😃", "😄", "😁", "😊", "😉", "😎", "🤞", "🙏", "👋"),
         *("✌", "🎉", "💪", "🍀", "❤", "♥", "😅", "🤓", "⚔", "🛡", "🏰", "🐴", "☺"),
-        *(":)", ":-)", ";)", ";-)", ":D", ":-D", "=)", "(:"),
+        *(":)", ":-)", ";)", ";-)", ":-D", "=)", "(:"),
     }
 )
 #: What an emoji is written with besides its mark: variation selectors, the zero-width joiner
