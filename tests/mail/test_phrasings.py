@@ -141,3 +141,20 @@ def state_seats(state: Any) -> range:
     if isinstance(players, int):
         return range(players)
     return range(len(state.colours))
+
+
+def test_a_yes_that_is_also_a_vote_of_the_seat_is_asked_about_not_guessed() -> None:
+    """In a Lancaster vote "yes" is the seat's vote and a yes to the invitation: refused as
+    unclear (its answer says to write accept); "Yes, I accept!" is no vote, and accepts."""
+    rules, state, seat = _position("lancaster:vote")
+    seats = sorted(rules.to_act(state))
+
+    def reads(line: str) -> bool:
+        return reads_as_action(rules, state, seat, seats, line)
+
+    assert reads("yes")
+    assert read_answer(_words().groups(_read("yes")), reads).said == "unclear"
+    assert read_answer(_words().groups(_read("Yes, I accept!")), reads).said == "accept"
+    groups = _words().groups(_read("Count me in!\nvote yes 1"))
+    reading = read_answer(groups, reads)
+    assert (reading.said, reading.groups) == ("accept", [(None, ["vote yes 1"])])
