@@ -131,7 +131,7 @@ def parse_action(state: State, seat: int, text: str) -> Action:
     frame, hd = h
     if seat not in hd.seats(state, frame):
         raise NotYourTurnError(f"It is not your turn: {hd.waiting(state, frame)}")
-    from engine.lancaster.parsing import parse_words
+    from engine.lancaster.parsing import parse_words, placement_kind
 
     if "?" in text:
         # decision (ours, issue 8): a question is never read as a move, however it is worded
@@ -140,11 +140,14 @@ def parse_action(state: State, seat: int, text: str) -> Action:
             "only the move.",
             can_type=can_type(state, seat),
         )
+    said = words(text)
     try:
-        action = parse_words(state, frame, seat, words(text))
+        action = parse_words(state, frame, seat, said)
     except Unreadable as e:
+        # The kind of move the player was making: a lord's placement is no knight's.
+        what = (placement_kind(said) if frame[0] == "place" else None) or _what(frame)
         raise ActionSyntaxError(
-            f"Could not read {quote(text)!r} as {_what(frame)}: {e}.",
+            f"Could not read {quote(text)!r} as {what}: {e}.",
             can_type=can_type(state, seat),
         ) from None
     flow.check(state, seat, action)

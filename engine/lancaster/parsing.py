@@ -59,11 +59,31 @@ COUNTED_CHOICES: dict[str, Phrase] = {
 LAW_CHOICE_READERS: dict[str, Callable[[State, Frame, int, str, list[str]], Action]] = {}
 
 SQUIRES = counted("squires", word("squire"), word("squires"))
-IGNORED_IN_PLACEMENT = keyword(
-    "_", None, "place", "put", "send", "move", "knight", "goes", "drop", *PREPOSITIONS
+#: The verbs of placing a piece as people write them ("I'm placing knight 2 on C", "my lord
+#: goes to the treasury"), for every kind of placement (a knight's, At the King's Court's
+#: lord's); docs/lancaster-notation.md lists them.
+PLACING_VERBS = (
+    *("place", "places", "placing", "put", "puts", "putting", "send", "sends", "sending"),
+    *("move", "moves", "moving", "goes", "going", "drop", "drops", "dropping"),
 )
-#: "I'm placing knight 2 on C": the verbs of placing as people write them.
-PLACING = keyword("_", None, "placing", "putting", "sending", "moving")
+IGNORED_IN_PLACEMENT = keyword("_", None, "knight", *PLACING_VERBS, *PREPOSITIONS)
+#: Extension point: what a placement read by one of ``PLACEMENT_READERS`` is called in an
+#: error ("your lord's placement (e.g. 'lord to chancellor')"), by the same word
+PLACEMENT_KINDS: dict[str, str] = {}
+#: "I'll go with extension 1", "I'm going with the reward": the courtesy of choosing, whose
+#: "with" names no piece. decision (ours): only right after "go"/"going", so that "knight 2
+#: with 1 squire" keeps its "with".
+_GO_WITH = frozenset({"go", "going"})
+
+
+def without_go_with(w: list[str]) -> list[str]:
+    """The words without the "with" of "go with" (see ``_GO_WITH``)."""
+    return [x for i, x in enumerate(w) if not (x == "with" and i and w[i - 1] in _GO_WITH)]
+
+
+def placement_kind(w: list[str]) -> str | None:
+    """What the placement ``w`` is making is called, when an expansion's reader reads it."""
+    return next((kind for key, kind in PLACEMENT_KINDS.items() if key in w), None)
 
 
 def _target(r: Reading, i: int) -> int:
@@ -117,7 +137,6 @@ def _parse_place(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
             SQUIRES,
             bare_number("strength"),
             IGNORED_IN_PLACEMENT,
-            PLACING,
             *WITH_KNIGHT.values(),
             keyword("_", None, "and"),
             # from 2.0.0: the counties by their printed names ("knight 1 to York")
@@ -550,4 +569,4 @@ def parse_words(state: State, frame: Frame, seat: int, w: list[str]) -> Action:
     parser = PARSERS.get(str(frame[0]))
     if parser is None:
         raise Unreadable("nothing can be typed for this step")
-    return parser(state, frame, seat, w)
+    return parser(state, frame, seat, without_go_with(w))

@@ -27,7 +27,10 @@ from engine.core.notation import COMMON_FILLER
 #: Negations ("not", "don't") and every word that could name a choice are deliberately
 #: absent; so is "a", a county letter.
 FILLER = COMMON_FILLER | frozenset(
-    {"and", "then", "choose", "pick", "take", "takes", "use", "go", "for", "of"}
+    {
+        *("and", "then", "choose", "chooses", "choosing", "pick", "picks", "picking", "take"),
+        *("takes", "taking", "use", "uses", "using", "go", "going", "for", "of"),
+    }
 )
 
 NUMBER_WORDS = {

@@ -209,6 +209,9 @@ def _wire_notation() -> None:
     )
     parsing.TARGET_WORDS["tower"] = ("tower", None)
     parsing.PLACEMENT_READERS["lord"] = phrases.parse_lord
+    parsing.PLACEMENT_KINDS["lord"] = (
+        "your lord's placement (e.g. 'lord to chancellor with knight 2' or 'lord to treasury gold')"
+    )
     parsing.WITH_KNIGHT["privilege"] = phrases.privilege
     parsing.COUNTED_CHOICES["seals"] = phrases.SEALS
     parsing.LAW_CHOICE_READERS.update(

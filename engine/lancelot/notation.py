@@ -58,6 +58,8 @@ FILLER_WORDS = COMMON_FILLER | frozenset(
         "place", "places", "placing", "play", "plays", "playing", "put", "puts", "putting",
         "set", "sets", "setting", "go", "goes", "going", "move", "moves", "moving",
         "use", "uses", "using", "spend", "spends", "spending", "invoke", "invokes", "invoking",
+        # choosing a square: "I'll take G8" (a knight on a taken square is refused as such)
+        "take", "takes", "taking",
         # prepositions and joiners
         "on", "onto", "to", "at", "in", "into", "of", "with", "and", "then", "also",
         # nouns that only restate the move
@@ -242,6 +244,17 @@ def _read(words: list[str], situation: Situation) -> _Reading:
     return r
 
 
+def _kind_of_move(r: _Reading, situation: Situation) -> str:
+    """The kind of move a reply was making, as its error names it."""
+    if situation.opening:
+        return "setting Excalibur (e.g. 'excalibur G9')"
+    if r.king_words or r.excalibur_words:
+        return "the force of the King (Excalibur's square, then your knight's: 'king F7 E5')"
+    if r.pass_words:
+        return "a pass ('pass')"
+    return "a knight's placement (a square, e.g. 'E5')"
+
+
 def _and(items: Iterable[str]) -> str:
     """ "'a'", "'a' and 'b'", "'a', 'b' and 'c'"."""
     listed = list(items)
@@ -281,7 +294,10 @@ def parse(text: str, situation: Situation, can_type: Callable[[], Sequence[str]]
         listed = _and(repr(w) for w in dict.fromkeys(r.unknown))
         square_like = any((len(w) == 1 and w.isalpha()) or w.isdigit() for w in r.unknown)
         hint = " A square is a column letter and a row number, like E5." if square_like else ""
-        raise fail(f"I could not understand {listed} in {shown!r}, so nothing was played.{hint}")
+        what = _kind_of_move(r, situation)
+        raise fail(
+            f"I could not understand {listed} in {shown!r} as {what}, so nothing was played.{hint}"
+        )
     if r.other_colours:
         mine = situation.own_colour.capitalize()
         theirs = ", ".join(w.capitalize() for w in dict.fromkeys(r.other_colours))

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from engine.core import ActionSyntaxError, EngineError
+from engine.core import ActionSyntaxError, EngineError, NotYourTurnError
 from pbem.clock import events as ce
 from pbem.core import store
 from pbem.core.db import Database
@@ -103,13 +103,7 @@ class GameQueries:
         """Whether the game's rules read ``line`` as an action of this seat, allowed now or
         not (an illegal move is still a move the player meant; prose is not)."""
         loaded = self.load(game_id)
-        try:
-            loaded.rules.parse_action(loaded.state, seat, line)
-        except ActionSyntaxError:
-            return False
-        except EngineError:
-            return True
-        return True
+        return reads_as_action(loaded.rules, loaded.state, seat, loaded.to_act, line)
 
     def open_undo_request(self, game_id: str) -> int | None:
         """The undo request of this game waiting for answers (its version), if any."""
@@ -199,3 +193,29 @@ class GameQueries:
             }
             for g in games
         ]
+
+
+def reads_as_action(rules: Any, state: Any, seat: int, to_act: Any, line: str) -> bool:
+    """Whether ``rules`` read ``line`` as an action of ``seat``, allowed now or not. A seat
+    not to act gets "not your turn" whatever it wrote (Lancaster reads nothing for it), so
+    its line is a move when the rules read it as one for a seat to act: "E5" is a move
+    played too early, "I'll pass, thanks" or an out-of-office note is no move at all."""
+    try:
+        rules.parse_action(state, seat, line)
+    except NotYourTurnError:
+        return any(_reads(rules, state, other, line) for other in sorted(to_act))
+    except ActionSyntaxError:
+        return False
+    except EngineError:
+        return True
+    return True
+
+
+def _reads(rules: Any, state: Any, seat: int, line: str) -> bool:
+    try:
+        rules.parse_action(state, seat, line)
+    except (ActionSyntaxError, NotYourTurnError):
+        return False
+    except EngineError:
+        return True
+    return True

@@ -5,6 +5,8 @@ it; a reply that is not a move is refused and changes nothing."""
 
 from __future__ import annotations
 
+from email import message_from_bytes, policy
+
 import pytest
 
 from pbem.app.bootstrap import reply_words
@@ -154,13 +156,28 @@ def test_a_lancelot_reply_that_is_not_a_move_is_refused_and_changes_nothing(
         ("Thanks!\nknight 1 to A", ("knight 1 to A",)),  # thanks before the move
         ("E5\ncheers ann", ("E5",)),  # the sender's own name, as typed
         ("Hallo zusammen,\nE5\nViele Grüße\nAnn", ("E5",)),
-        # Lines that could be moves are kept, greeting or not, for the game to read or refuse.
-        ("Hi, Pass", ("Hi, Pass",)),
+        # A greeting on the first command's line is cut up to its separator; without one
+        # the line is kept whole, for the game to read or refuse.
+        ("Hi, Pass", ("Pass",)),
         ("Hi E\nE5", ("Hi E", "E5")),
-        ("Hi, knight 2 to C", ("Hi, knight 2 to C",)),
-        ("Hi Bob, E5", ("Hi Bob, E5",)),
+        ("Hi E5", ("Hi E5",)),
+        ("Hi Blue knight 2 to C", ("Hi Blue knight 2 to C",)),
+        ("Hi, knight 2 to C", ("knight 2 to C",)),
+        ("Hi Bob, E5", ("E5",)),
+        ("Hi all - knight 2 to C", ("knight 2 to C",)),
         ("E5\nCheers, Pass", ("E5", "Cheers, Pass")),
-        ("E5\nThanks for the game!", ("E5", "Thanks for the game!")),
+        # A closing on a command's line ends the reply there, as a closing line does.
+        ("E5\nThanks for the game!", ("E5",)),
+        ("D5. Thanks, Cat\nPS: G7 next time", ("D5.",)),
+        ("F7 Thanks, Bob", ("F7",)),
+        ("E5\nx Ann", ("E5",)),
+        ("E5 Thanks Green", ("E5 Thanks Green",)),  # a colour is never a name
+        # Friendly marks end a line without saying anything; others may take the move back.
+        ("E5 👍", ("E5",)),
+        ("E5 🙂🙏", ("E5",)),
+        ("E5\n👍🏽", ("E5",)),
+        ("E5 ❌", ("E5 ❌",)),
+        ("E5 👎", ("E5 👎",)),
         # A greeting below the first command is not at the top: it stays, and is refused.
         ("E5\nHi,", ("E5", "Hi,")),
         ("Hi,\nCheers, Ann", ()),
@@ -196,3 +213,56 @@ def test_a_reply_signed_with_the_senders_name_alone_applies_its_move(world: Mail
     result = inbound.receive(raw, "webhook")
     assert (result.outcome, result.detail) == ("applied", "F6")
     assert _canonical(world, game.id) == "F6"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Hi Bob, E5",
+        "Hi all - E5",
+        "E5. Thanks, Alice",
+        "E5 Thanks, Bob",
+        "I'll take E5",
+        "E5 👍",
+        "E5\nx Alice",  # a sign-off line: before, it made the applied move "partly applied"
+        "E5\n\nThanks for the game!\nAlice",
+        "Hi Bob - I'll take E5. Cheers, Alice xx\n\nSent from my iPhone",
+    ],
+)
+def test_courtesy_on_the_commands_line_or_under_it_applies_the_move_cleanly(
+    world: MailWorld, body: str
+) -> None:
+    game = world.new_game()
+    raw = _reply(_latest(world, game.id, 0), body, "Alice")
+    result = _inbound(world).receive(raw, "webhook")
+    assert (result.outcome, result.detail) == ("applied", "E5")
+    assert not [m for m in world.outbox(game.id) if m.kind == "error"]
+
+
+def test_a_lords_placement_reads_with_every_verb_and_its_error_names_a_lord(
+    world: MailWorld,
+) -> None:
+    """At the King's Court: "goes", "moves", "send" place a lord as they place a knight; an
+    unreadable lord's placement is refused as one, not as a knight's."""
+    gid = world.service.create_game(
+        "lancaster",
+        {"expansions": {"kings_court": True}},
+        [{"name": n, "email": f"{n.lower()}@example.com"} for n in PEOPLE],
+        channel="api",
+    ).id
+    inbound = _inbound(world)
+    for seat in range(3):
+        text = f"extension {seat + 1}"
+        assert inbound.receive(reply_to(_latest(world, gid, seat), text), "webhook").outcome == (
+            "applied"
+        )
+    seat = min(world.service.load(gid).to_act)
+    name = PEOPLE[seat]
+    wrong = _reply(_latest(world, gid, seat), "Hi all - my lord goes to castle 2", name)
+    assert inbound.receive(wrong, "webhook").outcome == "refused"
+    error = [m for m in world.outbox(gid) if m.kind == "error"][-1]
+    text = message_from_bytes(error.message, policy=policy.default).get_content()
+    assert "your lord's placement" in text and "knight's placement" not in text
+    body = f"Hi all - my lord goes to the treasury, gold. Thanks, {name}"
+    result = inbound.receive(_reply(_latest(world, gid, seat), body, name), "webhook")
+    assert (result.outcome, result.detail) == ("applied", "lord to treasury gold")

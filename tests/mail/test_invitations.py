@@ -254,8 +254,21 @@ def test_accepting_an_invitation_does_not_make_a_reply_stale(world: MailWorld) -
     assert world.service.load(game.id).version == game.version + 2
 
 
+#: Replies that say no, as people write it: each declines.
+DECLINES = ("decline", "no thanks", "I'll pass, thanks", "Not this time, sorry")
+
+
 @pytest.mark.parametrize(
-    "reply", ["no thanks", "decline", "I am out of the office until Monday.", "unsubscribe"]
+    "reply",
+    [
+        *DECLINES,
+        "I am out of the office until Monday.",
+        "unsubscribe",
+        # a pass is a move in Lancelot, but to an invitation it says no: never a yes
+        "pass",
+        # a yes and a no: asked, not picked
+        "Yes, I accept\ndecline",
+    ],
 )
 def test_a_reply_that_does_not_accept_changes_nothing(world: MailWorld, reply: str) -> None:
     players = _players("Ann", "Bob")
@@ -268,7 +281,7 @@ def test_a_reply_that_does_not_accept_changes_nothing(world: MailWorld, reply: s
     answers = world.outbox(game.id)[2:]
     assert [(m.kind, m.recipient) for m in answers] == [("error", players[0]["email"])]
     text = message_from_bytes(answers[0].message, policy=policy.default).get_content()
-    if reply == "decline":
+    if reply in DECLINES:
         assert "invitation declined" in text and "Nothing more is sent" in text
     else:
         assert "did not accept" in text and "accept" in text and "decline" in text
@@ -281,3 +294,74 @@ def test_a_reply_that_does_not_accept_changes_nothing(world: MailWorld, reply: s
     later = build_inbound(world.service).receive(reply_to(answers[0], "accept"), "webhook")
     assert later.outcome == "applied", later.detail
     assert not world.service.invitation_waiting(game.id, 0)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["Hi, sure, count me in! accept", "Yes, I accept!", "I'm in", "Sure!", "Count me in 👍"],
+)
+def test_a_yes_as_people_write_it_accepts_and_is_not_read_as_a_move(
+    world: MailWorld, reply: str
+) -> None:
+    players = _players("Ann", "Bob")
+    game = world.service.create_game("lancelot", {}, players, channel="api", requester="ip:yes")
+    invitation = world.outbox(game.id)[1]
+    result = build_inbound(world.service).receive(reply_to(invitation, reply), "webhook")
+    assert (result.outcome, result.detail) == ("applied", "invitation accepted")
+    assert not world.service.invitation_waiting(game.id, 1)
+    assert world.service.load(game.id).version == game.version + 1  # the acceptance only
+    kinds = [(m.kind, m.recipient) for m in world.outbox(game.id)[2:]]
+    assert ("error", players[1]["email"]) not in kinds
+
+
+def test_a_move_after_the_acceptance_in_the_same_reply_is_applied(world: MailWorld) -> None:
+    """ "Count me in!" is the answer, not a move; the move under it is applied with it."""
+    players = _players("Ann", "Bob", "Cat")
+    game = world.service.create_game("lancaster", {}, players, channel="api", requester="ip:in")
+    inbound = build_inbound(world.service)
+    anns = world.outbox(game.id)[0]
+    result = inbound.receive(reply_to(anns, "Count me in!\naccept\nextension 1"), "webhook")
+    assert (result.outcome, result.detail) == ("applied", "invitation accepted; extension 1")
+    events = world.service.raw_events(game.id)
+    assert [e.type for e in events[-2:]] == ["InvitationAccepted", "ActionApplied"]
+    assert events[-1].data["canonical"] == "extension 1"
+
+
+def test_a_move_after_the_acceptance_when_the_seat_is_not_to_act_is_refused_with_why(
+    world: MailWorld,
+) -> None:
+    players = _players("Ann", "Bob")
+    game = world.service.create_game("lancelot", {}, players, channel="api", requester="ip:wait")
+    bobs = world.outbox(game.id)[1]
+    result = build_inbound(world.service).receive(reply_to(bobs, "Yes, I accept!\nF6"), "webhook")
+    # Bob has joined; F6 waits for Ann's move, and the error says so.
+    assert result.outcome == "partly applied", result.detail
+    assert not world.service.invitation_waiting(game.id, 1)
+    assert world.service.load(game.id).version == game.version + 1
+    error = message_from_bytes(world.outbox(game.id)[-1].message, policy=policy.default)
+    text = error.get_content()
+    assert "Applied first: invitation accepted." in text
+    assert "> F6" in text and "not your turn" in text.lower()
+
+
+def test_prose_from_a_lancaster_seat_not_to_act_does_not_accept(world: MailWorld) -> None:
+    """Lancaster answers "not your turn" to anything a seat not to act writes; prose is
+    still no move, so it accepts nothing (a move written too early still accepts)."""
+    players = _players("Ann", "Bob", "Cat")
+    game = world.service.create_game("lancaster", {}, players, channel="api", requester="ip:ooo")
+    version = game.version
+    for seat in range(3):
+        version = world.service.submit(
+            game.id, seat, f"extension {seat + 1}", expected_version=version, channel="api"
+        ).version
+    waiting = max(set(range(3)) - set(world.service.load(game.id).to_act))
+    invitation = next(m for m in world.outbox(game.id) if m.seat == waiting)
+    inbound = build_inbound(world.service)
+    for prose in ("I am out of the office until Monday.", "I'll pass, thanks"):
+        result = inbound.receive(reply_to(invitation, prose), "webhook")
+        assert result.outcome == "refused", result.detail
+        assert world.service.invitation_waiting(game.id, waiting)
+    assert world.service.load(game.id).version == version
+    early = inbound.receive(reply_to(invitation, "knight 2 to C"), "webhook")
+    assert early.outcome == "partly applied", early.detail
+    assert not world.service.invitation_waiting(game.id, waiting)

@@ -7,6 +7,7 @@ written here too (``notation.FORMATTERS``)."""
 from __future__ import annotations
 
 from engine.core.protocol import Action
+from engine.lancaster.parsing import PLACING_VERBS
 from engine.lancaster.pieces import plural
 from engine.lancaster.reading import (
     PREPOSITIONS,
@@ -100,6 +101,8 @@ def parse_lord(state: State, seat: int, w: list[str]) -> Action:
         keyword("ally", True, "ally", "allied"),
         keyword("_", None, "lord", "high", "great", "with", "apply", "applies", "enter"),
         keyword("_", None, "enters", "supported", "by", "support", *PREPOSITIONS),
+        # the verbs of every placement ("my lord goes to the treasury", "send my lord to …")
+        keyword("_", None, *PLACING_VERBS),
         keyword("office", "treasury", "treasury"),
         *(keyword("office", o.key, o.key) for o in state.data.offices),
         *(keyphrase("claim", kind, *form) for form, kind in _TREASURY_WORDS),

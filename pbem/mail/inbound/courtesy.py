@@ -1,4 +1,5 @@
-"""Greetings and closings in a reply: the lines that are courtesy, not commands.
+"""Greetings and closings in a reply: the lines that are courtesy, not commands, and the
+courtesy written on a command's own line ("Hi all - C5", "D5. Thanks, Cat", "E5 👍").
 
 decision (ours, issue 8 "replies are never guessed"): a line is dropped only when it is
 *entirely* a greeting (at the top) or a closing (which ends the reply): a greeting or
@@ -9,6 +10,13 @@ command in a game ("Pass", "Done", "Yes") is never taken for a name, so "Hi, Pas
 command line. Under the commands, a last line of nothing but the sender's own name ("Bob",
 "- Bob Smith": a signature without a closing) is dropped too. Dropping a line can never
 apply anything: at worst the reply has no command and gets the "no command found" answer.
+
+decision (ours): on a command's own line, a greeting is cut only from the reply's first line
+and only up to a separator ("Hi all - C5", "Hi Eve, E5", "Hi, Pass": never "Hi E" or "Hi
+Blue knight 2"), and a closing only when everything after it is a closing and names ("D5.
+Thanks, Cat", "F7 Thanks, Bob"); a closing on a command's line ends the reply as a closing
+line does. Trailing emoji are cut only when they are friendly (``FRIENDLY_MARKS``): "E5 ❌"
+or "E5 👎" could say no to E5, so the game reads (and refuses) them.
 """
 
 from __future__ import annotations
@@ -27,10 +35,15 @@ _GREETING = re.compile(
 )
 #: A closing phrase: the whole line, before an optional name.
 _CLOSING = re.compile(
-    r"^\s*(?:thanks(?:\s+(?:a\s+lot|again|so\s+much|all|everyone))?|thank\s+you(?:\s+all)?|"
-    r"many\s+thanks|thx|ta|cheers|regards|(?:best|kind|warm|warmest|kindest)\s+regards|"
+    r"^\s*(?:thanks(?:\s+(?:a\s+lot|again|so\s+much|all|everyone|in\s+advance|"
+    r"for\s+(?:the\s+)?(?:game|invite|invitation|reminder|organi[sz]ing(?:\s+this)?)))?|"
+    r"thank\s+you(?:\s+(?:all|so\s+much|very\s+much))?|many\s+thanks|much\s+appreciated|"
+    r"thx|ta|tia|cheers|regards|(?:best|kind|warm|warmest|kindest)\s+regards|"
     r"best(?:\s+wishes)?|all\s+the\s+best|yours(?:\s+truly|\s+sincerely)?|sincerely|"
-    r"take\s+care|bye|bye\s+for\s+now|good\s+luck|have\s+fun|see\s+you|cu|talk\s+soon|"
+    r"take\s+care|bye\s+for\s+now|bye|good\s+luck|have\s+fun|"
+    r"see\s+you(?:\s+(?:soon|later))?|cu|talk\s+soon|"
+    r"speak\s+soon|ttyl|gl|gg|have\s+a\s+(?:good|great|nice)\s+(?:day|one|evening|weekend)|"
+    r"(?:lots\s+of\s+)?love|hugs|x+|xo+|"
     r"greetings|ciao|lg|vg|mfg|merci|danke|gruß|grüße|(?:viele|liebe|beste)\s+grüße|"
     r"saludos|groeten|met\s+vriendelijke\s+groet(?:en)?|mvg|cordialement|bien\s+à\s+vous|"
     r"a\s+presto|saluti|un\s+saluto)"
@@ -133,3 +146,79 @@ def drop_opening(lines: list[str], sender_words: frozenset[str]) -> list[str]:
         else:
             break
     return lines[i:]
+
+
+#: Marks a player may end a command's line with that say nothing about the move: friendly
+#: emoji and emoticons. "❌", "👎" or "🤔" are not here: they could take the move back; nor
+#: ":D", whose "D" could be a county or a column ("knight 2 to:D").
+FRIENDLY_MARKS = frozenset(
+    {
+        *("👍", "👌", "🙂", "😀", "😃", "😄", "😁", "😊", "😉", "😎", "🤞", "🙏", "👋"),
+        *("✌", "🎉", "💪", "🍀", "❤", "♥", "😅", "🤓", "⚔", "🛡", "🏰", "🐴", "☺"),
+        *(":)", ":-)", ";)", ";-)", ":-D", "=)", "(:"),
+    }
+)
+#: What an emoji is written with besides its mark: variation selectors, the zero-width joiner
+#: and the skin tones.
+_EMOJI_PARTS = re.compile("[\ufe0e\ufe0f\u200d\U0001f3fb-\U0001f3ff]")
+#: Where a greeting ends on a command's line: a comma, colon, semicolon or "!", or a dash
+#: between spaces (not the hyphen of "Mary-Ann").
+_GREETING_END = re.compile(r"[,:;!]|\.\s|\s*[-–—]+\s")
+#: Where a closing may start on a command's line: after a space or a sentence's end.
+_CLOSING_START = re.compile(r"(?<=[\s.,;!])(?=\S)")
+
+
+def _without_friendly_marks(line: str) -> str:
+    """``line`` without the friendly marks (``FRIENDLY_MARKS``) it ends with ("" when it is
+    nothing else)."""
+    text = _EMOJI_PARTS.sub("", line).rstrip()
+    cut = False
+    while text:
+        mark = next((m for m in FRIENDLY_MARKS if text.endswith(m)), None)
+        if mark is None:
+            break
+        text, cut = text[: -len(mark)].rstrip(), True
+    return text if cut else line.rstrip()
+
+
+def without_greeting(line: str) -> str:
+    """A command's line without the greeting it opens with, up to a separator: "Hi all - C5"
+    is "C5", "Hi Eve, E5" is "E5"; "Hi E5" or "Hi Blue knight 2" keep theirs (no separator:
+    the game reads the line, or refuses it)."""
+    found = _GREETING.match(line)
+    if found is None:
+        return line
+    rest = line[found.end() :]
+    end = _GREETING_END.search(rest)
+    if end is None or not _only_names(rest[: end.start()], frozenset()):
+        return line
+    command = rest[end.end() :].strip()
+    return command if command and not is_closing(command) else line
+
+
+def closing_on_line(line: str, sender_words: frozenset[str]) -> str | None:
+    """The command before a closing on its line ("D5. Thanks, Cat" is "D5"), or None when
+    the line does not end with a closing and names."""
+    for start in _CLOSING_START.finditer(line):
+        tail = line[start.start() :]
+        command = line[: start.start()].rstrip(" \t,;-–—")
+        if command.strip(" .!") and is_closing(_without_friendly_marks(tail), sender_words):
+            return command
+    return None
+
+
+def trim_lines(lines: list[str], sender_words: frozenset[str]) -> list[str]:
+    """The reply's lines with the courtesy on its commands' lines cut: the greeting the
+    first opens with, friendly marks at their ends, and a closing on a line, which ends the
+    reply there."""
+    kept: list[str] = []
+    for line in lines:
+        if not any(k.strip() for k in kept) and line.strip():
+            line = without_greeting(line)
+        line = _without_friendly_marks(line)  # a line of nothing else becomes empty
+        command = closing_on_line(line, sender_words)
+        if command is not None:
+            kept.append(command)
+            break
+        kept.append(line)
+    return kept

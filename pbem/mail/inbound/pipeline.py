@@ -368,17 +368,22 @@ class Inbound:
         # An invited seat's reply accepts only when it says so or holds a command for the
         # game; a decline, or anything else, changes nothing (pbem.create.invitation_replies).
         invited_now = route.invitation_waiting  # read with the route
+        if invited_now:
+            reading = invitation_replies.read_answer(
+                groups, lambda line: svc.reads_as_action(game, seat, line)
+            )
+            if reading.said != "accept":
+                return self._invitation_not_accepted(route, incoming, reading.said)
+            groups = reading.groups  # without its answer ("Count me in!"): the rest applies
         # A reply that opens with a move accepts with it, in the move's transaction: the
         # seat then gets no turn mail for the decision its reply makes.
         accept_with_move = invited_now and bool(groups) and groups[0][0] is None
-        if invited_now:
-            said = invitation_replies.answer(
-                groups, lambda line: svc.reads_as_action(game, seat, line)
-            )
-            if said != "accept":
-                return self._invitation_not_accepted(route, incoming, said)
-            if not accept_with_move and svc.accept_invitation(game, seat, channel=CHANNEL):
-                done.append("invitation accepted")
+        if (
+            invited_now
+            and not accept_with_move
+            and svc.accept_invitation(game, seat, channel=CHANNEL)
+        ):
+            done.append("invitation accepted")
         for index, (word, lines) in enumerate(groups):
             try:
                 if word is not None:  # a feature's word: its handler applies it

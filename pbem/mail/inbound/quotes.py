@@ -11,7 +11,9 @@ four steps, each for the cases the previous one misses (measured on ``tests/mail
    "-----Original Message-----" and removes the signatures it knows (``-- ``, "Sent from my
    iPhone", "Best regards", …); a short list of our own adds the mobile and webmail
    signatures it misses ("Sent from Mail for Windows", "Sent with Proton Mail", …), and a
-   closing ("Cheers, Ann") ends the reply (``courtesy.py``).
+   closing ("Cheers, Ann", "x Ann") ends the reply (``courtesy.py``), as one on a command's
+   own line does ("D5. Thanks, Cat"); the greeting the first line opens with ("Hi all -
+   C5") and friendly marks ending a line ("E5 👍") are cut from it.
 """
 
 from __future__ import annotations
@@ -22,7 +24,13 @@ from typing import Any
 from mailparser_reply import EmailReplyParser
 from mailparser_reply.parser import EmailMessage as _LibraryMessage
 
-from pbem.mail.inbound.courtesy import drop_opening, is_closing, is_own_name, name_words
+from pbem.mail.inbound.courtesy import (
+    drop_opening,
+    is_closing,
+    is_own_name,
+    name_words,
+    trim_lines,
+)
 
 #: The line our mails start with; a reply is cut where its quoted copy begins.
 REPLY_MARKER = "## Type your reply above this line ##"
@@ -99,6 +107,8 @@ def strip_reply(text: str, sender_name: str = "", sender: str = "") -> str:
         if _MORE_SIGNATURES.match(line) or is_closing(line, sender_words):
             break  # the closing or signature, and everything under it
         lines.append(line)
+    # Courtesy on a command's own line: "Hi all - C5", "D5. Thanks, Cat", "E5 👍".
+    lines = trim_lines(lines, sender_words)
     written = [line for line in lines if line.strip()]
     if len(written) > 1 and is_own_name(written[-1], sender_words):
         # The sender's name alone under the commands: a signature without a closing.

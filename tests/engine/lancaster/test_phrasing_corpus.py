@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from engine.core.protocol import ActionSyntaxError, IllegalActionError
+from engine.lancaster.parsing import PLACING_VERBS
 from tests.engine.lancaster.helpers import BLUE, LATEST, RED, YELLOW, Game, R
 from tests.engine.lancaster.test_court import place_all
 from tests.engine.lancaster.test_new_laws import _two_conflicts, _upkeep, laws_game
@@ -347,3 +348,30 @@ def test_a_sentence_that_is_not_a_move_is_refused_in_every_position(text: str) -
         state, seat = position(name)
         with pytest.raises((ActionSyntaxError, IllegalActionError)):
             R.parse_action(state, seat, text)
+
+
+@pytest.mark.parametrize("verb", PLACING_VERBS)
+def test_every_verb_of_placing_places_every_kind_of_piece(verb: str) -> None:
+    """docs/lancaster-notation.md: the verbs of placing are read for a knight's placement,
+    the tower's (The King's Resentment) and a lord's (At the King's Court) alike."""
+    state, seat = position("court_place")
+    for text, expected in (
+        (f"knight 2 {verb} to C", "knight 2 to C"),
+        (f"I'm {verb} knight 1 to conflict 4", "knight 1 to conflict 4"),
+        (f"{verb} knight 2 in the tower", "knight 2 to tower"),
+        (f"my lord {verb} to the chancellor", "lord to chancellor"),
+        (f"{verb} my lord in the treasury for the gold", "lord to treasury gold"),
+    ):
+        assert R.format_action(state, R.parse_action(state, seat, text)) == expected, text
+
+
+def test_the_notation_page_lists_the_verbs_of_placing() -> None:
+    page = " ".join(
+        (Path(__file__).parents[3] / "docs" / "lancaster-notation.md")
+        .read_text(encoding="utf-8")
+        .split()
+    )
+    listed = "place, put, send, move, goes, drop and their *-s* and *-ing* forms"
+    assert listed in page
+    for base in ("place", "put", "send", "move", "goes", "drop"):
+        assert base in PLACING_VERBS

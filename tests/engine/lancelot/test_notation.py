@@ -69,9 +69,10 @@ def test_a_square_outside_the_area_of_this_player_count_is_not_understood() -> N
 
 def test_words_that_are_not_understood_are_quoted_back_and_nothing_is_played() -> None:
     message = str(_syntax_error("place somewhere"))
-    assert "I could not understand 'somewhere' in 'place somewhere', so nothing was played" in (
-        message
-    )
+    assert (
+        "I could not understand 'somewhere' in 'place somewhere' as a knight's placement "
+        "(a square, e.g. 'E5'), so nothing was played"
+    ) in message
     assert "You can type, for example: G7" in message
     message = str(_syntax_error("hello e"))
     assert "'e'" in message and "like E5" in message  # a lone letter is not a square

@@ -152,3 +152,36 @@ def test_every_refused_example_on_the_rules_page_is_refused() -> None:
     state = position("excal2")  # Red to act, shield unused
     for text in examples:
         _refusal(state, text)
+
+
+#: The verbs the rules page lists as skipped, with their -s and -ing forms.
+VERB_FORMS = {
+    "place": ("place", "places", "placing"),
+    "play": ("play", "plays", "playing"),
+    "put": ("put", "puts", "putting"),
+    "set": ("set", "sets", "setting"),
+    "go": ("go", "goes", "going"),
+    "move": ("move", "moves", "moving"),
+    "take": ("take", "takes", "taking"),
+    "use": ("use", "uses", "using"),
+    "spend": ("spend", "spends", "spending"),
+    "invoke": ("invoke", "invokes", "invoking"),
+}
+
+
+def test_the_rules_page_lists_the_verbs_read() -> None:
+    listed = " ".join(RULES_PAGE.read_text(encoding="utf-8").split())
+    assert ", ".join(VERB_FORMS) + "* (and their *-s* and *-ing* forms)" in listed
+
+
+@pytest.mark.parametrize("verb", [form for forms in VERB_FORMS.values() for form in forms])
+def test_every_verb_the_rules_page_lists_is_read_for_every_kind_of_move(verb: str) -> None:
+    for where, text, expected in (
+        ("plain2", f"I {verb} E5", "E5"),
+        ("opening2", f"{verb} Excalibur on G9", "excalibur G9"),
+        ("excal2", f"{verb} king F7 E5", "king F7 E5"),
+        ("blocked", f"I {verb} pass", "pass"),
+    ):
+        state = position(where)
+        action = R.parse_action(state, state.current, text)
+        assert R.format_action(state, action) == expected, text
