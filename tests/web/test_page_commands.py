@@ -88,7 +88,7 @@ def test_a_standing_order_is_set_seen_and_cleared_on_the_page(app: Flask) -> Non
     page = ann.get(f"/games/{g.id}").text
     assert "Standing order: none" in page and 'id="order"' in page
     made = ann.post(f"/games/{g.id}/standing-order", data={"order": "draw"})
-    assert made.status_code == 303 and made.headers["Location"] == f"/games/{g.id}"
+    assert made.status_code == 303 and made.headers["Location"] == f"/games/{g.id}#content"
     assert "Standing order set" in notice(ann, g.id) and order_of(app, g.id, 0) == "draw"
     assert 'Standing order: <span class="mono">draw</span>' in ann.get(f"/games/{g.id}").text
     # Not legal now: refused at the top of the page, the text kept, nothing changed.

@@ -33,6 +33,7 @@ from pbem.core.numbers import NumberError, read_int
 from pbem.disputes.rules import MAX_TEXT
 from web.pages import common as pc
 from web.pages.admin_links import take_admin_link
+from web.pages.game_page import TOP
 
 admin_page = Blueprint("admin", __name__)
 
@@ -91,7 +92,7 @@ def _page(game_id: str, *, alert: str | None = None, status: int = 200) -> tuple
 
 def _done(game_id: str, message: str) -> Any:
     flash(message, "admin")
-    return redirect(url_for("pages.admin.admin_home", game_id=game_id), 303)
+    return redirect(url_for("pages.admin.admin_home", game_id=game_id, _anchor=TOP), 303)
 
 
 @admin_page.get("/games/<game_id>/admin")

@@ -28,6 +28,8 @@ from web.pages.common import (
 )
 from web.pages.outcome import the_end
 
+#: Where a form's answer sends the browser back to: the top of the page's content.
+TOP = "content"
 #: How many of the latest log lines the game page shows (the history page has them all).
 RECENT = 12
 
@@ -114,7 +116,9 @@ def _end(
 
 
 def done(game_id: str, message: str) -> Any:
-    """Back to the top of the game page (no anchor below the fold), saying there what was
-    done: the notice box at the top, read out by screen readers (``role="status"``)."""
+    """Back to the top of the game page, saying there what was done: the notice box at the
+    top, read out by screen readers (``role="status"``). The anchor is the page's own top
+    (``main``): a browser sent back to the URL it was on keeps its scroll position
+    otherwise, below the fold where the form was."""
     flash(message, "done")
-    return redirect(url_for("pages.game_page", game_id=game_id), 303)
+    return redirect(url_for("pages.game_page", game_id=game_id, _anchor=TOP), 303)
