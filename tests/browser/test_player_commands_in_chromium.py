@@ -48,7 +48,7 @@ def _notice_in_view(page: Any) -> str:
     notice.wait_for()
     # in view: neither above the window nor below the fold (where the form was)
     box = notice.bounding_box()
-    assert box is not None and 0 <= box["y"]
+    assert box is not None and box["y"] >= 0
     assert box["y"] + box["height"] <= page.viewport_size["height"]
     return str(notice.inner_text())
 
@@ -57,7 +57,7 @@ def _alert_in_view(page: Any) -> str:
     alert = page.locator("#notices [role=alert]").first
     alert.wait_for()
     box = alert.bounding_box()
-    assert box is not None and 0 <= box["y"]
+    assert box is not None and box["y"] >= 0
     assert box["y"] + box["height"] <= page.viewport_size["height"]
     return str(alert.inner_text())
 

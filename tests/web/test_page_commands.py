@@ -9,8 +9,8 @@ shown at the game's creation proves the seat, not the address)."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
