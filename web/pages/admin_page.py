@@ -44,6 +44,17 @@ NOT_ADMIN = (
 )
 
 
+#: A seat's clock as the administrator reads it (the ``deadlines`` read model's status).
+CLOCK_WORDS = {
+    "idle": "not to act",
+    "untimed": "no deadline",
+    "running": "running",
+    "paused": "paused",
+    "late": "deadline passed: waiting for you",
+    "resigned": "resigned",
+}
+
+
 def _token(game_id: str) -> str | None:
     """This browser's admin token for the game when it is the game's, else None."""
     token = pc.held_admin(game_id)
@@ -65,7 +76,7 @@ def _page(game_id: str, *, alert: str | None = None, status: int = 200) -> tuple
                 "seat": s,
                 "name": names.of(s),
                 "resigned": bool(info and info.resigned),
-                "status": row["status"] if row else "untimed",
+                "status": CLOCK_WORDS.get(row["status"], row["status"]) if row else "no deadline",
                 "due": (row["due_at"] or "")[:16].replace("T", " ") if row else "",
                 "away": (row["away_until"] or "")[:16].replace("T", " ") if row else "",
             }
@@ -79,7 +90,7 @@ def _page(game_id: str, *, alert: str | None = None, status: int = 200) -> tuple
         finished=finished,
         seats=seats,
         timed=bool(deadlines),
-        paused=any(s["status"] == "paused" for s in seats),
+        paused=any(d["status"] == "paused" for d in deadlines.values()),
         time_control=clock["time_control"],
         disputes=svc.audit(game_id, viewer=None, admin=True)["disputes"],
         seat=None,
@@ -167,7 +178,9 @@ def time_control(game_id: str) -> Any:
     def act(token: str) -> str:
         value = request.form.get("time_control", "").strip()[:200]
         if not value:
-            raise BadRequest("Write a time control: standard, a time per decision (48h), or off.")
+            raise BadRequest(
+                "Write a time control: a preset (standard, fast …) or a time per move (48h)."
+            )
         result = pc.service().set_time_control(game_id, token, value, channel=CHANNEL)
         return f"Done: {result.done} (from each seat's next decision on)."
 
