@@ -119,3 +119,41 @@ def test_the_lancelot_players_and_new_read_whole_at_both_widths(browser: Any, si
         assert run_axe(new) == []
         screenshot(new, f"new-{size}.png")
         page.context.close()
+
+
+def test_every_other_kind_of_page_has_no_serious_axe_violation(browser: Any, site: Site) -> None:
+    """The kinds of page the tests above do not open: the list of games, the rules, the page
+    that shows a new game's links, a refusal, the history, the audit, the receipt check, and
+    the questions asked before a link replaces the seat or admin link a browser holds."""
+    svc = site.service
+    g = _timed(site, 2)
+    other_admin = svc.create_game("lancelot", {}, [{"name": "Ann"}, {"name": "Bob"}])
+    for viewport, size in WIDTHS:
+        page = browser.new_context(viewport=viewport).new_page()
+        page.goto(site.url + "/new")
+        page.check("input[value=lancelot]")
+        page.fill("#name0", "Ann")
+        page.fill("#name1", "Bob")
+        with page.expect_navigation():
+            page.click("text=Create the game")
+        assert page.locator("#admin-page").count() == 1  # the administrator's page's link
+        assert run_axe(page) == [], ("created", size)
+        screenshot(page, f"created-{size}.png")
+        page.goto(f"{site.url}/games/{g.id}?token={g.seats[0].token}")
+        page.goto(f"{site.url}/games/{g.id}?token={g.seats[1].token}")  # asks first
+        assert page.locator("#switch-seat, form[action$='/seat']").count() == 1
+        assert run_axe(page) == [], ("switch seat", size)
+        for name, path in (
+            ("index", "/"),
+            ("rules-lancelot", "/rules/lancelot"),
+            ("rules-lancaster", "/rules/lancaster"),
+            ("refused", "/games/0000000000"),
+            ("history", f"/games/{g.id}/history"),
+            ("audit", f"/games/{g.id}/audit"),
+            ("receipt", f"/games/{g.id}/receipt?version=1&hash={'0' * 64}"),
+            ("admin-refused", f"/games/{other_admin.id}/admin"),
+        ):
+            page.goto(site.url + path)
+            assert run_axe(page) == [], (name, size)
+            assert no_horizontal_scroll(page), (name, size)
+        page.context.close()
