@@ -160,3 +160,37 @@ def test_a_dispute_is_seen_with_its_evidence_and_dismissed_then_one_upheld(app: 
     )
     assert upheld.status_code == 303 and "upheld" in notice(admin, h.id)
     assert any(e.type == "ActionsRetracted" for e in svc.raw_events(h.id))
+
+
+@pytest.mark.parametrize(
+    ("url", "data"),
+    [
+        ("pause", {}),
+        ("extend", {"seat": "0", "by": "1d"}),
+        ("time-control", {"time_control": "fast"}),
+        ("resign", {"seat": "1"}),
+        ("end", {"confirm": "yes"}),
+    ],
+)
+def test_an_admin_form_sent_from_another_site_does_nothing(
+    app: Flask, url: str, data: dict[str, str]
+) -> None:
+    g = timed_game(app, "ABC")
+    admin = admin_of(app, g)
+    before = _service(app).load(g.id).version
+    refused = admin.post(
+        f"/games/{g.id}/admin/{url}", data=data, headers={"Sec-Fetch-Site": "cross-site"}
+    )
+    assert refused.status_code == 403 and "sent from another site" in refused.text
+    assert _service(app).load(g.id).version == before
+
+
+def test_a_private_games_admin_page_is_there_for_its_admin_link_only(app: Flask) -> None:
+    n = next(_n)
+    seats = [{"name": name, "email": f"priv{n}-{i}@example.org"} for i, name in enumerate("AB")]
+    welcome(app.test_client(), seats)
+    g = _service(app).create_game("hoard", {}, seats, time_control="48h", private=True)
+    stranger = app.test_client().get(f"/games/{g.id}/admin")
+    assert stranger.status_code == 404 and "There is no game" in stranger.text
+    admin = admin_of(app, g)
+    assert "Seats and deadlines" in admin.get(f"/games/{g.id}/admin").text

@@ -213,3 +213,27 @@ def test_a_refused_take_back_is_said_at_the_top_of_the_page(app: Flask) -> None:
 
 def _in_days(app: Flask, days: int) -> str:
     return (_service(app).clock.now() + timedelta(days=days)).strftime("%Y-%m-%d")
+
+
+SEAT_FORMS = (
+    ("standing-order", {"order": "draw"}),
+    ("away", {"until": "2026-12-24"}),
+    ("back", {}),
+    ("clock-request", {"what": "pause"}),
+    ("clock-request/answer", {"agree": "yes"}),
+    ("time-zone", {"zone": "Asia/Tokyo"}),
+    ("digest", {"digest": "daily"}),
+)
+
+
+@pytest.mark.parametrize(("url", "data"), SEAT_FORMS)
+def test_a_seat_form_sent_from_another_site_does_nothing(
+    app: Flask, url: str, data: dict[str, str]
+) -> None:
+    g = timed_game(app)
+    ann = by_mail(app, g.id, 0)  # the right session and a valid CSRF token, another origin
+    before = (_service(app).load(g.id).version, _service(app).seat_settings(g.id, 0))
+    for headers in ({"Sec-Fetch-Site": "cross-site"}, {"Origin": "http://evil.example"}):
+        refused = ann.post(f"/games/{g.id}/{url}", data=data, headers=headers)
+        assert refused.status_code == 403 and "sent from another site" in refused.text
+    assert (_service(app).load(g.id).version, _service(app).seat_settings(g.id, 0)) == before

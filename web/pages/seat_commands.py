@@ -97,7 +97,8 @@ def away(game_id: str) -> Any:
     except ServiceError as e:
         return render_game(game_id, seat, alert=e.message, until_typed=typed, status=e.status)
     games = "; ".join(
-        f"game {r.game_id}: {r.note}" + (f" until {_shown(r.until)}" if r.until else "")
+        f"game {r.game_id}: {r.note}"
+        + (f" (your clock stops until {_shown(r.until)})" if r.until else "")
         for r in results
     )
     return done(
