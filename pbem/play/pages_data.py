@@ -1,5 +1,7 @@
 """Reads the web pages need beyond the other queries: the chain check of a stored game, the
-seat a page link opens, what a page polls, the clock as a seat's page shows it, the log as of
+seat a page link opens, what a page polls, the clock as a seat's page shows it (and the
+seat's own standing order, vacation, the request waiting for consent, its address's time zone
+and digest), the log as of
 a version, and the game's config and its component values. Each opens its own read
 transaction, and the pages call them through the service (``PageReads``' methods are the
 service's ``verify_game``, ``game_status`` …), so the web layer never holds a database
