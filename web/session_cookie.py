@@ -22,9 +22,9 @@ from typing import Any
 from cryptography.fernet import Fernet, InvalidToken
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from flask import Flask
+from flask import Flask, request
 from flask.json.tag import TaggedJSONSerializer
-from flask.sessions import SecureCookieSessionInterface
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from itsdangerous import BadSignature
 
 #: Names the purpose in the key derivation: this key encrypts cookies and nothing else, even
@@ -60,11 +60,23 @@ class _Sealer:
         return self._json.loads(data.decode("utf-8"))
 
 
+#: Endpoints that only read (the game page's poll, every few seconds): their answer rewrites
+#: the cookie only when the request changed the session. Otherwise a poll sent before a page
+#: showed a notice (and took it out of the session) and answered after would put the old
+#: cookie back, and the notice would show again on the next page.
+READ_ONLY = frozenset({"pages.status"})
+
+
 class EncryptedCookieSessionInterface(SecureCookieSessionInterface):
     def get_signing_serializer(self, app: Flask) -> Any:
         if not app.secret_key:
             return None
         return _Sealer(cookie_key(str(app.secret_key)))
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        if request.endpoint in READ_ONLY and not session.modified:
+            return False
+        return bool(super().should_set_cookie(app, session))
 
 
 def use_encrypted_sessions(app: Flask, *, days: int, secure: bool) -> None:

@@ -135,6 +135,7 @@ class GameService:
         self.seat_for_page_link = parts.pages.seat_for_page_link
         self.game_status = parts.pages.game_status
         self.clock_of = parts.pages.clock_of
+        self.seat_settings = parts.pages.seat_settings
         self.log_as_of = parts.pages.log_as_of
         self.game_config = parts.pages.game_config
         self.provisional_values = parts.pages.provisional_values

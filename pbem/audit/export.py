@@ -8,6 +8,8 @@ the first event to the last. A secret action recorded before commitments existed
 (``ActionApplied`` schema version 1) is hashed with its vote, so it is left out whole
 (``"data": null``) and its link is taken as recorded; so is another seat's standing order
 (``StandingOrderSet``: the move it would have played for itself, which may name a vote).
+The public bundle (a spectator's download from the game page) is the same with no seat's
+secret: every unrevealed secret action in its public form, every standing order left out.
 
 Events carry the payload as stored (its schema version, not upcast), so that every hash
 recomputes from the bundle alone. The bundle is written as canonical JSON, like the events:
@@ -33,8 +35,11 @@ from pbem.core.store import stored_event
 from pbem.play.views import revealed_after
 
 
-def export_game(db: Database, game_id: str, seat: int | None = None) -> dict[str, Any]:
-    """The bundle of ``game_id`` (everything, or what ``seat`` may see)."""
+def export_game(
+    db: Database, game_id: str, seat: int | None = None, *, public: bool = False
+) -> dict[str, Any]:
+    """The bundle of ``game_id`` (everything, what ``seat`` may see, or with ``public``
+    what anyone may)."""
     with db.read() as session:
         rows = list(
             session.exec(
@@ -43,7 +48,7 @@ def export_game(db: Database, game_id: str, seat: int | None = None) -> dict[str
         )
     if not rows:
         raise GameNotFound(f"There is no game {game_id!r}.")
-    return bundle_of(game_id, rows, seat)
+    return bundle_of(game_id, rows, seat, public=public)
 
 
 def bundle_of(
@@ -51,9 +56,12 @@ def bundle_of(
     rows: Sequence[Event],
     seat: int | None,
     stored: Sequence[ev.StoredEvent] | None = None,
+    *,
+    public: bool = False,
 ) -> dict[str, Any]:
     """The bundle of a game whose log is ``rows`` (the export made when it was at the last);
-    ``stored``: the same rows already decoded, if the caller has them."""
+    ``stored``: the same rows already decoded, if the caller has them; ``public``: no seat's
+    (``seat`` None)."""
     if stored is None:
         stored = [stored_event(r) for r in rows]
     created = stored[0].payload
@@ -64,12 +72,16 @@ def bundle_of(
         raise BadRequest(f"Game {game_id} has seats {sorted(seats)}, not seat {seat}.")
     revealed = revealed_after(stored)
     finished = next((e for e in stored if isinstance(e.payload, ev.GameFinished)), None)
+    if public and seat is not None:
+        raise BadRequest("A bundle is a seat's or the public's, not both.")
+    # whose view: a seat's, the public's (nobody's secrets), or everything
+    partial = seat is not None or public
     events = []
     for row, event in zip(rows, stored, strict=True):
         data: dict[str, Any] | None = json.loads(row.data)
         p = event.payload
         hidden = (
-            seat is not None
+            partial
             and isinstance(p, ev.ActionApplied)
             and p.secret
             and p.seat != seat
@@ -78,7 +90,7 @@ def bundle_of(
         if hidden and data is not None:
             committed = chain.is_committed(row.type, row.schema_version, data)
             data = chain.public_form(row.type, row.schema_version, data) if committed else None
-        elif seat is not None and isinstance(p, ce.StandingOrderSet) and p.seat != seat:
+        elif partial and isinstance(p, ce.StandingOrderSet) and p.seat != seat:
             # Another seat's standing order is its own (it may name a vote it will cast): left
             # out whole, its link taken as recorded. The rules' re-run never needs it.
             data = None
@@ -98,7 +110,7 @@ def bundle_of(
     return {
         "format": FORMAT,
         "game_id": game_id,
-        "seen_by": "everything" if seat is None else f"seat {seat}",
+        "seen_by": "public" if public else "everything" if seat is None else f"seat {seat}",
         "rules": {"name": created.game, "version": created.rules_version},
         "config": created.config,
         "seed_commitment": created.seed_commitment,

@@ -284,7 +284,7 @@ def _check_fields(
             report.add(name, f"the bundle says {bundle[name]!r}, its events say {value!r}")
     seen_by = bundle["seen_by"]
     if (
-        seen_by != "everything"
+        seen_by not in ("everything", "public")
         and not (
             isinstance(seen_by, str)
             and seen_by.startswith("seat ")
@@ -293,7 +293,7 @@ def _check_fields(
             and str(int(seen_by[5:])) == seen_by[5:]
         )
     ):
-        report.add("seen_by", f"{seen_by!r} is neither 'everything' nor 'seat N'")
+        report.add("seen_by", f"{seen_by!r} is not 'everything', 'public' nor 'seat N'")
 
 
 def _replay(

@@ -12,6 +12,7 @@ whole by other commands too).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pbem.clock import events as ce
@@ -43,8 +44,14 @@ class RequestResult(ClockResult):
 
 def open_request(txn: UnitOfWork, clock: GameClock) -> OpenRequest | None:
     """The request waiting for answers, if any."""
+    return pending_request(txn.read(), clock)
+
+
+def pending_request(events: Iterable[ev.StoredEvent], clock: GameClock) -> OpenRequest | None:
+    """The request waiting for answers in the log ``events`` (the whole log, in order), if
+    any: the commands read it in their unit of work, a seat's page in a read of its own."""
     found: OpenRequest | None = None
-    for e in txn.read():
+    for e in events:
         p = e.payload
         if isinstance(p, ce.ClockRequested):
             found = OpenRequest(e.version, p.seat, p.what, p.seconds, frozenset({p.seat}))

@@ -1,5 +1,7 @@
 """Reads the web pages need beyond the other queries: the chain check of a stored game, the
-seat a page link opens, what a page polls, the clock as a seat's page shows it, the log as of
+seat a page link opens, what a page polls, the clock as a seat's page shows it (and the
+seat's own standing order, vacation, the request waiting for consent, its address's time zone
+and digest), the log as of
 a version, and the game's config and its component values. Each opens its own read
 transaction, and the pages call them through the service (``PageReads``' methods are the
 service's ``verify_game``, ``game_status`` …), so the web layer never holds a database
@@ -13,8 +15,11 @@ from typing import Any
 
 from engine.core import ConfigError
 from pbem.app.config import Settings
-from pbem.clock.display import deadline_text, time_control_text
-from pbem.clock.preferences import zone_of
+from pbem.clock.consent import pending_request
+from pbem.clock.display import deadline_text, time_control_text, when_text
+from pbem.clock.preferences import PlayerPreference, address_key, zone_of
+from pbem.clock.schedule import GameClock
+from pbem.clock.time_control import format_duration
 from pbem.core import store
 from pbem.core.db import Database
 from pbem.core.models import Deadline, GameClockState, Seat
@@ -80,6 +85,51 @@ class PageReads:
                 "time_control": time_control_text(None if clock is None else clock.state),
                 "deadline": deadline,
             }
+
+    def seat_settings(self, game_id: str, seat: int) -> dict[str, Any]:
+        """What a seat's page shows of its own clock and choices: its standing order (its
+        own: no other seat's is ever read here), whether and until when it is away, the
+        vacation allowance left, the request for the others' consent waiting for answers
+        (who asked what, who agreed), whether the game is paused, and its address's time zone
+        and digest (``pbem.clock.preferences``) — the state the mail commands change."""
+        now = self.clock.now()
+        with self.db.read() as session:
+            game_or_404(session, game_id)
+            row = session.get(GameClockState, game_id)
+            seat_row = session.get(Seat, (game_id, seat))
+            email = None if seat_row is None else seat_row.email
+            preference = None if not email else session.get(PlayerPreference, address_key(email))
+            clock = None if row is None else GameClock.from_json(json.loads(row.state))
+            pending = (
+                None if clock is None else pending_request(store.read(session, game_id), clock)
+            )
+        timed = clock is not None and clock.time_control.enabled
+        mine = None if clock is None else clock.seats.get(seat)
+        away = [b for _, b in (mine.away if mine else []) if b is not None and b > now]
+        left = None
+        if clock is not None and mine is not None:
+            left = max(0, clock.time_control.vacation - mine.vacation_used)
+        request = None
+        if pending is not None:
+            request = {
+                "seat": pending.seat,
+                "what": pending.what,
+                "by": format_duration(pending.seconds) if pending.seconds else None,
+                "agreed": sorted(pending.agreed),
+            }
+        return {
+            "timed": timed,
+            # a standing order is used only where a missed deadline plays a move
+            "orders_used": timed and clock is not None and clock.time_control.on_deadline == "move",
+            "standing_order": None if mine is None else mine.standing_order,
+            "away_until": when_text(max(away)) if away else None,
+            "vacation_left": None if left is None else (format_duration(left) if left else "none"),
+            "paused": clock is not None and "pause" in clock.pause_reasons,
+            "request": request,
+            "has_address": bool(email),
+            "time_zone": None if preference is None else preference.time_zone,
+            "digest": bool(preference is not None and preference.digest),
+        }
 
     def log_as_of(
         self, game_id: str, viewer: int | None, upto: int, names: Names

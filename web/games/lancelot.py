@@ -74,6 +74,11 @@ class LancelotBoard:
     excalibur: Square | None
     last: str | None
     colour_classes: list[str]  # each seat's colour as the stylesheet's class, for the swatches
+    #: the square the last move put a knight on (a placement, or the force of the King's
+    #: second square), marked on the board; None for a pass or setting Excalibur
+    last_square: str | None = None
+    #: the last move set or moved Excalibur (its square is marked as a knight's would be)
+    last_excalibur: bool = False
     #: (square, the action it plays, what a screen reader says)
     playable: list[tuple[Square, str, str]] = field(default_factory=list)
     #: actions that are not one square (pass)
@@ -118,6 +123,7 @@ def board(view: Mapping[str, Any], choices: Choices, names: Sequence[str]) -> La
                 )
             )
     last = view.get("last_action")
+    last_square, last_excalibur = _last_marks(last["text"] if last else None, squares)
     result = LancelotBoard(
         columns,
         rows,
@@ -127,6 +133,8 @@ def board(view: Mapping[str, Any], choices: Choices, names: Sequence[str]) -> La
         excalibur,
         last["text"] if last else None,
         [colour_class(c) for c in colours],
+        last_square,
+        last_excalibur,
     )
     king_excalibur: set[str] = set()
     king_knight: set[str] = set()
@@ -185,3 +193,16 @@ class Lancelot(WebGame):
 
 
 GAME = Lancelot()
+
+
+def _last_marks(text: str | None, squares: Mapping[str, Square]) -> tuple[str | None, bool]:
+    """What the board marks of the last move (its canonical text, the view's): the square of
+    the knight it placed — the last square named, ``E5`` or the force of the King's
+    ``king F7 E5`` (rules/lancelot.md, Notation: Excalibur's square first, then the knight's)
+    — and whether it moved Excalibur (``excalibur G9``, or the force of the King)."""
+    words = (text or "").split()
+    if not words:
+        return None, False
+    moved_sword = words[0] in ("king", "excalibur")
+    knight = words[-1] if words[0] != "excalibur" and words[-1] in squares else None
+    return knight, moved_sword

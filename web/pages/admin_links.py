@@ -14,7 +14,11 @@ from pbem.core.errors import ServiceError
 from web.pages import common as pc
 
 #: Where a taken admin link goes back to: the page it was opened on (a name, never a URL).
-PAGES = {"game": "pages.game_page", "audit": "pages.audit.audit_page"}
+PAGES = {
+    "game": "pages.game_page",
+    "audit": "pages.audit.audit_page",
+    "admin": "pages.admin.admin_home",
+}
 
 
 def take_admin_link(game_id: str, presented: str, page: str, *, confirmed: bool = False) -> Any:

@@ -11,11 +11,11 @@ against its commitment.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, Response, render_template, request
 
+from pbem.audit.export import bundle_text
 from pbem.audit.receipts import ReceiptCheck
 from pbem.core import events as ev
 from pbem.core.errors import BadRequest, ServiceError
@@ -116,31 +116,24 @@ def _names(events: list[dict[str, Any]]) -> Names:
 
 @audit.get("/games/<game_id>/export.json")
 def export(game_id: str) -> Any:
-    """The log as the viewer may see it, with every hash, as a file to keep."""
+    """The game's verifiable record as a file to keep, in the format the offline verifier
+    checks (``pbem.audit.export``, ``python -m pbem.audit.verify``): a seat's own bundle (the
+    others' secret choices not yet revealed carried as their commitments, their standing
+    orders left out, so the chain still checks), the administrator's whole bundle, or for a
+    spectator the public one (nobody's secrets)."""
     svc = pc.service()
     public = request.args.get("view") == "public"
     try:
         seat = None if public else pc.session_seat(game_id)
-        events = svc.events(game_id, 0, seat)
+        admin = not public and seat is None and svc.is_admin(game_id, pc.held_admin(game_id))
+        if seat is not None:
+            bundle = svc.export_game(game_id, seat)
+        else:
+            bundle = svc.export_game(game_id, public=not admin)
     except ServiceError as e:
         return pc.refused(e.message, e.status)
-    created = events[0]["data"] if events else {}
-    finished = next((e for e in events if e["type"] == ev.GAME_FINISHED), None)
-    bundle = {
-        "format": "pbem-export-1",
-        "game_id": game_id,
-        "seen_by": "public" if seat is None else f"seat {seat}",
-        "rules": {"name": created.get("game"), "version": created.get("rules_version")},
-        "config": created.get("config"),
-        "seed_commitment": created.get("seed_commitment"),
-        "seed": finished["data"]["seed"] if finished else None,
-        "head_hash": events[-1]["hash"] if events else None,
-        "version": events[-1]["version"] if events else 0,
-        "events": events,
-    }
-    body = json.dumps(bundle, indent=2, sort_keys=True, ensure_ascii=False)
     return Response(
-        body + "\n",
+        bundle_text(bundle) + "\n",
         mimetype="application/json",
         headers={"Content-Disposition": f'attachment; filename="pbem-{game_id}.json"'},
     )

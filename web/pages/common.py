@@ -84,6 +84,22 @@ def session_seat(game_id: str) -> int | None:
         return None
 
 
+#: Why the address's settings need a mail's link (shown on the page and in the refusal).
+ADDRESS_NEEDS_MAIL = (
+    "Your time zone and digest belong to your e-mail address, in all your games: open this "
+    "page from the link in a mail of the game to change them (the link shown when the game "
+    "was created opens the seat, not the address)."
+)
+
+
+def opened_by_mail(game_id: str) -> bool:
+    """Whether this browser holds its seat in the game through the link of a mail to the
+    seat's address (``?link=``), which proves the address: a seat token (``?token=``, shown
+    to whoever created the game) proves the seat only. The caller has checked the seat."""
+    credential = session.get(SESSION_KEY, {}).get(game_id) or {}
+    return "link" in credential
+
+
 def seat_names(names: Names) -> list[str]:
     """Each seat as people read it, by seat: "Ann (Red)" — ``pbem.core.naming``, the names of the
     mails and the API, so a player is called the same everywhere."""

@@ -202,6 +202,7 @@ def new_game() -> Any:
                 elsewhere=here if here != base else None,
                 private=values["private"],
                 admin_link=f"{base}/games/{created.id}?admin={created.admin_token}",
+                admin_page=f"{base}/games/{created.id}/admin?admin={created.admin_token}",
             )
             # Shown once: no cache may keep the seat links and the admin token.
             return html, 200, {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}

@@ -2,7 +2,8 @@
 view, legal moves as clickable choices, the typed-text box) and for spectators (the public
 view), and the small JSON document the pages poll to refresh when the game moves.
 
-History, audit, game creation, disputes and undo are blueprints of their own, registered
+History, audit, game creation, disputes, undo, the seat's clock and settings forms and the
+administrator's page are blueprints of their own, registered
 under this one, so that its check of private games covers their pages too; the page itself is
 drawn by ``game_page.render_game``, which the forms of those blueprints answer with as well.
 Everything shown comes from ``pbem.play.views.describe`` (the rules' view for the viewer) and the
@@ -20,6 +21,7 @@ from pbem.core.naming import Names
 from pbem.core.numbers import NumberError, read_int
 from web.games import WEB_GAMES
 from web.pages.admin_links import take_admin_link
+from web.pages.admin_page import admin_page
 from web.pages.audit import audit
 from web.pages.common import (
     ADMIN_KEY,
@@ -38,6 +40,7 @@ from web.pages.disputes import disputes_pages
 from web.pages.game_page import render_game
 from web.pages.history import history
 from web.pages.newgame import newgame
+from web.pages.seat_commands import seat_commands
 from web.pages.undo import undo_pages
 
 pages = Blueprint("pages", __name__)
@@ -46,6 +49,8 @@ pages.register_blueprint(audit)
 pages.register_blueprint(newgame)
 pages.register_blueprint(disputes_pages)
 pages.register_blueprint(undo_pages)
+pages.register_blueprint(seat_commands)
+pages.register_blueprint(admin_page)
 
 #: The longest move text the page accepts (a whole mail's worth of lines).
 MAX_TEXT = 4000
@@ -63,9 +68,11 @@ def _private_games() -> Any:
     if svc.can_see(game_id):
         return None  # a public game
     on_game_page = request.endpoint == "pages.game_page"
-    # The game's admin link on its page (or in the form that confirms taking it): the view
-    # exchanges it for the cookie (a seat token presented as one is refused there).
-    presented = request.args.get("admin") if on_game_page else None
+    # The game's admin link on its page or its administrator's page (or in the form that
+    # confirms taking it): the view exchanges it for the cookie (a seat token presented as
+    # one is refused there).
+    takes_admin = request.endpoint in ("pages.game_page", "pages.admin.admin_home")
+    presented = request.args.get("admin") if takes_admin else None
     if request.endpoint == "pages.take_admin":
         presented = request.form.get("admin")
     if presented and svc.can_see(game_id, token=presented):

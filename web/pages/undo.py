@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, redirect, request, url_for
+from flask import Blueprint, request
 
 from pbem.core.errors import ServiceError
 from pbem.core.numbers import NumberError, read_int
+from pbem.play.results import UndoResult
+from pbem.play.views import versions_text
 from web.pages.common import seat_or_refusal, service
-from web.pages.game_page import render_game
+from web.pages.game_page import done, render_game
 
 undo_pages = Blueprint("undo", __name__)
 
@@ -35,10 +37,10 @@ def take_back(game_id: str) -> Any:
             game_id, seat, undo_error="The form was not complete; reload the page.", status=400
         )
     try:
-        service().undo(game_id, seat, expected_version=expected, channel=CHANNEL)
+        result = service().undo(game_id, seat, expected_version=expected, channel=CHANNEL)
     except ServiceError as e:
         return render_game(game_id, seat, undo_error=e.message, status=e.status)
-    return redirect(url_for("pages.game_page", game_id=game_id, _anchor="undo"), 303)
+    return done(game_id, _said(result))
 
 
 @undo_pages.post("/games/<game_id>/undo/<int:undo_request>/decision")
@@ -50,7 +52,21 @@ def decide(game_id: str, undo_request: int) -> Any:
     if answer not in ("yes", "no"):
         return render_game(game_id, seat, undo_error="Choose to agree or to refuse.", status=400)
     try:
-        service().decide_undo(game_id, seat, undo_request, answer == "yes", channel=CHANNEL)
+        result = service().decide_undo(
+            game_id, seat, undo_request, answer == "yes", channel=CHANNEL
+        )
     except ServiceError as e:
         return render_game(game_id, seat, undo_error=e.message, status=e.status)
-    return redirect(url_for("pages.game_page", game_id=game_id, _anchor="undo"), 303)
+    return done(game_id, _said(result))
+
+
+def _said(result: UndoResult) -> str:
+    """What the take-back form did, for the notice at the top of the page."""
+    if result.status == "retracted":
+        return f"Taken back: {versions_text(list(result.retracted))}."
+    if result.status == "requested":
+        asked = versions_text(list(result.retracted))
+        return f"Asked the others to agree to take back {asked}: done when every one agrees."
+    if result.status == "declined":
+        return "You refused: the moves stay as they are."
+    return "You agreed to take the moves back."

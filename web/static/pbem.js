@@ -9,6 +9,12 @@
     var url = main.getAttribute("data-poll-url");
     var version = main.getAttribute("data-version");
     var notice = document.getElementById("moved");
+    // The page's own address: a page that answers a form (a refusal) is at the form's
+    // address, and reloading it would send the form again.
+    var home = main.getAttribute("data-page-url");
+    // Once a form of the page is being sent, its answer is the next page: no reload races it.
+    var sending = false;
+    document.addEventListener("submit", function () { sending = true; });
     var typing = function () {
       var box = document.getElementById("action");
       return box && (box.value.trim() !== "" || document.activeElement === box);
@@ -17,9 +23,11 @@
       fetch(url, { credentials: "same-origin", cache: "no-store" })
         .then(function (r) { return r.ok ? r.json() : null; })
         .then(function (d) {
-          if (!d || String(d.version) === version) { return; }
+          if (!d || String(d.version) === version || sending) { return; }
           if (typing()) {
             if (notice) { notice.hidden = false; }
+          } else if (home && window.location.pathname !== home) {
+            window.location.assign(home);
           } else {
             window.location.reload();
           }
@@ -37,6 +45,16 @@
   if (slider) {
     slider.addEventListener("change", function () { slider.form.submit(); });
   }
+})();
+// 5. A page that answers a form (a notice or a refusal at its top) is shown from its top: a
+//    browser sent back to the address it was on would otherwise keep its scroll position,
+//    below the fold where the form was, and nothing would seem to happen.
+(function () {
+  "use strict";
+  var said = document.querySelector("#notices > [role=status], #notices > [role=alert]");
+  if (!said) { return; }
+  if ("scrollRestoration" in window.history) { window.history.scrollRestoration = "manual"; }
+  window.scrollTo(0, 0);
 })();
 // 4. The /new page shows the five law groups' choices only when the laws are combined (without
 //    this file they are always shown, and used only when "combined" is chosen).
