@@ -85,7 +85,7 @@ def test_a_commands_help_imports_no_framework_database_or_engine(command: str) -
 
 def test_mail_in_applies_a_reply_without_the_web_layer(database_url: str, tmp_path: Path) -> None:
     """One reply through ``pbem mail-in``, as an MTA pipes it: applied and stored, without
-    Flask, the web layer's libraries or modules, or the scheduler."""
+    Flask, the web layer's libraries or modules, the scheduler, or another game's rules."""
     env = {
         **os.environ,
         "PBEM_DATABASE_URL": database_url,
@@ -112,6 +112,12 @@ def test_mail_in_applies_a_reply_without_the_web_layer(database_url: str, tmp_pa
     assert "pbem.mail.inbound.pipeline" in modules  # the check sees what the command imported
     assert _of(modules, NOT_ON_THE_MAIL_PATH) == []
     assert sorted(m for m in modules if m.split(".")[0] == "web") == ["web", "web.cli"]
+    # A Lancelot game's reply: Lancaster's rules are not imported (engine.REGISTRY loads a
+    # game's rules when it is first asked for).
+    assert "engine.lancelot" in modules
+    assert _of(modules, ("engine",)) == sorted(
+        m for m in modules if m == "engine" or m.startswith(("engine.core", "engine.lancelot"))
+    )
 
 
 def _outbox(database_url: str, game_id: str) -> list[OutboxMail]:
