@@ -6,18 +6,13 @@ administration (``web.api.admin``), the inbound-mail webhook, the pages and the 
 
 from __future__ import annotations
 
-from flask import Flask
+from typing import TYPE_CHECKING
 
-from pbem.app.bootstrap import build_service
-from pbem.app.config import Settings, load_settings
-from pbem.app.service import GameService
-from web.api.json_input import StrictRequest
-from web.browser_security import BrowserSecurity
-from web.errors import PbemApi, register_error_handlers
-from web.games import WEB_GAMES
-from web.numbers import WholeNumberConverter
-from web.pages.devmail import refuse_beyond_loopback
-from web.session_cookie import use_encrypted_sessions
+if TYPE_CHECKING:
+    from flask import Flask
+
+    from pbem.app.config import Settings
+    from pbem.app.service import GameService
 
 
 def create_app(
@@ -33,6 +28,20 @@ def create_app(
     then the bind is unknown. The development pages need a known loopback address: with
     ``dev_pages`` on and any other ``host``, or none, this raises ``DevPagesRefused``.
     """
+    # Imported here, not at the top: ``pbem``'s console command (web.cli) lives in this
+    # package, and its commands other than ``serve`` start without Flask.
+    from flask import Flask
+
+    from pbem.app.bootstrap import build_service
+    from pbem.app.config import load_settings
+    from web.api.json_input import StrictRequest
+    from web.browser_security import BrowserSecurity
+    from web.errors import PbemApi, register_error_handlers
+    from web.games import WEB_GAMES
+    from web.numbers import WholeNumberConverter
+    from web.pages.devmail import refuse_beyond_loopback
+    from web.session_cookie import use_encrypted_sessions
+
     settings = settings or (service.settings if service else load_settings())
     if settings.dev_pages:
         refuse_beyond_loopback(host)  # before anything is built: a refusal at start

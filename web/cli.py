@@ -11,11 +11,8 @@ import copy
 
 import click
 
-from pbem.app.scheduler import serve_hook
 from pbem.cli import main as service_cli
 from pbem.cli.support import WholeNumber
-from web import create_app
-from web.pages.devmail import DevPagesRefused
 
 
 @click.command()
@@ -29,6 +26,11 @@ from web.pages.devmail import DevPagesRefused
 @service_cli.pass_context
 def serve(obj: service_cli.Context, host: str, port: int, dev: bool) -> None:
     """Run the web service (development server; use gunicorn in production)."""
+    # Here, not at the top: every other ``pbem`` command starts without Flask (pbem.cli.main).
+    from pbem.app.scheduler import serve_hook
+    from web import create_app
+    from web.pages.devmail import DevPagesRefused
+
     settings = obj.settings.with_changes(dev_pages=True) if dev else obj.settings
     try:
         # Refused, before anything starts, when the development pages would be reachable

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, ProgrammingError
@@ -18,9 +19,7 @@ from pbem.clock import events as clock_events
 from pbem.clock import mail_news as clock_mails
 from pbem.clock import projection as clock_projection
 from pbem.clock import replies as clock_replies
-from pbem.clock.digest import Digester
 from pbem.clock.notices import ClockNotices
-from pbem.clock.sweep import Sweeper
 from pbem.core.db import Database
 from pbem.core.errors import DatabaseUnusable
 from pbem.core.event_base import register as register_events
@@ -41,8 +40,6 @@ from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.inbound.reply_words import ReplyWords
 from pbem.mail.outbound.mail_planners import MailPlanners
 from pbem.mail.outbound.outbox import OutboxListener
-from pbem.mail.outbound.relay import Relay
-from pbem.mail.outbound.smtp import transport_for
 from pbem.play import mails as play_mails
 from pbem.play import resignation
 from pbem.undo import commands as undo_commands
@@ -50,6 +47,13 @@ from pbem.undo import events as undo_events
 from pbem.undo import mails as undo_mails
 from pbem.undo import projection as undo_projection
 from pbem.undo import rules as undo_rules
+
+if TYPE_CHECKING:
+    # Built by the commands that use them (``pbem sweep``, ``digest``, ``mail relay``, the
+    # scheduler), so a process that builds only the service (``pbem mail-in``) skips them.
+    from pbem.clock.digest import Digester
+    from pbem.clock.sweep import Sweeper
+    from pbem.mail.outbound.relay import Relay
 
 # -- the features' event types, read models and lapse rules, registered with the core's ----
 
@@ -174,6 +178,9 @@ def mail_dir(settings: Settings) -> str:
 
 def build_relay(service: GameService, settings: Settings | None = None) -> Relay:
     """The relay that sends the outbox (over SMTP, or into the mail folder)."""
+    from pbem.mail.outbound.relay import Relay
+    from pbem.mail.outbound.smtp import transport_for
+
     settings = settings or service.settings
     transport = transport_for(settings.mail.smtp_url, mail_dir(settings))
     return Relay(service.parts.db, settings, transport, service.clock)
@@ -181,11 +188,15 @@ def build_relay(service: GameService, settings: Settings | None = None) -> Relay
 
 def build_sweeper(service: GameService, settings: Settings | None = None) -> Sweeper:
     """The deadline sweep: acts on passed deadlines and sends reminders through ``service``."""
+    from pbem.clock.sweep import Sweeper
+
     return Sweeper(service.parts.db, service, settings or service.settings)
 
 
 def build_digester(service: GameService, settings: Settings | None = None) -> Digester:
     """The daily digest: one mail a day to each address that chose it, through ``service``."""
+    from pbem.clock.digest import Digester
+
     return Digester(service.parts.db, service, settings or service.settings)
 
 

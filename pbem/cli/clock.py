@@ -7,14 +7,14 @@ admin token (``--token`` or ``PBEM_ADMIN_TOKEN``), recorded as the administrator
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from pbem.cli.support import SEAT, service_errors, time_control_option
-from pbem.clock.commands import ClockResult, duration
-from pbem.clock.time_control import format_duration
-from pbem.core.time_source import parse_time
+
+if TYPE_CHECKING:
+    from pbem.clock.commands import ClockResult
 
 CHANNEL = "cli"
 
@@ -28,6 +28,9 @@ def _done(result: ClockResult) -> None:
 
 
 def _in(when: str | None, now: datetime) -> str:
+    from pbem.clock.time_control import format_duration
+    from pbem.core.time_source import parse_time
+
     if when is None:
         return "-"
     seconds = int((parse_time(when) - now).total_seconds())
@@ -72,6 +75,8 @@ def deadlines_command(obj: Any, game_id: str | None) -> None:
 @click.pass_obj
 def extend_command(obj: Any, game_id: str, seat: int, by: str, token: str) -> None:
     """Give SEAT more time (BY: 24h, 1d 12h, 90m) for the decision it owes now."""
+    from pbem.clock.commands import duration
+
     with service_errors():
         _done(obj.service.extend(game_id, token, seat, duration(by), channel=CHANNEL))
 

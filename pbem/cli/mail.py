@@ -4,14 +4,15 @@ scheduler``. They use the CLI's context object (``.settings`` and ``.service``).
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from pbem.cli.support import SEAT, WholeNumber
 from pbem.core.errors import ServiceError
-from pbem.mail.inbound.pipeline import Inbound, TooLarge
-from pbem.mail.inbound.recovery import recover_stranded, stranded_keys
+
+if TYPE_CHECKING:
+    from pbem.mail.inbound.pipeline import Inbound
 
 
 def _inbound(obj: Any) -> Inbound:
@@ -35,6 +36,8 @@ def status(obj: Any) -> None:
     click.echo("inbound: " + (", ".join(f"{o or 'unprocessed'} {n}" for o, n in inbound) or "none"))
     # A worker that died left these; the scheduler's recovery job (or `pbem mail recover`)
     # processes them. Counting them tells whether that job runs.
+    from pbem.mail.inbound.recovery import stranded_keys
+
     stranded = len(stranded_keys(_inbound(obj), limit=100_000))
     click.echo(f"inbound past a dead worker's lease: {stranded}")
     click.echo(f"failing addresses: {counts.failing_addresses}")
@@ -79,6 +82,8 @@ def relay(obj: Any) -> None:
 def recover(obj: Any) -> None:
     """Process inbound messages left by a worker that died, once its lease has run out (the
     scheduler does this every few seconds)."""
+    from pbem.mail.inbound.recovery import recover_stranded
+
     result = recover_stranded(_inbound(obj), limit=10_000)
     click.echo(f"{result.processed} stranded inbound message(s) processed")
 
@@ -151,6 +156,8 @@ def mail_in(obj: Any) -> None:
 
     Exits with 0 once the message is stored (whatever its outcome), 75 (EX_TEMPFAIL: the MTA
     keeps it and tries again) when it could not be stored, and 1 when it is too large."""
+    from pbem.mail.inbound.pipeline import TooLarge
+
     raw = sys.stdin.buffer.read(obj.settings.mail.max_inbound_bytes + 1)
     try:
         result = _inbound(obj).receive(raw, "stdin")

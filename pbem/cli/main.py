@@ -2,6 +2,11 @@
 
 ``serve`` runs the web layer, which sits above this package, so it is added where the web
 layer is: ``web/cli.py`` assembles the ``pbem`` console command from this group and it.
+
+Every ``pbem`` command is a process of its own (a shell, cron, an MTA's pipe per mail), so
+this package imports at its top only click and small modules of the standard library's
+weight: a command imports what it uses when it runs (the settings, the service, the
+engines), and ``pbem --help`` none of it (tests/packaging/test_cli_imports.py).
 """
 
 from __future__ import annotations
@@ -9,15 +14,16 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from pbem.app.config import Settings, SettingsError, load_settings
-from pbem.app.service import GameService
 from pbem.cli.support import SEAT, VERSION, WholeNumber, service_errors, time_control_option
-from pbem.clock.time_control import PRESETS, parse_time_control
 from pbem.core.errors import DatabaseUnusable
+
+if TYPE_CHECKING:
+    from pbem.app.config import Settings
+    from pbem.app.service import GameService
 
 
 class Context:
@@ -29,6 +35,8 @@ class Context:
     @property
     def settings(self) -> Settings:
         if self._settings is None:
+            from pbem.app.config import SettingsError, load_settings
+
             try:
                 self._settings = load_settings(self.config)
             except SettingsError as e:
@@ -57,17 +65,25 @@ class _Main(click.Group):
     with what to do about it, not a traceback."""
 
     def invoke(self, ctx: click.Context) -> Any:
-        from pbem.app.bootstrap import database_errors
-
-        def database_url() -> str:
-            obj = ctx.obj
-            return obj.settings.database_url if isinstance(obj, Context) else "(unknown)"
-
         try:
-            with database_errors(database_url):
-                return super().invoke(ctx)
-        except DatabaseUnusable as e:
-            raise click.ClickException(e.message) from None
+            return super().invoke(ctx)
+        except Exception:
+            # A command that opened no database imported no database library: its error is
+            # not the database's. Otherwise the composition root (imported by the command
+            # when it built the service) says whether it is.
+            if "sqlalchemy" not in sys.modules:
+                raise
+            from pbem.app.bootstrap import database_errors
+
+            def database_url() -> str:
+                obj = ctx.obj
+                return obj.settings.database_url if isinstance(obj, Context) else "(unknown)"
+
+            try:
+                with database_errors(database_url):
+                    raise
+            except DatabaseUnusable as e:
+                raise click.ClickException(e.message) from None
 
 
 @click.group(cls=_Main)
@@ -188,6 +204,8 @@ def new_game(
         raise click.BadParameter(f"not JSON: {e}", param_hint="--config") from None
     if not isinstance(config, dict):
         raise click.BadParameter("must be a JSON object", param_hint="--config")
+    from pbem.clock.time_control import parse_time_control
+
     timing = time_control_option(time_control, "--time-control")
     with service_errors():
         created = obj.service.create_game(
@@ -502,6 +520,8 @@ def verify_receipt(
 def demo(obj: Context) -> None:
     """Create a demo Lancelot game and print its seat links (its players have local
     addresses: their mails, the invitation first, are at /dev/mail)."""
+    from pbem.clock.time_control import PRESETS
+
     domain = obj.settings.mail.reply_domain
     players = [{"name": n, "email": f"{n.lower()}@{domain}"} for n in ("Ann", "Bob")]
     with service_errors():

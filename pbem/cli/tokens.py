@@ -8,7 +8,6 @@ from typing import Any
 import click
 
 from pbem.cli.support import SEAT
-from pbem.seats.tokens import NoSuchSeat
 
 
 @click.command("rotate-token")
@@ -24,6 +23,8 @@ def rotate_token(obj: Any, game_id: str, seat: int) -> None:
     invitation waits gets its invitation again, with a new link (the old invitation's link
     and reply address are refused too); its token is printed. A seat without an address
     gets nothing by mail: its new link is printed, to hand over yourself."""
+    from pbem.seats.tokens import NoSuchSeat
+
     try:
         rotated = obj.service.rotate_token(game_id, seat)
     except NoSuchSeat as e:

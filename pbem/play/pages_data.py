@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core import ConfigError
 from pbem.app.config import Settings
@@ -28,9 +28,10 @@ from pbem.core.replay import VerifyReport, verify
 from pbem.core.repository import Repository, game_or_404
 from pbem.core.time_source import Clock
 from pbem.mail.outbound.compose import seat_for_link
-from pbem.play import component_values
-from pbem.play.component_values import Value
 from pbem.play.views import visible_events
+
+if TYPE_CHECKING:
+    from pbem.play.component_values import Value
 
 
 class PageReads:
@@ -159,12 +160,19 @@ class PageReads:
         """The game's component values that are not from a published source, under the game's
         own config (e.g. Lancaster with its Henry V modules and its data overrides), in words;
         empty for rules that declare no ``provisional_values``."""
+        # Imported here: it reads Lancaster's data, which a process playing another game (a
+        # mail through ``pbem mail-in``) need not import (``engine.REGISTRY`` loads each game's
+        # rules on first use).
+        from pbem.play import component_values
+
         config, rules = self._config_and_rules(game_id)
         return component_values.provisional(rules, config)
 
     def overridden_values(self, game_id: str) -> list[Value]:
         """The values the game's config (its ``data`` overrides) changes from the printed game,
         in words, each with the value it replaces."""
+        from pbem.play import component_values
+
         config, rules = self._config_and_rules(game_id)
         return component_values.overridden(rules, config)
 

@@ -3,7 +3,10 @@ latest (what new games get), by name and version the release a game was created 
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -61,3 +64,57 @@ def test_with_rules_adds_a_release_and_keeps_the_others() -> None:
 
 def test_every_lancaster_release_is_registered() -> None:
     assert engine.REGISTRY.release("lancaster", "1.0.0") is LANCASTER_1_0
+
+
+def test_a_games_releases_given_as_a_loader_are_imported_on_first_use() -> None:
+    """``installed``: listing the games, or asking whether one is installed, calls no loader;
+    asking for a game calls its loader once, and never another game's."""
+    calls: list[str] = []
+
+    def loader(name: str, *releases: Any) -> Any:
+        def load() -> tuple[Any, ...]:
+            calls.append(name)
+            return releases
+
+        return load
+
+    registry = Registry(
+        installed={
+            "lancaster": loader("lancaster", LANCASTER_1_0, _lancaster("2.0.0")),
+            "lancelot": loader("lancelot", LANCELOT),
+        }
+    )
+    assert list(registry) == ["lancaster", "lancelot"] and len(registry) == 2
+    assert "lancelot" in registry and "chess" not in registry
+    assert calls == []
+    assert registry["lancelot"] is LANCELOT
+    assert registry.release("lancelot", LANCELOT.version) is LANCELOT
+    assert calls == ["lancelot"]
+    assert registry.versions("lancaster") == ("1.0.0", "2.0.0")
+    assert calls == ["lancelot", "lancaster"]
+    with pytest.raises(UnknownRules, match=r"No rules named .chess.*lancaster, lancelot"):
+        registry.release("chess", "1.0.0")
+
+
+def test_a_loader_that_gives_another_games_rules_is_refused() -> None:
+    registry = Registry(installed={"lancaster": lambda: (LANCELOT,)})
+    with pytest.raises(ValueError, match="the releases loaded for lancaster are of lancelot"):
+        registry["lancaster"]
+    with pytest.raises(ValueError, match="releases of lancelot given twice"):
+        Registry((LANCELOT,), installed={"lancelot": lambda: (LANCELOT,)})
+
+
+def test_the_installed_registry_imports_a_games_rules_only_when_asked_for_it() -> None:
+    """A fresh interpreter (this one has imported every game): ``engine.REGISTRY`` lists
+    both games without importing either, and asking for Lancelot leaves Lancaster out."""
+    script = (
+        "import sys, engine\n"
+        "names = list(engine.REGISTRY)\n"
+        "before = sorted(m for m in sys.modules if m.startswith(('engine.lancaster', "
+        "'engine.lancelot')))\n"
+        "engine.REGISTRY['lancelot']\n"
+        "after = sorted({m.split('.')[1] for m in sys.modules if m.startswith(('engine.lanc'))})\n"
+        "print(names, before, after)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True)
+    assert done.stdout.decode().strip() == "['lancaster', 'lancelot'] [] ['lancelot']"
