@@ -16,7 +16,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.protocol import ChoiceGroup, ChoiceOption, Choices, IllegalActionError
+from engine.core.protocol import (
+    ChoiceGroup,
+    ChoiceOption,
+    Choices,
+    IllegalActionError,
+    choices_of,
+)
 from engine.lancelot.choices import PLACE as _PLACE
 
 #: At most this many moves one click away per mail (the issue's "at most ~8").
@@ -37,7 +43,7 @@ Chooser = Callable[[Any, Any, int, Choices], list[QuickMove]]
 
 def quick_moves(rules: Any, state: Any, seat: int) -> list[QuickMove]:
     """``seat``'s most useful moves now (none when it has nothing to decide)."""
-    choices: Choices = rules.choices(state, seat)
+    choices = choices_of(rules, state, seat)
     if not choices.size():
         return []
     chooser = CHOOSERS.get(rules.name, one_per_kind)

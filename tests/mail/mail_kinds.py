@@ -5,6 +5,7 @@ and a daily digest. The HTML-part, SMTP and Chromium tests read them."""
 
 from __future__ import annotations
 
+import secrets
 from datetime import timedelta
 
 import engine
@@ -114,8 +115,11 @@ def each_kind(world: MailWorld) -> dict[str, OutboxMail]:
              "email": "alice@example.com"}]  # fmt: skip
     invited = world.service.create_game("lancelot", {}, fresh, channel="api")
     found["invitation"] = next(m for m in world.outbox(invited.id) if m.kind == "invitation")
-    # A digest: Bob asks for one, and a game waits for him.
-    digest_game = world.service.create_game("lancelot", {}, seats, channel="api")
+    # A digest: Dee asks for one, and a game waits for her (an address of this call's own:
+    # a digest goes once a day to an address, and the module's database outlives the test).
+    dee = {"name": "Dee", "email": f"dee.{secrets.token_hex(4)}@example.com"}
+    world.welcome([dee])
+    digest_game = world.service.create_game("lancelot", {}, [seats[0], dee], channel="api")
     world.say(digest_game.id, 1, "digest daily")
     loaded = world.service.load(digest_game.id)
     world.service.submit(digest_game.id, 0, "E5", expected_version=loaded.version, channel="api")
