@@ -5,6 +5,7 @@ and a daily digest. The HTML-part, SMTP and Chromium tests read them."""
 
 from __future__ import annotations
 
+import random
 import secrets
 from datetime import timedelta
 
@@ -84,6 +85,26 @@ def lancaster_reveal(world: MailWorld) -> OutboxMail:
             return next(m for m in _new(world, game.id, before) if m.seat == voters[0]["seat"])
         _play_auto(world, game.id)
     raise AssertionError("no vote in 400 moves")
+
+
+def lancelot_midgame(world: MailWorld, players: int = 5, moves: int = 50) -> OutboxMail:
+    """A turn mail of a Lancelot game with Excalibur, ``moves`` random placements in: knights
+    of every colour on the board, some captured, the last move to mark."""
+    seats = _seats(world, ["Alice", "Bob", "Carol", "Dave", "Erin"][:players])
+    config = {"players": players, "variants": {"excalibur": True, "diagonals": False}}
+    game = world.service.create_game("lancelot", config, seats, channel="api")
+    rng = random.Random(4)
+    for _ in range(moves):
+        loaded = world.service.load(game.id)
+        rules, state = loaded.rules, loaded.state
+        if not rules.to_act(state):
+            break
+        seat = min(rules.to_act(state))
+        legal = rules.legal_actions(state, seat)
+        pick = rng.choice([a for a in legal if a[0] != "king"] or list(legal))
+        text = rules.format_action(state, pick)
+        world.service.submit(game.id, seat, text, expected_version=loaded.version, channel="api")
+    return [m for m in world.outbox(game.id) if m.kind == "turn"][-1]
 
 
 def each_kind(world: MailWorld) -> dict[str, OutboxMail]:

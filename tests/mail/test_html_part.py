@@ -130,7 +130,7 @@ def test_the_html_is_tables_and_inline_styles_only(world: MailWorld) -> None:
 
 
 def test_the_boards_facts_are_in_the_html(world: MailWorld) -> None:
-    game_id, turn = lancaster_turn(world, players=3)
+    _, turn = lancaster_turn(world, players=3)
     text, html, _ = _parts(turn.message)
     shown = _words(unescape("".join(_read(html).text)))
     seat = turn.seat

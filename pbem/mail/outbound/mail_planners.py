@@ -31,6 +31,7 @@ from pbem.core.events import StoredEvent
 from pbem.core.repository import SeatInfo
 from pbem.core.unit_of_work import AppendContext
 from pbem.mail.outbound import compose as c
+from pbem.mail.outbound.html_part import MailBoard
 
 T = TypeVar("T")
 
@@ -148,7 +149,7 @@ class AppendMails:
         self._read: dict[Callable[[AppendMails], Any], Any] = {}
         self._common: dict[int, dict[str, object]] = {}
         self._votes: dict[int, str] = {}
-        self._boards: dict[int, c.MailBoard] = {}
+        self._boards: dict[int, MailBoard] = {}
 
     def once(self, read: Callable[[AppendMails], T]) -> T:
         """``read(self)``, computed once per append: what a feature's notice and planner
@@ -205,7 +206,7 @@ class AppendMails:
             "notices": f"\n{notices}\n" if notices else "",
         }
 
-    def board(self, seat: int) -> c.MailBoard:
+    def board(self, seat: int) -> MailBoard:
         """The seat's board after the append, as its mail's text and HTML parts show it."""
         found = self._boards.get(seat)
         if found is None:
