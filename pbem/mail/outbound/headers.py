@@ -259,15 +259,27 @@ def message_bytes(
         body = EmailMessage(policy=SMTP_POLICY)
         body.set_content(text)
         if html is not None:
-            # Each part's transfer encoding is the email package's choice (quoted-printable
-            # or base64 for the HTML's long lines): no line of the mail exceeds 78 octets.
-            body.add_alternative(html, subtype="html")
+            content, cte = _html_content(html)
+            body.add_alternative(content, subtype="html", cte=cte)
         part = body.as_bytes()
     head = b"".join(_folded(name, value) for name, value in headers)
     subject_text = str(
         SMTP_POLICY.header_store_parse("Subject", headers[names.index("subject")][1])[1]
     )
     return head + part, subject_text
+
+
+def _html_content(html: str) -> tuple[str, str | None]:
+    """The HTML part as 7bit text when it can be: non-ASCII written as character references
+    (``&#8212;``, the same text to every HTML reader) and every line within RFC 5322's 998
+    octets (``pbem.mail.outbound.html_part`` breaks its long lines between attributes), so it
+    goes unencoded — quoted-printable would cost as much as writing the rest of the mail and
+    a few per cent more octets. Else (a line too long) the email package's choice (None)."""
+    ascii_html = html.encode("ascii", "xmlcharrefreplace").decode("ascii")
+    lines = ascii_html.splitlines()
+    if max(map(len, lines), default=0) <= VALUE_MAX:
+        return ascii_html, "7bit"
+    return html, None
 
 
 _PART_HEAD = (

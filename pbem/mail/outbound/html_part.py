@@ -58,7 +58,22 @@ def html_part(text: str, subject: str, board: MailBoard | None = None) -> str:
         body.extend(_prose(after))
     else:
         body.extend(_prose(text))
-    return render("mail.html", subject=subject, body=Markup("\n".join(body)))
+    return _short_lines(render("mail.html", subject=subject, body=Markup("\n".join(body))))
+
+
+#: A line this long is broken (RFC 5322 allows 998 octets; the HTML then goes as 7bit).
+_LONG = 900
+
+
+def _short_lines(html: str) -> str:
+    """``html`` with each long line broken between an element's name and its ``style``
+    (whitespace between attributes: the same document), so that it can be sent unencoded."""
+    if all(len(line) <= _LONG for line in html.splitlines()):
+        return html
+    return "\n".join(
+        line.replace(' style="', '\n style="') if len(line) > _LONG else line
+        for line in html.splitlines()
+    )
 
 
 def _link(url: str, label: str | None = None, style: str = _A) -> str:
@@ -97,8 +112,9 @@ def _prose(text: str) -> list[str]:
                     html.append(f'<span data-quick="1">{link}</span>')
                 else:
                     html.append(_line(line))
-            paragraphs.append(f'<p style="{_PARAGRAPH}">' + "<br>".join(html) + "</p>")
+            paragraphs.append(f'<p style="{_PARAGRAPH}">' + "<br>\n".join(html) + "</p>")
             continue
         style = _SMALL if lines[0].startswith("##") else _PARAGRAPH
-        paragraphs.append(f'<p style="{style}">' + "<br>".join(map(_line, lines)) + "</p>")
+        # a line of the text, a line of the HTML: no HTML line is longer than the text's
+        paragraphs.append(f'<p style="{style}">' + "<br>\n".join(map(_line, lines)) + "</p>")
     return paragraphs

@@ -57,6 +57,8 @@ def environment() -> Environment:
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        # the templates ship with the code: never stat them again
+        auto_reload=False,
     )
     env.globals.update(
         colour_style=colour_style,
