@@ -86,7 +86,7 @@ def _grid_rows(view: Mapping[str, Any], cell: int) -> list[Markup]:
             mark = square in marked
             last = ' data-last="1"' if mark else ""
             if isinstance(owner, int):
-                symbol = escape(players[owner]["symbol"])
+                symbol = str(escape(players[owner]["symbol"]))
                 piece, shown = f' data-piece="{symbol}"', symbol
             elif owner is not None:
                 piece, shown = ' data-piece="X"', "X"
