@@ -75,7 +75,8 @@ def _reply(raw: bytes, move: str) -> bytes:
     original = message_from_bytes(raw, policy=policy.default)
     to = original["Reply-To"].addresses[0].addr_spec
     sender = original["To"].addresses[0].addr_spec
-    quoted = "\n".join("> " + line for line in original.get_body().get_content().splitlines())  # type: ignore[union-attr]
+    text = original.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    quoted = "\n".join("> " + line for line in text.splitlines())
     return (
         f"From: <{sender}>\r\nTo: <{to}>\r\nSubject: Re: game\r\n"
         f"Message-ID: <bench.{secrets.token_hex(8)}@client.example>\r\n"
@@ -141,7 +142,8 @@ def _play(db: Database, settings: Settings, games: int) -> tuple[int, float, flo
                 ).first()
                 assert turn is not None
                 raw_turn = turn.message
-            body = message_from_bytes(raw_turn, policy=policy.default).get_body().get_content()  # type: ignore[union-attr]
+            turn_mail = message_from_bytes(raw_turn, policy=policy.default)
+            body = turn_mail.get_body(("plain",)).get_content()  # type: ignore[union-attr]
             move = re.search(r"for example: ([^,…\n]+)", body).group(1).strip()  # type: ignore[union-attr]
             raw = _reply(raw_turn, move)
             start, start_cpu = time.perf_counter(), time.process_time()

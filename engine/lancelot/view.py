@@ -139,6 +139,21 @@ def render_text(view: Mapping[str, Any]) -> str:
             line += "  " + ("unused" if shields[s] else "spent")
         lines.append(line)
     lines.append("")
+    # The same facts in words, for a mail program that shows this text in a proportional
+    # font (the grid and the table above line up only in a monospace one).
+    lines.append("In words:")
+    squares = _squares_of(view)
+    for s, label in enumerate(labels):
+        line = (
+            f"  {label}: {view['captures'][s]} captured, {view['lost'][s]} lost, "
+            f"{view['in_hand'][s]} in hand"
+        )
+        if shields is not None:
+            line += f", shield {'unused' if shields[s] else 'spent'}"
+        lines.append(line + f"; knights on {', '.join(squares[s]) or 'no square'}.")
+    if view["variants"].get("excalibur"):
+        lines.append(f"  Excalibur: {view.get('excalibur') or 'not set yet'}.")
+    lines.append("")
     seat = view.get("seat")
     if isinstance(seat, int):
         lines.append(f"You play {labels[seat]} ({symbols[seat]}).")
@@ -147,3 +162,14 @@ def render_text(view: Mapping[str, Any]) -> str:
         lines.append(f"Last move: {labels[last['seat']]} played {last['text']}.")
     lines.append(str(view["prompt"]))
     return "\n".join(lines) + "\n"
+
+
+def _squares_of(view: Mapping[str, Any]) -> list[list[str]]:
+    """Each seat's knights on the board, by square, column by column."""
+    squares: list[list[str]] = [[] for _ in view["players"]]
+    for column in view["area"]["columns"]:
+        for row in view["area"]["rows"]:
+            owner = view["board"].get(f"{column}{row}")
+            if isinstance(owner, int):
+                squares[owner].append(f"{column}{row}")
+    return squares

@@ -19,7 +19,9 @@ from pbem.mail.outbound.mail_planners import (
     MailPlanner,
     SeatMail,
 )
+from pbem.mail.outbound.quick_links import quick_links_text
 from pbem.play import seat_acts
+from pbem.play.quick_moves import quick_moves
 from pbem.play.views import result_text
 
 
@@ -48,9 +50,25 @@ def turn_mail(append: AppendMails, seat: SeatInfo) -> Mail:
         return NO_MAIL
     zone = append.facts.time_zones.get(address_key(seat.email))
     history, names = append.history, append.names
+    ctx = append.ctx
+    common = append.common(seat)
+    quick = quick_links_text(
+        quick_moves(append.rules, ctx.state_after, seat.seat),
+        c.seat_reply_address(
+            append.session,
+            append.settings,
+            ctx.game_id,
+            seat.seat,
+            ctx.version,
+            append.key_version(seat.seat),
+        ),
+        c.subject_for(append.rules, ctx.game_id),
+        str(common["link"]),
+    )
     text = c.render(
         "turn",
-        **append.common(seat),
+        **common,
+        quick=quick,
         since=c.since_text(
             history,
             seat.seat,

@@ -62,10 +62,19 @@ def board_for_people(
 ) -> str:
     """The engine's text board of ``seat``'s view, players named for people. A game the
     service ended (a resignation) asks nobody to move, whatever the engine's prompt said."""
+    return names.text(rules.render_text(board_view(rules, state, seat, names, finished=finished)))
+
+
+def board_view(
+    rules: Any, state: Any, seat: int | None, names: Names, *, finished: bool = False
+) -> Mapping[str, Any]:
+    """``seat``'s view as its boards draw it (the text board and the mails' HTML board, so
+    that both state the same facts): players named for people, and a game the service ended
+    asking nobody to move."""
     view = rules.view(state, seat)
     if finished and not view.get("finished") and "prompt" in view:
         view = {**view, "prompt": "The game is over.", "can_type": []}
-    return names.text(rules.render_text(_players_named(view, names)))
+    return _players_named(view, names)
 
 
 def _players_named(view: Mapping[str, Any], names: Names) -> Mapping[str, Any]:

@@ -76,9 +76,28 @@ class MailWorld:
 
 def mail_text(mail: OutboxMail) -> str:
     """The text body of an outbox mail, as its reader sees it."""
-    message = message_from_bytes(mail.message, policy=policy.default)
+    return text_part(mail.message)
+
+
+def plain_text(message: object) -> str:
+    """The text/plain part of a parsed mail (each of ours is multipart/alternative: text and
+    HTML), as a reader who prefers plain text sees it."""
     assert isinstance(message, EmailMessage)
-    content = message.get_content()
+    part = message.get_body(("plain",))
+    assert part is not None, "the mail has no text/plain part"
+    content = part.get_content()
+    assert isinstance(content, str)
+    return content
+
+
+def text_part(raw: bytes) -> str:
+    """The text/plain part of a mail we sent (each is multipart/alternative: text and HTML),
+    as a reader who prefers plain text sees it."""
+    message = message_from_bytes(raw, policy=policy.default)
+    assert isinstance(message, EmailMessage)
+    part = message.get_body(("plain",))
+    assert part is not None, "the mail has no text/plain part"
+    content = part.get_content()
     assert isinstance(content, str)
     return content
 
@@ -102,7 +121,7 @@ def reply_to(
     to = original["Reply-To"].addresses[0].addr_spec if original["Reply-To"] else ""
     if not keep_token:
         to = "play@" + to.rpartition("@")[2]
-    quoted = "\n".join("> " + line for line in original.get_content().splitlines())
+    quoted = "\n".join("> " + line for line in text_part(raw).splitlines())
     ident = message_id or f"reply.{secrets.token_hex(6)}@client.example"
     return (
         f"From: Player <{sender or recipient}>\r\n"

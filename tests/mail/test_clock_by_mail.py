@@ -17,7 +17,7 @@ from pbem.core.models import Deadline
 from pbem.core.time_source import format_time
 from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.models import OutboxMail
-from tests.mail.helpers import MailWorld, reply_to
+from tests.mail.helpers import MailWorld, plain_text, reply_to
 
 TC = {"kind": "fixed", "per_decision": "48h", "vacation": "3d"}
 HOUR = timedelta(hours=1)
@@ -26,7 +26,7 @@ HOUR = timedelta(hours=1)
 def _text(mail: OutboxMail) -> str:
     message = message_from_bytes(mail.message, policy=policy.default)
     assert isinstance(message, EmailMessage)
-    return " ".join(str(message.get_content()).split())
+    return " ".join(str(plain_text(message)).split())
 
 
 def _game(world: MailWorld, names: tuple[str, str]) -> Created:

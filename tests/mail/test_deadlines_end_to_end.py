@@ -35,6 +35,7 @@ from sqlmodel import col, select
 
 from pbem.core.db import Database
 from pbem.mail.models import SENT, OutboxMail
+from tests.mail.helpers import plain_text
 from tests.mail.servers import Received, SmtpTestServer, free_port
 
 PBEM = str(Path(sys.executable).with_name("pbem"))
@@ -89,7 +90,7 @@ def _mail(received: Received) -> Mail:
         str(m["X-Pbem-Mail"]),
         str(m["Message-ID"]),
         int(version) if version is not None else None,
-        m.get_content(),
+        plain_text(m),
     )
 
 

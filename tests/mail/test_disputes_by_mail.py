@@ -22,7 +22,7 @@ from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.inbound.retention import purge_inbound
 from pbem.mail.models import InboundMail, OutboxMail
 from tests.helpers import audit
-from tests.mail.helpers import MailWorld, reply_to
+from tests.mail.helpers import MailWorld, plain_text, reply_to
 from tests.mail.test_simultaneous_by_mail import _lancaster, _latest, _to_parliament
 from tests.settings import with_mail
 
@@ -30,7 +30,7 @@ from tests.settings import with_mail
 def _text(mail: OutboxMail) -> str:
     message = message_from_bytes(mail.message, policy=policy.default)
     assert isinstance(message, EmailMessage)
-    return str(message.get_content())
+    return str(plain_text(message))
 
 
 def _inbound(world: MailWorld) -> Inbound:

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from pbem.mail.models import SENT
 from pbem.mail.outbound.relay import Relay
 from pbem.mail.outbound.smtp import transport_for
-from tests.mail.helpers import MailWorld, reply_to
+from tests.mail.helpers import MailWorld, plain_text, reply_to
 from tests.mail.servers import SmtpTestServer
 from web import create_app
 
@@ -42,7 +42,7 @@ class Inbox:
 
 def _first_example(raw: bytes) -> str:
     """The player picks the first move the mail offers ("You can type, for example: …")."""
-    body = _parse(raw).get_content()
+    body = plain_text(_parse(raw))
     match = re.search(r"You can type, for example: ([^,…\n]+)", body)
     assert match, body
     return match.group(1).strip()
@@ -89,16 +89,22 @@ def test_a_whole_game_by_email_through_the_webhook(
             refused = _post(client, reply_to(old, _first_example(old)))
             assert refused["outcome"] == "refused"
             relay.run_once()
-            error = _parse(inbox.mails(addresses[0], "error")[-1]).get_content()
+            error_mail = _parse(inbox.mails(addresses[0], "error")[-1])
+            error = plain_text(error_mail)
             assert "The position changed after the mail you answered" in error
             assert "What happened since (version" in error and "The position now:" in error
+            # Its HTML part draws that position as the turn mails do, not as a text grid.
+            html = error_mail.get_body(("html",))
+            assert html is not None
+            assert 'aria-label="The board"' in html.get_content()
+            assert "<pre" not in html.get_content()
             checked_stale = True
     else:
         raise AssertionError("the game did not finish in 200 turns")
     relay.run_once()
     assert checked_duplicate and checked_stale
     for address in addresses.values():
-        end = _parse(inbox.mails(address, "end")[-1]).get_content()
+        end = plain_text(_parse(inbox.mails(address, "end")[-1]))
         assert "the game is over" in end and "The seed was " in end
     # Every notification reached the SMTP server, exactly once, under its own Message-ID.
     rows = world.outbox()
@@ -147,7 +153,7 @@ def test_a_held_reply_is_applied_by_the_button_behind_the_link(world: MailWorld)
     turn = next(m for m in world.outbox(game.id) if m.kind == "turn")
     held = _post(client, reply_to(turn, "E5", sender="alice.phone@example.org"))
     assert held["outcome"] == "held"
-    confirm = _parse(world.outbox(game.id)[-1].message).get_content()
+    confirm = plain_text(_parse(world.outbox(game.id)[-1].message))
     link = next(w for w in confirm.split() if "/inbound/confirm/" in w)
     path = link.removeprefix("https://pbem.test")
     page = client.get(path)  # what a mail scanner following the link does: nothing

@@ -24,7 +24,7 @@ from pbem.core.models import GameSecret
 from pbem.core.time_source import ManualClock
 from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.models import OutboxMail
-from tests.mail.helpers import MailWorld, reply_to
+from tests.mail.helpers import MailWorld, plain_text, reply_to
 from tests.service.helpers import REGISTRY
 
 
@@ -33,7 +33,7 @@ def _readable(mail: OutboxMail) -> str:
     message = message_from_bytes(mail.message, policy=policy.default)
     assert isinstance(message, EmailMessage)
     headers = "\n".join(f"{name}: {value}" for name, value in message.items())
-    return headers + "\n" + message.get_content()
+    return headers + "\n" + plain_text(message)
 
 
 def _hidden_from(service: GameService, gid: str, seat: int) -> set[str]:

@@ -5,8 +5,6 @@ it; a reply that is not a move is refused and changes nothing."""
 
 from __future__ import annotations
 
-from email import message_from_bytes, policy
-
 import pytest
 
 from pbem.app.bootstrap import reply_words
@@ -14,7 +12,7 @@ from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.inbound.quotes import strip_reply
 from pbem.mail.inbound.reading import command_lines
 from pbem.mail.models import OutboxMail
-from tests.mail.helpers import MailWorld, reply_to
+from tests.mail.helpers import MailWorld, reply_to, text_part
 
 PEOPLE = ["Ann", "Bob", "Cat"]
 
@@ -261,7 +259,7 @@ def test_a_lords_placement_reads_with_every_verb_and_its_error_names_a_lord(
     wrong = _reply(_latest(world, gid, seat), "Hi all - my lord goes to castle 2", name)
     assert inbound.receive(wrong, "webhook").outcome == "refused"
     error = [m for m in world.outbox(gid) if m.kind == "error"][-1]
-    text = message_from_bytes(error.message, policy=policy.default).get_content()
+    text = text_part(error.message)
     assert "your lord's placement" in text and "knight's placement" not in text
     body = f"Hi all - my lord goes to the treasury, gold. Thanks, {name}"
     result = inbound.receive(_reply(_latest(world, gid, seat), body, name), "webhook")

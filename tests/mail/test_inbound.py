@@ -16,7 +16,7 @@ from pbem.app.service import Created
 from pbem.mail.inbound.pipeline import Inbound, TooLarge
 from pbem.mail.models import AddressFailure, InboundMail
 from pbem.mail.outbound.compose import rotate_key
-from tests.mail.helpers import MailWorld, reply_to
+from tests.mail.helpers import MailWorld, plain_text, reply_to
 from tests.settings import with_mail
 
 
@@ -29,7 +29,7 @@ def _inbound(world: MailWorld) -> Inbound:
 def _body(raw: bytes) -> str:
     message = message_from_bytes(raw, policy=policy.default)
     assert isinstance(message, EmailMessage)
-    return message.get_content()
+    return plain_text(message)
 
 
 def _turn_mail(world: MailWorld, game: Created, seat: int):  # type: ignore[no-untyped-def]

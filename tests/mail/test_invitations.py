@@ -18,7 +18,7 @@ from pbem.core.errors import Conflict, Forbidden, TooManyRequests
 from pbem.core.models import Game
 from pbem.core.read_models import first_difference, rebuild_all
 from pbem.core.replay import verify
-from tests.mail.helpers import MailWorld, reply_to
+from tests.mail.helpers import MailWorld, plain_text, reply_to
 from tests.settings import with_invitations
 from web import create_app
 from web.cli import main as cli
@@ -48,7 +48,7 @@ def test_a_new_address_gets_an_invitation_only_until_it_accepts(world: MailWorld
     assert [(m.kind, m.recipient) for m in invitations] == [
         ("invitation", p["email"]) for p in players
     ]
-    text = message_from_bytes(invitations[1].message, policy=policy.default).get_content()
+    text = plain_text(message_from_bytes(invitations[1].message, policy=policy.default))
     assert "accept" in text and "/invitation/" in text and "Game page" not in text
 
     # Ann moves (through the API) while both still wait: nobody is mailed.
@@ -60,7 +60,7 @@ def test_a_new_address_gets_an_invitation_only_until_it_accepts(world: MailWorld
     assert result.outcome == "applied", result.detail
     new = world.outbox(game.id)[2:]
     assert [(m.kind, m.recipient) for m in new] == [("turn", players[1]["email"])]
-    turn = message_from_bytes(new[0].message, policy=policy.default).get_content()
+    turn = plain_text(message_from_bytes(new[0].message, policy=policy.default))
     assert "your turn, Bob" in turn and "E5" in turn
 
     # Bob moves: Ann, still waiting, gets nothing; then she accepts by the link.
@@ -100,7 +100,7 @@ def test_a_move_in_the_reply_to_an_invitation_accepts_and_is_applied(world: Mail
     # her reply has just made (Bob, still invited, is sent nothing).
     new = world.outbox(game.id)[2:]
     assert [(m.kind, m.recipient) for m in new] == [("notice", players[0]["email"])]
-    text = message_from_bytes(new[0].message, policy=policy.default).get_content()
+    text = plain_text(message_from_bytes(new[0].message, policy=policy.default))
     assert "you have joined the game" in text and "E5" in text
 
 
@@ -134,7 +134,7 @@ def test_a_refused_move_in_the_reply_to_an_invitation_still_accepts(world: MailW
     kinds = [(m.kind, m.recipient) for m in world.outbox(game.id)[2:]]
     assert kinds == [("notice", players[1]["email"]), ("error", players[1]["email"])]
     error = message_from_bytes(world.outbox(game.id)[-1].message, policy=policy.default)
-    assert "Applied first: invitation accepted." in error.get_content()
+    assert "Applied first: invitation accepted." in plain_text(error)
 
 
 def test_invitations_are_limited_per_address_and_per_requester(world: MailWorld) -> None:
@@ -280,7 +280,7 @@ def test_a_reply_that_does_not_accept_changes_nothing(world: MailWorld, reply: s
     assert world.service.load(game.id).version == game.version  # nothing recorded
     answers = world.outbox(game.id)[2:]
     assert [(m.kind, m.recipient) for m in answers] == [("error", players[0]["email"])]
-    text = message_from_bytes(answers[0].message, policy=policy.default).get_content()
+    text = plain_text(message_from_bytes(answers[0].message, policy=policy.default))
     if reply in DECLINES:
         assert "invitation declined" in text and "Nothing more is sent" in text
     else:
@@ -339,7 +339,7 @@ def test_a_move_after_the_acceptance_when_the_seat_is_not_to_act_is_refused_with
     assert not world.service.invitation_waiting(game.id, 1)
     assert world.service.load(game.id).version == game.version + 1
     error = message_from_bytes(world.outbox(game.id)[-1].message, policy=policy.default)
-    text = error.get_content()
+    text = plain_text(error)
     assert "Applied first: invitation accepted." in text
     assert "> F6" in text and "not your turn" in text.lower()
 

@@ -18,7 +18,7 @@ from pbem.app.bootstrap import reply_words
 from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.models import AddressFailure, OutboxMail
 from pbem.mail.outbound.compose import rotate_key
-from tests.mail.helpers import MailWorld, reply_to
+from tests.mail.helpers import MailWorld, plain_text, reply_to
 from tests.settings import with_mail
 
 
@@ -31,7 +31,7 @@ def _inbound(world: MailWorld) -> Inbound:
 def _body(mail: OutboxMail) -> str:
     message = message_from_bytes(mail.message, policy=policy.default)
     assert isinstance(message, EmailMessage)
-    content = message.get_content()
+    content = plain_text(message)
     assert isinstance(content, str)
     return content
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from pbem.app.bootstrap import build_inbound
 from pbem.mail.models import OutboxMail
-from tests.mail.helpers import MailWorld, reply_to
+from tests.mail.helpers import MailWorld, plain_text, reply_to
 from tests.typed_numbers import NOT_DURATIONS
 
 TC = {"kind": "fixed", "per_decision": "10d"}
@@ -32,7 +32,7 @@ LINES = (
 def _text(mail: OutboxMail) -> str:
     message = message_from_bytes(mail.message, policy=policy.default)
     assert isinstance(message, EmailMessage)
-    return " ".join(str(message.get_content()).split())
+    return " ".join(str(plain_text(message)).split())
 
 
 def test_numbers_in_replies_are_refused_with_an_answer(world: MailWorld) -> None:

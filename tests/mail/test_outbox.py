@@ -18,7 +18,7 @@ from pbem.mail.models import DEAD, PENDING, SENT, AddressFailure
 from pbem.mail.outbound.address import find_token, verify
 from pbem.mail.outbound.relay import Relay, RelayResult, requeue_dead
 from pbem.mail.outbound.smtp import transport_for
-from tests.mail.helpers import MailWorld
+from tests.mail.helpers import MailWorld, plain_text
 from tests.mail.servers import SmtpTestServer
 from tests.settings import with_mail
 
@@ -52,7 +52,7 @@ def test_a_new_game_mails_the_first_seat_its_turn_and_the_other_the_start(
     assert token is not None
     signed = verify(world.settings.secret_key, token, 0)
     assert (signed.game_id, signed.seat, signed.version_seen) == (game.id, 0, game.version)
-    body = turn.get_content()
+    body = plain_text(turn)
     assert "your turn, Alice (Red)" in body
     assert "You can type, for example: D4, D5" in body
     assert f"https://pbem.test/games/{game.id}" in body
@@ -70,7 +70,7 @@ def test_a_move_confirms_to_the_mover_and_hands_the_turn_to_the_next_seat(
         ("applied", 0, result.version),
         ("turn", 1, result.version),
     ]
-    body = _parse(mails[1].message).get_content()
+    body = plain_text(_parse(mails[1].message))
     assert "Alice (Red): E5 — Alice (Red) placed a knight on E5." in body
     assert "your turn, Bob (Blue)." in body
 
@@ -202,5 +202,5 @@ def test_a_refused_recipient_is_dead_at_once_and_shown_as_bouncing(
         failing = {row.address for row in session.exec(select(AddressFailure))}
     assert failing == {"alice@example.com", "bob@example.com"}
     world.service.submit(game.id, 0, "E5", expected_version=game.version, channel="web")
-    body = _parse(world.outbox(game.id)[-1].message).get_content()
+    body = plain_text(_parse(world.outbox(game.id)[-1].message))
     assert "mail to Alice (Red) is bouncing" in body

@@ -11,7 +11,7 @@ from pbem.app.bootstrap import build_inbound
 from pbem.app.service import Created
 from pbem.clock import events as ce
 from pbem.mail.models import OutboxMail
-from tests.mail.helpers import MailWorld, reply_to
+from tests.mail.helpers import MailWorld, plain_text, reply_to
 
 TC = {"kind": "fixed", "per_decision": "48h"}
 
@@ -19,7 +19,7 @@ TC = {"kind": "fixed", "per_decision": "48h"}
 def _text(mail: OutboxMail) -> str:
     message = message_from_bytes(mail.message, policy=policy.default)
     assert isinstance(message, EmailMessage)
-    return str(message.get_content())
+    return str(plain_text(message))
 
 
 def _game(world: MailWorld, names: tuple[str, str]) -> Created:

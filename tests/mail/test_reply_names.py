@@ -8,13 +8,13 @@ from email.message import EmailMessage
 
 from pbem.app.bootstrap import reply_words
 from pbem.mail.inbound.pipeline import Inbound
-from tests.mail.helpers import MailWorld, reply_to
+from tests.mail.helpers import MailWorld, plain_text, reply_to
 
 
 def _body(raw: bytes) -> str:
     message = message_from_bytes(raw, policy=policy.default)
     assert isinstance(message, EmailMessage)
-    return str(message.get_content())
+    return str(plain_text(message))
 
 
 def test_a_reply_out_of_turn_names_the_player_the_game_waits_for(world: MailWorld) -> None:

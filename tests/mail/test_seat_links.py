@@ -15,14 +15,14 @@ from pbem.mail.models import OutboxMail
 from pbem.mail.outbound.address import find_token
 from pbem.mail.outbound.compose import rotate_key
 from tests.form_client import FormClient
-from tests.mail.helpers import MailWorld
+from tests.mail.helpers import MailWorld, plain_text
 from web import create_app
 
 
 def _text(mail: OutboxMail) -> str:
     message = message_from_bytes(mail.message, policy=policy.default)
     assert isinstance(message, EmailMessage)
-    return message.get_content()
+    return plain_text(message)
 
 
 def _link(mail: OutboxMail) -> str:

@@ -10,13 +10,13 @@ from email.message import EmailMessage
 
 from pbem.app.bootstrap import build_inbound
 from pbem.mail.models import OutboxMail
-from tests.mail.helpers import MailWorld, reply_to
+from tests.mail.helpers import MailWorld, plain_text, reply_to
 
 
 def _text(mail: OutboxMail) -> str:
     message = message_from_bytes(mail.message, policy=policy.default)
     assert isinstance(message, EmailMessage)
-    return " ".join(str(message.get_content()).split())
+    return " ".join(str(plain_text(message)).split())
 
 
 def test_two_seats_dispute_at_once_and_an_answer_names_which(world: MailWorld) -> None:

@@ -18,7 +18,7 @@ from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.models import OutboxMail
 from pbem.mail.outbound.compose import thread_root
 from pbem.play.views import describe
-from tests.mail.helpers import MailWorld, reply_to
+from tests.mail.helpers import MailWorld, plain_text, reply_to
 
 LANCASTER = REGISTRY["lancaster"]
 PEOPLE = ["Ann", "Bob", "Cat"]
@@ -37,7 +37,7 @@ def _message(mail: OutboxMail) -> EmailMessage:
 
 
 def _text(mail: OutboxMail) -> str:
-    return _message(mail).get_content()
+    return plain_text(_message(mail))
 
 
 def _latest(world: MailWorld, gid: str, seat: int, kind: str | None = None) -> OutboxMail:

@@ -23,6 +23,7 @@ from pbem.core.migrate import upgrade
 from pbem.mail.outbound.relay import Relay
 from pbem.mail.outbound.smtp import transport_for
 from tests.form_client import FormClient
+from tests.mail.helpers import plain_text
 from tests.mail.servers import SmtpTestServer
 from tests.settings import mail_settings
 from web import create_app
@@ -93,10 +94,10 @@ def test_a_game_created_on_new_mails_each_player_a_link_to_their_seat(
         assert len(mails) == 1, [r.rcpt_tos for r in invitations]
         invitation = _parse(mails[0].data)
         assert invitation["X-Pbem-Mail"] == "invitation"
-        assert "Game page:" not in invitation.get_content()
+        assert "Game page:" not in plain_text(invitation)
         # The player follows the invitation's link: a page that asks, then a button.
-        accept = re.search(r"open this link: (\S+)", invitation.get_content())
-        assert accept, invitation.get_content()
+        accept = re.search(r"open this link: (\S+)", plain_text(invitation))
+        assert accept, plain_text(invitation)
         link = urlsplit(accept.group(1))
         player = app.test_client()
         asked = player.get(f"{link.path}?{link.query}")
@@ -114,7 +115,7 @@ def test_a_game_created_on_new_mails_each_player_a_link_to_their_seat(
     for seat, (name, address) in enumerate(PLAYERS):
         mails = [r for r in received if r.rcpt_tos == (address,)]
         assert len(mails) == 1, [r.rcpt_tos for r in received]
-        text = _parse(mails[0].data).get_content()
+        text = plain_text(_parse(mails[0].data))
         match = re.search(r"Game page: (\S+)", text)
         assert match, text
         link = urlsplit(match.group(1))

@@ -18,6 +18,7 @@ from pbem.mail.inbound import replies
 from pbem.mail.inbound.reading import Incoming
 from pbem.mail.inbound.routing import Route
 from pbem.mail.models import DONE, HELD, InboundMail, OutboxMail
+from pbem.mail.outbound.html_part import MailBoard
 from pbem.mail.outbound.relay import clear_failure, record_failure
 from pbem.play.results import SubmitResult
 
@@ -53,6 +54,8 @@ class Outcome:
     head_hash: str | None = None
     #: already written, in the transaction that applied the reply's commands
     recorded: bool = False
+    #: the board the reply's text shows (a stale reply's fresh position), drawn in its HTML part
+    board: MailBoard | None = None
 
 
 def record_outcome(
@@ -85,6 +88,7 @@ def record_outcome(
             version=outcome.version,
             head_hash=outcome.head_hash,
             now=now,
+            board=outcome.board,
         )
         if reply is not None:
             session.add(reply)

@@ -525,6 +525,7 @@ class Inbound:
         applied_first: bool = False,
     ) -> Outcome:
         loaded = self.service.load(route.game_id)
+        rules, names = loaded.rules, loaded.names
         since: list[str] = []
         if isinstance(error, StaleVersion) and route.seen is not None:
             since = [
@@ -556,6 +557,10 @@ class Inbound:
             ),
             version=loaded.version,
             head_hash=loaded.head_hash,
+            # The fresh position a stale reply's error shows, drawn in its HTML part too.
+            board=c.mail_board(rules, loaded.state, route.seat, names, finished=loaded.finished)
+            if isinstance(error, StaleVersion)
+            else None,
         )
 
     def _answer(self, route: Route, answers: Answers) -> list[OutboxMail]:

@@ -19,6 +19,7 @@ from pbem.mail.inbound.reading import Incoming
 from pbem.mail.models import ErrorReplySent, OutboxMail
 from pbem.mail.outbound import compose as c
 from pbem.mail.outbound.headers import msgid
+from pbem.mail.outbound.html_part import MailBoard
 from pbem.play.turn_text import help_parts
 
 log = logging.getLogger(__name__)
@@ -162,6 +163,7 @@ def reply_mail(
     version: int | None,
     now: datetime,
     head_hash: str | None = None,
+    board: MailBoard | None = None,
 ) -> OutboxMail | None:
     """An error (or confirmation) reply to ``incoming``, unless the rate limit says no."""
     if not to_address or not rate_limit_allows(session, to_address, kind, now):
@@ -196,6 +198,7 @@ def reply_mail(
             reply_to=reply_to,
             in_reply_to=in_reply_to,
             references=references,
+            board=board,
         )
     except ValueError as error:  # an address we cannot write to (a malformed sender)
         log.info("no reply to %r: %s", to_address, error)

@@ -49,8 +49,10 @@ from pbem.mail.outbound.address import (
     reply_address,
     verify,
 )
+from pbem.mail.outbound.boards import board_html
 from pbem.mail.outbound.headers import message_bytes
-from pbem.play.views import board_for_people, summary_line, visible_events
+from pbem.mail.outbound.html_part import MailBoard, html_part
+from pbem.play.views import board_view, summary_line, visible_events
 
 P = ParamSpec("P")
 
@@ -323,6 +325,7 @@ def answer_to_seat(
         version=loaded.version,
         head_hash=loaded.head_hash,
         reply_to=seat_reply_address(session, settings, loaded.game_id, seat, loaded.version),
+        board=mail_board(loaded.rules, loaded.state, seat, loaded.names, finished=loaded.finished),
     )
 
 
@@ -454,7 +457,18 @@ def last_own_action(events: Sequence[StoredEvent], seat: int) -> int:
 def board_text(
     rules: Rules, state: Any, seat: int | None, names: Names, *, finished: bool = False
 ) -> str:
-    return board_for_people(rules, state, seat, names, finished=finished).rstrip()
+    return mail_board(rules, state, seat, names, finished=finished).text
+
+
+def mail_board(
+    rules: Rules, state: Any, seat: int | None, names: Names, *, finished: bool = False
+) -> MailBoard:
+    """The seat's board for its mails: the text board (``pbem.play.views.board_for_people``)
+    and the same view drawn for the HTML part (``pbem.mail.outbound.boards``)."""
+    view = board_view(rules, state, seat, names, finished=finished)
+    text = names.text(rules.render_text(view)).rstrip()
+    # Drawn only when a mail shows it: the board of a text that is not mailed never is.
+    return MailBoard(text, functools.partial(board_html, rules.name, view, names, text))
 
 
 def bounce_notices(
@@ -491,9 +505,14 @@ def outbox_row(
     reply_to: str | None = None,
     in_reply_to: str | None = None,
     references: Sequence[str] = (),
+    board: MailBoard | None = None,
 ) -> dict[str, Any]:
     """A ready-to-send outbox row as the values of its columns: a move's mails are inserted
-    as such in one statement (building a model object for each costs more than the insert)."""
+    as such in one statement (building a model object for each costs more than the insert).
+
+    Every mail is ``multipart/alternative``: ``text``, and the HTML part written from it
+    (``pbem.mail.outbound.html_part``), ``board`` (the seat's, when ``text`` shows it) drawn
+    in place of its text."""
     mail = settings.mail
     message_id = new_message_id(settings, game_id)
     extra = {
@@ -521,6 +540,7 @@ def outbox_row(
         extra=extra,
         text=text,
         date=format_datetime(now),
+        html=html_part(text, subject, board),
     )
     stamp = format_time(now)
     return {

@@ -224,6 +224,7 @@ def message_bytes(
     references: Sequence[str] = (),
     extra: Mapping[str, str] | None = None,
     date: str | None = None,
+    html: str | None = None,
 ) -> tuple[bytes, str]:
     """``new_message(...).as_bytes()`` and its ``Subject`` as read back: the same bytes and
     text (the same checks, the same errors), made faster — the mails of every move are
@@ -235,7 +236,9 @@ def message_bytes(
     itself (``_simple_fold``, checked against the email package by tests/mail/
     test_headers.py), else folded by the email package (remembered for the next mail: the
     sender, subject and threading headers of a game repeat); and the body is written as
-    the email package writes it (``_text_part``), or by the email package itself."""
+    the email package writes it (``_text_part``), or by the email package itself. With
+    ``html``, the body is ``multipart/alternative`` (the text part, then the HTML part), as
+    the email package writes it."""
     headers = _header_list(
         from_=from_, to=to, subject=subject, message_id=message_id, reply_to=reply_to,
         in_reply_to=in_reply_to, references=references, extra=extra, date=date,
@@ -246,21 +249,37 @@ def message_bytes(
         message = new_message(
             from_=from_, to=to, subject=subject, message_id=message_id, text=text,
             reply_to=reply_to, in_reply_to=in_reply_to, references=references, extra=extra,
-            date=date,
+            date=date, html=html,
         )  # fmt: skip
         return message.as_bytes(), str(message["Subject"])
-    if not isinstance(text, str):
+    if not isinstance(text, str) or not isinstance(html, str | None):
         raise TypeError("the body must be a str")
-    part = _text_part(text)
+    part = _text_part(text) if html is None else None
     if part is None:
         body = EmailMessage(policy=SMTP_POLICY)
         body.set_content(text)
+        if html is not None:
+            content, cte = _html_content(html)
+            body.add_alternative(content, subtype="html", cte=cte)
         part = body.as_bytes()
     head = b"".join(_folded(name, value) for name, value in headers)
     subject_text = str(
         SMTP_POLICY.header_store_parse("Subject", headers[names.index("subject")][1])[1]
     )
     return head + part, subject_text
+
+
+def _html_content(html: str) -> tuple[str, str | None]:
+    """The HTML part as 7bit text when it can be: non-ASCII written as character references
+    (``&#8212;``, the same text to every HTML reader) and every line within RFC 5322's 998
+    octets (``pbem.mail.outbound.html_part`` breaks its long lines between attributes), so it
+    goes unencoded — quoted-printable would cost as much as writing the rest of the mail and
+    a few per cent more octets. Else (a line too long) the email package's choice (None)."""
+    ascii_html = html.encode("ascii", "xmlcharrefreplace").decode("ascii")
+    lines = ascii_html.splitlines()
+    if max(map(len, lines), default=0) <= VALUE_MAX:
+        return ascii_html, "7bit"
+    return html, None
 
 
 _PART_HEAD = (

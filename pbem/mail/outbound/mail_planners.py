@@ -31,6 +31,7 @@ from pbem.core.events import StoredEvent
 from pbem.core.repository import SeatInfo
 from pbem.core.unit_of_work import AppendContext
 from pbem.mail.outbound import compose as c
+from pbem.mail.outbound.html_part import MailBoard
 
 T = TypeVar("T")
 
@@ -148,6 +149,7 @@ class AppendMails:
         self._read: dict[Callable[[AppendMails], Any], Any] = {}
         self._common: dict[int, dict[str, object]] = {}
         self._votes: dict[int, str] = {}
+        self._boards: dict[int, MailBoard] = {}
 
     def once(self, read: Callable[[AppendMails], T]) -> T:
         """``read(self)``, computed once per append: what a feature's notice and planner
@@ -200,11 +202,19 @@ class AppendMails:
             "receipt": "\n".join(
                 r for r in (c.receipt(ctx.version, ctx.head_hash), self.votes(seat.seat)) if r
             ),
-            "board": c.board_text(
-                ctx.rules, ctx.state_after, seat.seat, names, finished=self.game_over
-            ),
+            "board": self.board(seat.seat).text,
             "notices": f"\n{notices}\n" if notices else "",
         }
+
+    def board(self, seat: int) -> MailBoard:
+        """The seat's board after the append, as its mail's text and HTML parts show it."""
+        found = self._boards.get(seat)
+        if found is None:
+            ctx = self.ctx
+            found = self._boards[seat] = c.mail_board(
+                ctx.rules, ctx.state_after, seat, self.names, finished=self.game_over
+            )
+        return found
 
     def notice(self, seat: SeatInfo, headline: str, asked: str = "") -> str:
         """A notice: ``headline``, what happened since the append began, and what the seat is

@@ -132,6 +132,7 @@ def plan_mails(
                 )
                 if planned.answerable
                 else None,
+                board=append.board(seat.seat),
             )
         )
     return mails
