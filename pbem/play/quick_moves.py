@@ -88,25 +88,71 @@ def one_per_kind(rules: Any, state: Any, seat: int, choices: Choices) -> list[Qu
 
 def lancelot_by_knights_won(rules: Any, state: Any, seat: int, choices: Choices) -> list[QuickMove]:
     """Lancelot: the placements that win the most knights first (each applied, the captures
-    read from the seat's own view after it: Lancelot hides nothing, rules/lancelot.md),
-    ties in the engine's order; a decision with no placement (Excalibur's opening square, a
-    pass) as ``one_per_kind``. The force of the King (thousands of square pairs) is left to
-    the page and to typing: it is not a move to offer blind."""
+    read from the seat's own view after it: Lancelot hides nothing, rules/lancelot.md); among
+    equals, those that threaten most (lines left at +1 with other knights on them: one more
+    knight there captures them, rules/lancelot.md "Capture"), then the squares nearest the
+    centre of the area (as the deadline default prefers them), then the engine's order. A
+    decision with no placement (Excalibur's opening square, a pass) goes as ``one_per_kind``.
+    The force of the King (thousands of square pairs) is left to the page and to typing: it
+    is not a move to offer blind."""
     places = [g for g in choices.groups if g.label == _PLACE]
     if not places:
         return one_per_kind(rules, state, seat, choices)
     before = rules.view(state, seat)["captures"][seat]
-    ranked: list[tuple[int, int, QuickMove]] = []
+    ranked: list[tuple[int, int, int, int, QuickMove]] = []
     for index, option in enumerate(places[0].all_options()):
         try:
             after = rules.apply(state, seat, option.action).state
         except IllegalActionError:  # not expected: every option is legal
             continue
-        won = rules.view(after, seat)["captures"][seat] - before
+        view = rules.view(after, seat)
+        won = view["captures"][seat] - before
+        threats = _threats(view, seat, option.text.upper())
         label = option.label + (f" (wins {won} knight{'s' if won != 1 else ''})" if won else "")
-        ranked.append((-won, index, QuickMove(label, option.text)))
-    ranked.sort(key=lambda entry: (entry[0], entry[1]))
-    return [move for _, _, move in ranked[:MAX_QUICK]]
+        if threats and not won:
+            label += f" (threatens {threats} line{'s' if threats != 1 else ''})"
+        centre = _centre_distance(view, option.text.upper())
+        ranked.append((-won, -threats, centre, index, QuickMove(label, option.text)))
+    ranked.sort(key=lambda entry: entry[:4])
+    return [entry[4] for entry in ranked[:MAX_QUICK]]
+
+
+def _square(name: str) -> tuple[str, int]:
+    return name[0], int(name[1:])
+
+
+def _centre_distance(view: dict[str, Any], square: str) -> int:
+    """Twice the Manhattan distance of ``square`` from the area's centre (kept whole)."""
+    columns, rows = view["area"]["columns"], view["area"]["rows"]
+    column, row = _square(square)
+    size = len(columns)
+    x: int = columns.index(column)
+    y: int = rows.index(row)
+    return abs(2 * x - (size - 1)) + abs(2 * y - (size - 1))
+
+
+def _threats(view: dict[str, Any], seat: int, square: str) -> int:
+    """The lines through ``square`` where ``seat``'s advantage is +1 with other knights on
+    them, in the view after placing there (Excalibur counts against the seat)."""
+    columns, rows = view["area"]["columns"], view["area"]["rows"]
+    column, row = _square(square)
+    c, r = columns.index(column), rows.index(row)
+    cells = {(columns.index(k[0]), rows.index(int(k[1:]))): v for k, v in view["board"].items()}
+    size = len(columns)
+    lines = [[(c, y) for y in range(size)], [(x, r) for x in range(size)]]
+    if view["variants"].get("diagonals"):
+        for step in (1, -1):
+            line = [(x, r + step * (x - c)) for x in range(size) if 0 <= r + step * (x - c) < size]
+            if len(line) >= 4:  # rules/lancelot.md, variant 1: diagonals of 4 or more
+                lines.append(line)
+    count = 0
+    for line in lines:
+        held = [cells[p] for p in line if p in cells]
+        own = sum(1 for v in held if v == seat)
+        others = len(held) - own
+        if others and own - others == 1:
+            count += 1
+    return count
 
 
 #: Each game's chooser, by the rules' name; a game missing here gets ``one_per_kind``.
