@@ -16,10 +16,11 @@ for its own frames (offices at court, the tower, dishonor) without touching thes
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 from engine.core.protocol import Action, IllegalActionError, action_sort_key
+from engine.core.records import replace
 from engine.lancaster.state import Frame, State
 
 # -- the base game's frames, typed ------------------------------------------------------------

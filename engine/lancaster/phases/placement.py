@@ -15,9 +15,10 @@ Resentment is one of its entries); other actions of a placement turn are the reg
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.core.protocol import Action, IllegalActionError
+from engine.core.records import replace
 from engine.lancaster import actions, auto
 from engine.lancaster.frames import Ctx, Handler, replace_head
 from engine.lancaster.pieces import apply_reward, name, remove, reward_details
