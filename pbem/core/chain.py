@@ -36,10 +36,13 @@ class EventDataError(ValueError):
     """A payload does not match its event type's schema (or cannot be decoded)."""
 
 
-def canonical_json(value: Any) -> str:
+def canonical_json(value: Any, *, known_storable: bool = False) -> str:
     """Sorted keys, no spaces, UTF-8 text as is; floats (and NaN) and NUL characters are
-    refused."""
-    _refuse_unstorable(value)
+    refused. ``known_storable``: the caller knows that ``value`` holds none of them and only
+    text keys (the verifier, which parsed it from JSON text with neither a float nor a
+    ``\\u0000`` in it), so the walk through every value that looks for them is skipped."""
+    if not known_storable:
+        _refuse_unstorable(value)
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -122,8 +125,11 @@ def canonical_event(
     schema_version: int,
     data: Mapping[str, Any],
     recorded_at: str,
+    *,
+    known_storable: bool = False,
 ) -> str:
-    """The text an event's chain link hashes: its place, type and public payload."""
+    """The text an event's chain link hashes: its place, type and public payload
+    (``known_storable`` as ``canonical_json``'s, for the whole event)."""
     return canonical_json(
         {
             "game_id": game_id,
@@ -132,7 +138,8 @@ def canonical_event(
             "schema_version": schema_version,
             "data": public_form(type_, schema_version, data),
             "recorded_at": recorded_at,
-        }
+        },
+        known_storable=known_storable,
     )
 
 
