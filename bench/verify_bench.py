@@ -15,8 +15,10 @@ action, timed inside it (the interpreter's start and its imports are in the "wal
 printed beside). With ``--baseline`` (another checkout of
 this repository, e.g. ``git worktree add /tmp/verify-base <commit>``), its verifier is run
 the same way, the two alternated run by run (old, new, new, old, ...) so that the machine's
-drift affects both alike, and the ratio of the medians is printed. Not a test: nothing here
-runs in ``make test``.
+drift affects both alike, and the ratio of the medians is printed; then the command lines
+are timed as a person runs them, interpreter's start included: the old one called once per
+bundle (all it could do), the new one once per bundle and once on the folder. Not a test:
+nothing here runs in ``make test``.
 """
 
 from __future__ import annotations
@@ -119,6 +121,50 @@ def time_checkout(checkout: Path, season: Path, passes: int) -> dict[str, Any]:
     return measured
 
 
+def time_command(checkout: Path, season: Path, per_bundle: bool) -> float:
+    """Wall seconds ``checkout``'s command line takes to check the season, interpreter's start
+    and imports included: one ``python -m pbem.audit.verify BUNDLE`` per bundle (all the old
+    command could do), or one call on the folder."""
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    calls = [[p] for p in sorted(season.glob("*.json"))] if per_bundle else [[season]]
+    started = time.perf_counter()
+    for paths in calls:
+        done = subprocess.run(
+            [sys.executable, "-m", "pbem.audit.verify", *map(str, paths)],
+            env=env,
+            cwd=checkout,
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, (checkout, paths, done.stderr)
+    return time.perf_counter() - started
+
+
+def compare_commands(checkouts: dict[str, Path], season: Path, runs: int, events: int) -> None:
+    """The old command a bundle at a time against the new one on the folder, alternated."""
+    ways = {
+        "old, a call per bundle": (checkouts["old"], True),
+        "new, a call per bundle": (checkouts["new"], True),
+        "new, one call on the folder": (checkouts["new"], False),
+    }
+    names = list(ways)
+    seconds: dict[str, list[float]] = {name: [] for name in names}
+    for run in range(runs):
+        for name in names if run % 2 == 0 else names[::-1]:
+            checkout, per_bundle = ways[name]
+            seconds[name].append(time_command(checkout, season, per_bundle))
+    for name in names:
+        median = statistics.median(seconds[name])
+        print(
+            f"command line, {name}: median {median:.2f} s over {runs} runs = "
+            f"{events / median:,.0f} events/s"
+        )
+    old = statistics.median(seconds[names[0]])
+    print(
+        f"command line, folder / old per bundle: {old / statistics.median(seconds[names[2]]):.2f}x"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
@@ -172,6 +218,8 @@ def main() -> None:
                 f"new / old: {rates['new'] / rates['old']:.2f}x "
                 f"({cpu_rates['new'] / cpu_rates['old']:.2f}x in CPU time)"
             )
+            compare_commands(checkouts, season, args.runs, runs["new"][0]["events"])
+            print(f"load after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":
