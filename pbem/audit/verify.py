@@ -270,7 +270,9 @@ def _check_chain(
         if chain.chain_hash(event["prev_hash"], canonical) != event["hash"]:
             report.add(where, "the hash does not match the event (the event or hash was changed)")
         if chain.is_committed(event["type"], event["schema_version"], data):
-            problem = chain.commitment_problem(event["type"], event["schema_version"], data)
+            problem = chain.commitment_problem(
+                event["type"], event["schema_version"], data, known_storable=storable
+            )
             if problem is not None:
                 report.add(where, problem)
             elif "action" in data:

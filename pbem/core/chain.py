@@ -82,20 +82,27 @@ def public_form(type_: str, schema_version: int, data: Mapping[str, Any]) -> dic
     return {k: v for k, v in data.items() if k not in hidden}
 
 
-def committed_text(action: Any, canonical: str, text: str) -> str:
+def committed_text(action: Any, canonical: str, text: str, *, known_storable: bool = False) -> str:
     """The exact text a secret action's commitment is the hash of (after its salt)."""
-    return canonical_json({"action": action, "canonical": canonical, "text": text})
+    return canonical_json(
+        {"action": action, "canonical": canonical, "text": text}, known_storable=known_storable
+    )
 
 
-def secret_commitment(salt: str, action: Any, canonical: str, text: str) -> str:
+def secret_commitment(
+    salt: str, action: Any, canonical: str, text: str, *, known_storable: bool = False
+) -> str:
     """``sha256(salt ‖ canonical {"action", "canonical", "text"})`` as lowercase hex."""
-    body = salt + committed_text(action, canonical, text)
+    body = salt + committed_text(action, canonical, text, known_storable=known_storable)
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
-def commitment_problem(type_: str, schema_version: int, data: Mapping[str, Any]) -> str | None:
+def commitment_problem(
+    type_: str, schema_version: int, data: Mapping[str, Any], *, known_storable: bool = False
+) -> str | None:
     """Why a committed secret action's vote or salt does not match its commitment (None: it
-    matches, or the event holds no vote to check, as in a seat's export before the reveal)."""
+    matches, or the event holds no vote to check, as in a seat's export before the reveal);
+    ``known_storable`` as ``canonical_json``'s."""
     if not is_committed(type_, schema_version, data):
         return None
     if all(k not in data for k in (*SECRET_FIELDS, SALT_FIELD)):
@@ -109,7 +116,11 @@ def commitment_problem(type_: str, schema_version: int, data: Mapping[str, Any])
         return "the secret action's text must be text"
     try:
         expected = secret_commitment(
-            data[SALT_FIELD], data["action"], data["canonical"], data["text"]
+            data[SALT_FIELD],
+            data["action"],
+            data["canonical"],
+            data["text"],
+            known_storable=known_storable,
         )
     except EventDataError as e:
         return f"the secret action cannot be committed: {e}"

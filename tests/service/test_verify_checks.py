@@ -389,3 +389,20 @@ def test_the_report_of_the_same_bundle_is_the_same_whatever_the_path(bundle: Bun
     from_bytes: Report = verify_bytes(_bytes_of(bundle), REGISTRY)
     assert from_bytes.problems == verify_bundle(copy.deepcopy(bundle), REGISTRY).problems
     assert not from_bytes.ok
+
+
+def test_a_nul_character_in_a_revealed_vote_is_refused_when_read_from_its_bytes(
+    bundle: Bundle,
+) -> None:
+    """The vote's text is not in the chain's public form: its commitment is what finds it."""
+    vote = _first(bundle, _vote)
+    raw = _bytes_of(bundle).decode()
+    at = raw.index(chain.canonical_json(vote["data"]))
+    recorded = json.dumps(vote["data"]["text"], ensure_ascii=False)
+    nul = recorded[:-1] + '\\u0000"'
+    changed = raw[:at] + raw[at:].replace(f'"text":{recorded}', f'"text":{nul}', 1)
+    report = verify_bytes(changed.encode(), REGISTRY)
+    assert [str(p) for p in report.problems] == [
+        f"version {vote['version']}: the secret action cannot be committed: events hold no NUL "
+        "characters"
+    ]
