@@ -85,7 +85,7 @@ def is_legal(state: State, seat: int, action: Action) -> bool:
     h = head(state)
     if h is None or seat not in h[1].seats(state, h[0]):
         return False
-    return action in h[1].options(state, h[0], seat)
+    return h[1].is_option(state, h[0], seat, action)
 
 
 def check(state: State, seat: int, action: Action) -> tuple[Frame, Handler]:

@@ -171,6 +171,11 @@ class Handler:
         """
         return len(self.options(state, frame, seat)) > 1
 
+    def is_option(self, state: State, frame: Frame, seat: int, action: Action) -> bool:
+        """``action in self.options(state, frame, seat)``; a frame with many options may
+        answer it without building them all (``rules.is_legal``, for the verifier)."""
+        return action in self.options(state, frame, seat)
+
     def check(self, state: State, frame: Frame, seat: int, action: Action) -> None:
         """Raise IllegalActionError (with the reason) unless ``action`` is legal."""
         if action not in self.options(state, frame, seat):

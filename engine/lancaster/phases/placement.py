@@ -65,6 +65,28 @@ def options(state: State, seat: int) -> list[Action]:
     return out
 
 
+def is_option(state: State, seat: int, action: Action) -> bool:
+    """``action in options(state, seat)``, building only the options of the knight the action
+    names: a placement equals an option only if its ally flag and strength do (``==``, as
+    ``in`` compares), so no other knight's targets can hold it."""
+    if any(action in kind.options(state, seat) for kind in PLACEMENTS.values()):
+        return True
+    if not isinstance(action, tuple) or len(action) != 5 or action[0] != "place":
+        return False
+    for colour in state.colours_of(seat):
+        ally = state.is_ally(colour)
+        for strength in sorted(set(state.colours[colour].court)):
+            if action[1] != ally or action[2] != strength:
+                continue
+            for target, low, high in _targets(state, seat, colour, strength):
+                knight = [
+                    actions.Place("place", ally, strength, target, q) for q in range(low, high + 1)
+                ]
+                if action in knight:
+                    return True
+    return False
+
+
 def can_place(state: State, seat: int) -> bool:
     if any(kind.available(state, seat) for kind in PLACEMENTS.values()):
         return True  # another action of the placement turn is open (PLACEMENTS)
@@ -117,6 +139,9 @@ class Place(Handler):
 
     def options(self, state: State, frame: Frame, seat: int) -> list[Action]:
         return options(state, seat)
+
+    def is_option(self, state: State, frame: Frame, seat: int, action: Action) -> bool:
+        return is_option(state, seat, action)
 
     def ask(self, state: State, frame: Frame, seat: int) -> bool:
         if any(kind.available(state, seat) for kind in PLACEMENTS.values()):
