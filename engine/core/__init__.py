@@ -1,4 +1,5 @@
-"""The engine core: the Rules contract, errors, random generator and notation helpers."""
+"""The engine core: the Rules contract, errors, random generator and notation helpers, and
+``records.replace`` (``dataclasses.replace`` for the games' frozen states, faster)."""
 
 from engine.core.protocol import (
     JSON,

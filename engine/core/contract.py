@@ -135,10 +135,13 @@ def check_step(rules: Rules, state: Any, seat: Seat, action: Action, seed: int) 
             assert back == a, f"parse_action(format_action({a!r})) gave {back!r} via {text!r}"
             assert action_from_json(json.loads(json.dumps(action_to_json(a)))) == a
         check_choices(rules, state, s, legal, seed)
+        _check_is_legal(rules, state, s, legal)
     # Seats not to act have nothing to do.
     for s in range(_seat_count(rules, state)):
         if s not in rules.to_act(state):
             assert rules.legal_actions(state, s) == (), f"seat {s} not to act has actions"
+            if hasattr(rules, "is_legal"):
+                assert not rules.is_legal(state, s, action), f"seat {s} not to act may act"
             assert choices_of(rules, state, s).size() == 0, f"seat {s} not to act has choices"
 
     # dump/load round trip.
@@ -157,6 +160,27 @@ def check_step(rules: Rules, state: Any, seat: Seat, action: Action, seed: int) 
     after = json.dumps(rules.dump_state(state), sort_keys=True)
     assert before == after, "apply mutated its input state"
     assert state == pristine, "apply mutated its input state"
+
+
+def _check_is_legal(rules: Rules, state: Any, seat: Seat, legal: tuple[Action, ...]) -> None:
+    """A game's optional ``is_legal(state, seat, action)`` (the offline verifier's cheaper
+    test) says exactly what membership of ``legal_actions`` says: true of every legal action,
+    false of actions next to them that are not legal."""
+    is_legal = getattr(rules, "is_legal", None)
+    if is_legal is None:
+        return
+    allowed = set(legal)
+    for a in _round_trip_sample(legal):
+        assert is_legal(state, seat, a), f"is_legal refuses the legal {a!r} of seat {seat}"
+        # Near misses: the action with one more item, with one item less, with its last item
+        # changed (a number plus one, a flag flipped, any other item replaced by None).
+        last = a[-1] if a else None
+        changed = (
+            not last if isinstance(last, bool) else last + 1 if isinstance(last, int) else None
+        )
+        for near in ((*a, 0), a[:-1], (*a[:-1], changed)):
+            if near not in allowed:
+                assert not is_legal(state, seat, near), f"is_legal accepts {near!r} of {seat}"
 
 
 def _check_group(group: ChoiceGroup, where: str) -> None:

@@ -224,6 +224,12 @@ class Rules(Protocol):
         """A plain-text rendering of a view (for emails and the CLI)."""
         ...
 
+    # A game may also offer ``is_legal(state, seat, action) -> bool``, exactly ``action in
+    # legal_actions(state, seat)`` but cheaper (Lancaster's does not sort the options): the
+    # offline verifier's fold uses it when present, and the contract suite checks that it
+    # agrees with legal_actions. It is not part of the Protocol, so that games without it
+    # (and rules doubles in tests) still are Rules.
+
 
 def _json_of(item: Any) -> Any:
     if isinstance(item, tuple):

@@ -9,10 +9,10 @@ log), until some seat must choose or the game ends.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from types import MappingProxyType
 
 from engine.core.protocol import Action, IllegalActionError, NotYourTurnError, Transition
+from engine.core.records import replace
 from engine.lancaster.frames import Ctx, Handler, format_action, sorted_options
 from engine.lancaster.phases import (
     conflicts,
@@ -77,6 +77,15 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     if h is None or seat not in h[1].seats(state, h[0]):
         return ()
     return tuple(sorted_options(h[1].options(state, h[0], seat)))
+
+
+def is_legal(state: State, seat: int, action: Action) -> bool:
+    """``action in legal_actions(state, seat)``, without sorting the options (the verifier
+    asks it of every recorded action)."""
+    h = head(state)
+    if h is None or seat not in h[1].seats(state, h[0]):
+        return False
+    return h[1].is_option(state, h[0], seat, action)
 
 
 def check(state: State, seat: int, action: Action) -> tuple[Frame, Handler]:

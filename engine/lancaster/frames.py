@@ -16,10 +16,11 @@ for its own frames (offices at court, the tower, dishonor) without touching thes
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 from engine.core.protocol import Action, IllegalActionError, action_sort_key
+from engine.core.records import replace
 from engine.lancaster.state import Frame, State
 
 # -- the base game's frames, typed ------------------------------------------------------------
@@ -169,6 +170,11 @@ class Handler:
         this (outside the 2-player game, where those values are public).
         """
         return len(self.options(state, frame, seat)) > 1
+
+    def is_option(self, state: State, frame: Frame, seat: int, action: Action) -> bool:
+        """``action in self.options(state, frame, seat)``; a frame with many options may
+        answer it without building them all (``rules.is_legal``, for the verifier)."""
+        return action in self.options(state, frame, seat)
 
     def check(self, state: State, frame: Frame, seat: int, action: Action) -> None:
         """Raise IllegalActionError (with the reason) unless ``action`` is legal."""

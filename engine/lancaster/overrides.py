@@ -8,10 +8,10 @@ records, so a replay (under the same rules version) stays exact.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from engine.core.protocol import ConfigError
+from engine.core.records import replace
 from engine.lancaster.data import CASTLE_SPACES, COUNTY_LETTERS, Data, Reward
 
 _REWARD_INTS = ("gold", "squires", "voting_markers", "power", "new_knight")

@@ -8,9 +8,9 @@ interchangeable, so this names every distinct choice.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
+from engine.core.records import replace
 from engine.lancaster.data import COUNTY_LETTERS, Reward
 from engine.lancaster.frames import Ctx
 from engine.lancaster.state import Conflict, Occupant, Space, State

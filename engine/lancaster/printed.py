@@ -18,8 +18,7 @@ in a text counts before one deduced from an example.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from engine.core.records import replace
 from engine.lancaster.data import (
     BASE,
     BASE_LAWS,

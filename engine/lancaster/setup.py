@@ -7,11 +7,12 @@ extension points below, filled by ``wiring.py`` (engine/lancaster/README.md list
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from engine.core import rng
 from engine.core.protocol import ConfigError
+from engine.core.records import replace
 from engine.lancaster.data import COUNTY_LETTERS, Data, Law
 from engine.lancaster.overrides import apply_overrides
 from engine.lancaster.phases.rounds import round_frames

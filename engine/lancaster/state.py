@@ -16,9 +16,10 @@ themselves (see ``flow.py``). Henry V adds its own frames and fields without cha
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
+from engine.core.records import replace
 from engine.lancaster.data import Data
 from engine.lancaster.overrides import apply_overrides
 

@@ -10,10 +10,11 @@ its functions.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from engine.core.protocol import IllegalActionError
+from engine.core.records import replace
 from engine.lancaster.data import COUNTY_LETTERS
 from engine.lancaster.frames import Ctx, FavorFrame
 from engine.lancaster.pieces import (

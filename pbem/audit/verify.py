@@ -1,5 +1,6 @@
 """Check an exported game offline: ``python -m pbem.audit.verify bundle.json`` (or ``pbem
-verify-export``).
+verify-export``); several bundles, or a folder of them, in one call: ``python -m
+pbem.audit.verify season/`` (a line each, ok or what failed; exit 1 if any failed).
 
 It needs the rules engine and the standard library, nothing else: no database, no web
 framework, no schema library, so that a player can check a game without trusting (or
@@ -27,11 +28,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, TextIO
 
 import engine
 from engine.core import EngineError
@@ -112,18 +114,27 @@ def verify_bytes(raw: bytes, registry: Registry | None = None) -> Report:
     """Check a bundle as its bytes: any byte that does not decode is named too."""
     report = Report()
     try:
-        bundle = _parse(raw)
+        bundle, storable = _parse(raw)
     except _BadBundle as e:
         report.add("bundle", str(e))
         return report
-    return verify_bundle(bundle, registry, report)
+    return verify_bundle(bundle, registry, report, storable=storable)
 
 
-def _parse(raw: bytes) -> Any:
+def _parse(raw: bytes) -> tuple[Any, bool]:
+    """The bundle, and whether the text holds no float and no NUL character (JSON text can
+    write a NUL only as ``\\u0000``; a ``\\\\u0000``, a backslash and "u0000", counts too,
+    which only costs the walk that ``chain.canonical_json`` makes when it is not told)."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise _BadBundle(f"the file is not UTF-8 text (byte {e.start})") from None
+    floats: list[str] = []
+
+    def keep_float(written: str) -> float:
+        # Parsed as json.loads would: the event that holds it is refused when it is hashed.
+        floats.append(written)
+        return float(written)
 
     def refuse_constant(name: str) -> Any:
         raise _BadBundle(f"the file holds {name}, which JSON bundles never do")
@@ -135,16 +146,28 @@ def _parse(raw: bytes) -> Any:
         return dict(pairs)
 
     try:
-        return json.loads(text, parse_constant=refuse_constant, object_pairs_hook=unique_keys)
+        bundle = json.loads(
+            text,
+            parse_constant=refuse_constant,
+            parse_float=keep_float,
+            object_pairs_hook=unique_keys,
+        )
     except ValueError as e:
         raise _BadBundle(f"the file is not valid JSON: {e}") from None
+    return bundle, not floats and "\\u0000" not in text
 
 
 def verify_bundle(
-    bundle: Any, registry: Registry | None = None, report: Report | None = None
+    bundle: Any,
+    registry: Registry | None = None,
+    report: Report | None = None,
+    *,
+    storable: bool = False,
 ) -> Report:
     """Check a parsed bundle; the report lists every problem found (the first ones stop the
-    checks that depend on them: a broken chain is not re-run)."""
+    checks that depend on them: a broken chain is not re-run). ``storable``: the bundle was
+    parsed from text holding no float and no NUL character (``verify_bytes`` knows it), so
+    hashing an event need not look for them in it."""
     report = report if report is not None else Report()
     registry = engine.REGISTRY if registry is None else registry
     try:
@@ -154,7 +177,7 @@ def verify_bundle(
         return report
     report.game_id = bundle["game_id"]
     report.events = len(events)
-    _check_chain(bundle["game_id"], events, report)
+    _check_chain(bundle["game_id"], events, report, storable)
     if report.problems:
         return report
     created = events[0]["data"]
@@ -208,7 +231,9 @@ def _check_shape(bundle: Any, report: Report) -> list[dict[str, Any]]:
     return events
 
 
-def _check_chain(game_id: str, events: Sequence[dict[str, Any]], report: Report) -> None:
+def _check_chain(
+    game_id: str, events: Sequence[dict[str, Any]], report: Report, storable: bool
+) -> None:
     prev = chain.GENESIS_HASH
     for position, event in enumerate(events, start=1):
         version = event["version"]
@@ -237,6 +262,7 @@ def _check_chain(game_id: str, events: Sequence[dict[str, Any]], report: Report)
                 event["schema_version"],
                 data,
                 event["recorded_at"],
+                known_storable=storable,
             )
         except chain.EventDataError as e:
             report.add(where, f"the event cannot be hashed: {e}")
@@ -244,7 +270,9 @@ def _check_chain(game_id: str, events: Sequence[dict[str, Any]], report: Report)
         if chain.chain_hash(event["prev_hash"], canonical) != event["hash"]:
             report.add(where, "the hash does not match the event (the event or hash was changed)")
         if chain.is_committed(event["type"], event["schema_version"], data):
-            problem = chain.commitment_problem(event["type"], event["schema_version"], data)
+            problem = chain.commitment_problem(
+                event["type"], event["schema_version"], data, known_storable=storable
+            )
             if problem is not None:
                 report.add(where, problem)
             elif "action" in data:
@@ -395,17 +423,97 @@ def summary(report: Report) -> list[str]:
     return lines
 
 
+def bundles_in(paths: Sequence[str | Path]) -> list[Path]:
+    """The bundle files ``paths`` name: a file as given, a folder's ``*.json`` files (not its
+    subfolders'), in name order. Raises OSError for a path that is neither."""
+    found: list[Path] = []
+    for given in map(Path, paths):
+        if given.is_dir():
+            found.extend(sorted(p for p in given.glob("*.json") if p.is_file()))
+        elif given.is_file():
+            found.append(given)
+        else:
+            raise FileNotFoundError(f"{given} is neither a bundle file nor a folder")
+    return found
+
+
+def one_line(path: Path, report: Report) -> str:
+    """A bundle's result on one line: ``ok`` or ``FAILED`` and what failed first."""
+    if report.ok:
+        replayed = "re-run by the rules" if report.replayed else "not finished: not re-run"
+        return f"ok      {path}: game {report.game_id}, {report.events} events, {replayed}"
+    first, more = report.problems[0], len(report.problems) - 1
+    also = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+    return f"FAILED  {path}: {first}{also}"
+
+
+#: seconds between two progress lines while a folder is checked
+PROGRESS_EVERY = 2.0
+
+
+def verify_many(
+    paths: Sequence[Path],
+    registry: Registry | None = None,
+    out: TextIO = sys.stdout,
+    progress: TextIO = sys.stderr,
+) -> int:
+    """Check every bundle of ``paths``, a line each on ``out``, a progress line on
+    ``progress`` every few seconds, a total at the end; the number that failed."""
+    registry = engine.REGISTRY if registry is None else registry
+    started = last = time.perf_counter()
+    failed = events = 0
+    for done, path in enumerate(paths, start=1):
+        try:
+            report = verify_bytes(path.read_bytes(), registry)
+        except OSError as e:
+            report = Report()
+            report.add("file", f"cannot be read: {e.strerror}")
+        failed += not report.ok
+        events += report.events
+        print(one_line(path, report), file=out, flush=True)
+        now = time.perf_counter()
+        if now - last >= PROGRESS_EVERY and done < len(paths):
+            last = now
+            print(
+                f"... {done} of {len(paths)} bundles checked, {failed} failed "
+                f"({events / (now - started):,.0f} events/s)",
+                file=progress,
+                flush=True,
+            )
+    took = time.perf_counter() - started
+    print(
+        f"{len(paths)} bundles: {len(paths) - failed} ok, {failed} FAILED; "
+        f"{events} events checked in {took:.1f} s",
+        file=out,
+    )
+    return failed
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m pbem.audit.verify",
-        description="Check an exported pbem game offline: chain, commitments, seed, rules.",
+        description="Check exported pbem games offline: chain, commitments, seed, rules. "
+        "One bundle: what was checked and the final scores. Several, or a folder of them "
+        "(its *.json files): one line each, ok or what failed.",
     )
-    parser.add_argument("bundle", help="the bundle file written by `pbem export`")
+    parser.add_argument(
+        "bundle", nargs="+", help="a bundle file written by `pbem export`, or a folder of them"
+    )
     args = parser.parse_args(argv)
+    if len(args.bundle) > 1 or Path(args.bundle[0]).is_dir():
+        try:
+            paths = bundles_in(args.bundle)
+        except OSError as e:
+            print(f"cannot check: {e}", file=sys.stderr)
+            return 2
+        if not paths:
+            print(f"no bundle (*.json) in {' '.join(args.bundle)}", file=sys.stderr)
+            return 2
+        return 1 if verify_many(paths) else 0
     try:
-        raw = Path(args.bundle).read_bytes()
+        raw = Path(args.bundle[0]).read_bytes()
     except OSError as e:
-        print(f"cannot read {args.bundle}: {e.strerror}", file=sys.stderr)
+        print(f"cannot read {args.bundle[0]}: {e.strerror}", file=sys.stderr)
         return 2
     report = verify_bytes(raw)
     out = sys.stdout if report.ok else sys.stderr

@@ -36,10 +36,13 @@ class EventDataError(ValueError):
     """A payload does not match its event type's schema (or cannot be decoded)."""
 
 
-def canonical_json(value: Any) -> str:
+def canonical_json(value: Any, *, known_storable: bool = False) -> str:
     """Sorted keys, no spaces, UTF-8 text as is; floats (and NaN) and NUL characters are
-    refused."""
-    _refuse_unstorable(value)
+    refused. ``known_storable``: the caller knows that ``value`` holds none of them and only
+    text keys (the verifier, which parsed it from JSON text with neither a float nor a
+    ``\\u0000`` in it), so the walk through every value that looks for them is skipped."""
+    if not known_storable:
+        _refuse_unstorable(value)
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -79,20 +82,27 @@ def public_form(type_: str, schema_version: int, data: Mapping[str, Any]) -> dic
     return {k: v for k, v in data.items() if k not in hidden}
 
 
-def committed_text(action: Any, canonical: str, text: str) -> str:
+def committed_text(action: Any, canonical: str, text: str, *, known_storable: bool = False) -> str:
     """The exact text a secret action's commitment is the hash of (after its salt)."""
-    return canonical_json({"action": action, "canonical": canonical, "text": text})
+    return canonical_json(
+        {"action": action, "canonical": canonical, "text": text}, known_storable=known_storable
+    )
 
 
-def secret_commitment(salt: str, action: Any, canonical: str, text: str) -> str:
+def secret_commitment(
+    salt: str, action: Any, canonical: str, text: str, *, known_storable: bool = False
+) -> str:
     """``sha256(salt ‖ canonical {"action", "canonical", "text"})`` as lowercase hex."""
-    body = salt + committed_text(action, canonical, text)
+    body = salt + committed_text(action, canonical, text, known_storable=known_storable)
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
-def commitment_problem(type_: str, schema_version: int, data: Mapping[str, Any]) -> str | None:
+def commitment_problem(
+    type_: str, schema_version: int, data: Mapping[str, Any], *, known_storable: bool = False
+) -> str | None:
     """Why a committed secret action's vote or salt does not match its commitment (None: it
-    matches, or the event holds no vote to check, as in a seat's export before the reveal)."""
+    matches, or the event holds no vote to check, as in a seat's export before the reveal);
+    ``known_storable`` as ``canonical_json``'s."""
     if not is_committed(type_, schema_version, data):
         return None
     if all(k not in data for k in (*SECRET_FIELDS, SALT_FIELD)):
@@ -106,7 +116,11 @@ def commitment_problem(type_: str, schema_version: int, data: Mapping[str, Any])
         return "the secret action's text must be text"
     try:
         expected = secret_commitment(
-            data[SALT_FIELD], data["action"], data["canonical"], data["text"]
+            data[SALT_FIELD],
+            data["action"],
+            data["canonical"],
+            data["text"],
+            known_storable=known_storable,
         )
     except EventDataError as e:
         return f"the secret action cannot be committed: {e}"
@@ -122,8 +136,11 @@ def canonical_event(
     schema_version: int,
     data: Mapping[str, Any],
     recorded_at: str,
+    *,
+    known_storable: bool = False,
 ) -> str:
-    """The text an event's chain link hashes: its place, type and public payload."""
+    """The text an event's chain link hashes: its place, type and public payload
+    (``known_storable`` as ``canonical_json``'s, for the whole event)."""
     return canonical_json(
         {
             "game_id": game_id,
@@ -132,7 +149,8 @@ def canonical_event(
             "schema_version": schema_version,
             "data": public_form(type_, schema_version, data),
             "recorded_at": recorded_at,
-        }
+        },
+        known_storable=known_storable,
     )
 
 

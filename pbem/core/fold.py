@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from engine.core import EngineError, Rules, action_from_json
@@ -78,6 +78,13 @@ class Fold:
         self.version = version
         # (version of an effective action, the state before it): what a retraction restores.
         self._stack: list[tuple[int, Any]] = []
+        # Whether an action is one of ``legal_actions``: a game may offer ``is_legal``, the
+        # same answer without building (and sorting) every legal action at every step.
+        self._is_legal: Callable[[Any, int, Any], bool] = getattr(
+            rules,
+            "is_legal",
+            lambda state, seat, action: action in rules.legal_actions(state, seat),
+        )
 
     @classmethod
     def from_start(cls, rules: Rules, config: Mapping[str, Any], seed: int) -> Fold:
@@ -110,7 +117,7 @@ class Fold:
             if check:
                 if seat not in rules.to_act(state):
                     raise FoldError(version, f"seat {seat} was not to act")
-                if action not in rules.legal_actions(state, seat):
+                if not self._is_legal(state, seat, action):
                     raise FoldError(version, f"{p.canonical!r} was not legal for seat {seat}")
                 if rules.format_action(state, action) != p.canonical:
                     raise FoldError(

@@ -250,6 +250,13 @@ def test_the_offline_verifier_runs_where_only_the_engine_is_installed(
     assert (
         str(bare) in run("-c", "import pbem.audit.verify; print(pbem.audit.verify.__file__)").stdout
     )
+    # A folder of bundles in one call, under the short name too.
+    (tmp_path / "season").mkdir()
+    (tmp_path / "season" / "game.json").write_bytes(bundle.read_bytes())
+    many = run("-m", "pbem.verify", str(tmp_path / "season"))
+    assert many.returncode == 0, many.stderr
+    assert many.stdout.startswith(f"ok      {tmp_path / 'season' / 'game.json'}: game ")
+    assert "1 bundles: 1 ok, 0 FAILED;" in many.stdout
 
     forged = json.loads(bundle.read_text(encoding="utf-8"))
     forged["events"][3]["recorded_at"] += " "

@@ -22,11 +22,11 @@ seals and bishops.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from itertools import product
 from typing import Any
 
 from engine.core.protocol import Action, IllegalActionError
+from engine.core.records import replace
 from engine.lancaster.data import Data, Office
 from engine.lancaster.frames import Ctx, Handler, pop
 from engine.lancaster.henry_v import KINGS_COURT, privileges

@@ -6,10 +6,10 @@ and 3 (``replaced_group``, through ``setup.REPLACED_GROUPS``)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from engine.core.protocol import Action
+from engine.core.records import replace
 from engine.lancaster.data import Law
 from engine.lancaster.frames import Ctx
 from engine.lancaster.henry_v import CONFIG_KEY, LAWS_OF_THE_KING

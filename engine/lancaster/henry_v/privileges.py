@@ -20,9 +20,8 @@ shield``, ``knight 1 to conflict 7 with archer``, ``knight 2 to B with 1 squire 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.core.protocol import Action, IllegalActionError
+from engine.core.records import replace
 from engine.lancaster.frames import Ctx
 from engine.lancaster.pieces import name, occupant_text, own_space, remove
 from engine.lancaster.state import Conflict, Occupant, Space, State

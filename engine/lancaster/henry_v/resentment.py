@@ -17,10 +17,10 @@ tower, dishonor for lost battles, and dishonor in the final scoring.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from engine.core.protocol import IllegalActionError
+from engine.core.records import replace
 from engine.lancaster.data import Data
 from engine.lancaster.frames import Ctx, Handler, pop
 from engine.lancaster.henry_v import RESENTMENT

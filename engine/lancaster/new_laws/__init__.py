@@ -24,11 +24,11 @@ recorded, but nothing is drawn for them (engine README, decisions of The New Law
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from engine.core import rng
 from engine.core.protocol import ConfigError
+from engine.core.records import replace
 from engine.lancaster.data import RULEBOOK, Data, Law
 from engine.lancaster.printed import MODULE_PROVENANCE as PRINTED_MODULE_PROVENANCE
 from engine.lancaster.printed import PRINTED

@@ -23,12 +23,12 @@ go back to the supply only after the laws (``parliament.KEEPING_LAWS``; decision
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from itertools import combinations
 from types import MappingProxyType
 from typing import Any
 
 from engine.core.protocol import Action
+from engine.core.records import replace
 from engine.lancaster.data import COUNTY_LETTERS, Law
 from engine.lancaster.frames import Ctx, Handler, pop
 from engine.lancaster.henry_v import privileges

@@ -10,10 +10,10 @@ After each battle is scored, the hooks of ``AFTER_BATTLE`` run (dishonor for a l
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from itertools import product
 
 from engine.core.protocol import Action
+from engine.core.records import replace
 from engine.lancaster import actions
 from engine.lancaster.frames import CapturedFrame, Ctx, Handler, RansomFrame, pop, replace_head
 from engine.lancaster.pieces import (

@@ -6,9 +6,8 @@ the reveal is an irreversible transition (decision: rules/README.md, Lancaster 5
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.core.protocol import Action, IllegalActionError
+from engine.core.records import replace
 from engine.lancaster import actions
 from engine.lancaster.frames import Ctx, Handler, pop
 from engine.lancaster.pieces import name, plural

@@ -15,9 +15,10 @@ Resentment is one of its entries); other actions of a placement turn are the reg
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.core.protocol import Action, IllegalActionError
+from engine.core.records import replace
 from engine.lancaster import actions, auto
 from engine.lancaster.frames import Ctx, Handler, replace_head
 from engine.lancaster.pieces import apply_reward, name, remove, reward_details
@@ -62,6 +63,28 @@ def options(state: State, seat: int) -> list[Action]:
                     actions.Place("place", ally, strength, target, q) for q in range(low, high + 1)
                 )
     return out
+
+
+def is_option(state: State, seat: int, action: Action) -> bool:
+    """``action in options(state, seat)``, building only the options of the knight the action
+    names: a placement equals an option only if its ally flag and strength do (``==``, as
+    ``in`` compares), so no other knight's targets can hold it."""
+    if any(action in kind.options(state, seat) for kind in PLACEMENTS.values()):
+        return True
+    if not isinstance(action, tuple) or len(action) != 5 or action[0] != "place":
+        return False
+    for colour in state.colours_of(seat):
+        ally = state.is_ally(colour)
+        for strength in sorted(set(state.colours[colour].court)):
+            if action[1] != ally or action[2] != strength:
+                continue
+            for target, low, high in _targets(state, seat, colour, strength):
+                knight = [
+                    actions.Place("place", ally, strength, target, q) for q in range(low, high + 1)
+                ]
+                if action in knight:
+                    return True
+    return False
 
 
 def can_place(state: State, seat: int) -> bool:
@@ -116,6 +139,9 @@ class Place(Handler):
 
     def options(self, state: State, frame: Frame, seat: int) -> list[Action]:
         return options(state, seat)
+
+    def is_option(self, state: State, frame: Frame, seat: int, action: Action) -> bool:
+        return is_option(state, seat, action)
 
     def ask(self, state: State, frame: Frame, seat: int) -> bool:
         if any(kind.available(state, seat) for kind in PLACEMENTS.values()):

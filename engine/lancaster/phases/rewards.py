@@ -14,9 +14,9 @@ Conflicts and ransoms are in ``conflicts.py``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from engine.core.protocol import Action
+from engine.core.records import replace
 from engine.lancaster import actions, auto
 from engine.lancaster.data import COUNTY_LETTERS, Reward
 from engine.lancaster.frames import (

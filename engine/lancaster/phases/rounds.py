@@ -9,9 +9,9 @@ clears the tower before the counties, and its privileges last one round.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from engine.core.protocol import Action, IllegalActionError
+from engine.core.records import replace
 from engine.lancaster.frames import (
     CastleFrame,
     ConflictFrame,
