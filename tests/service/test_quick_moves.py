@@ -61,3 +61,19 @@ def test_lancaster_offers_one_move_of_each_kind_first() -> None:
 def test_a_seat_not_to_act_is_offered_nothing() -> None:
     state = LANCELOT.initial_state({"players": 2}, 1)
     assert quick_moves(LANCELOT, state, 1) == []
+
+
+def test_the_typed_examples_show_every_kind_of_move_plain_placements_first() -> None:
+    from pbem.mail.outbound.compose import MAX_EXAMPLES, can_type
+
+    config = {"players": 4, "variants": {"diagonals": True, "excalibur": True}}
+    state = LANCELOT.initial_state(config, 5)
+    state = LANCELOT.apply(state, 3, LANCELOT.auto_action(state, 3)).state  # Excalibur set
+    examples = can_type(LANCELOT, state, 0).split(" … ")[0].split(", ")
+    assert len(examples) == MAX_EXAMPLES
+    # 144 placements and 20,000 forces of the King: both kinds shown, the placements first
+    # (before, all twelve were forces of the King: they sort first).
+    kings = [e for e in examples if e.startswith("king ")]
+    assert 0 < len(kings) < MAX_EXAMPLES and not examples[0].startswith("king ")
+    legal = {LANCELOT.format_action(state, a) for a in LANCELOT.legal_actions(state, 0)}
+    assert set(examples) <= legal

@@ -411,18 +411,38 @@ def _facts_query(failing: int, preferences: int) -> TextClause:
 
 def can_type(rules: Rules, state: Any, seat: int) -> str:
     actions = rules.legal_actions(state, seat)
-    examples = [rules.format_action(state, a) for a in actions[:MAX_EXAMPLES]]
-    if len(actions) > MAX_EXAMPLES and len({e.split()[0] for e in examples if e}) == 1:
-        # The sorted list starts with one kind of move only (a Lancaster placement lists
-        # every lord move before the first knight's): spread the examples over all of it.
-        step = -(-len(actions) // MAX_EXAMPLES)  # ceiling: at most MAX_EXAMPLES
-        examples = [rules.format_action(state, a) for a in actions[::step]]
+    examples = [rules.format_action(state, a) for a in example_actions(actions)]
     if not examples and not rules.to_act(state):
         return "nothing: the game is over"
     if not examples:
         return "no move now (you are not to act); you can still reply undo, show or help"
     more = f" … ({len(actions)} in all)" if len(actions) > len(examples) else ""
     return ", ".join(examples) + more
+
+
+def example_actions(actions: Sequence[Any]) -> list[Any]:
+    """At most ``MAX_EXAMPLES`` of ``actions`` that show every kind of move (an action's
+    first element names its kind: Lancelot's 11,000 forces of the King sort before its 100
+    placements, Lancaster's lord moves before the first knight's), the kinds with fewer moves
+    first, each kind's examples spread over all of it."""
+    if len(actions) <= MAX_EXAMPLES:
+        return list(actions)
+    kinds: dict[Any, list[Any]] = {}
+    for action in actions:
+        kind = action[0] if isinstance(action, tuple) and action else None
+        kinds.setdefault(kind, []).append(action)
+    ordered = sorted(kinds.values(), key=len)
+    shares = [0] * len(ordered)
+    for turn in range(MAX_EXAMPLES):  # one more for each kind in turn, while it has more
+        open_kinds = [i for i, kind in enumerate(ordered) if shares[i] < len(kind)]
+        if not open_kinds:
+            break
+        shares[open_kinds[turn % len(open_kinds)]] += 1
+    picked: list[Any] = []
+    for kind, share in zip(ordered, shares, strict=True):
+        step = -(-len(kind) // share) if share else 0  # ceiling: spread over all of it
+        picked.extend(kind[::step][:share] if share else [])
+    return picked
 
 
 def since_text(
