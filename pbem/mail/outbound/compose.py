@@ -411,7 +411,7 @@ def _facts_query(failing: int, preferences: int) -> TextClause:
 
 def can_type(rules: Rules, state: Any, seat: int) -> str:
     actions = rules.legal_actions(state, seat)
-    examples = [rules.format_action(state, a) for a in example_actions(actions)]
+    examples = example_texts(rules, state, actions)
     if not examples and not rules.to_act(state):
         return "nothing: the game is over"
     if not examples:
@@ -420,13 +420,11 @@ def can_type(rules: Rules, state: Any, seat: int) -> str:
     return ", ".join(examples) + more
 
 
-def example_actions(actions: Sequence[Any]) -> list[Any]:
-    """At most ``MAX_EXAMPLES`` of ``actions`` that show every kind of move (an action's
-    first element names its kind: Lancelot's 11,000 forces of the King sort before its 100
-    placements, Lancaster's lord moves before the first knight's), the kinds with fewer moves
-    first, each kind's examples spread over all of it."""
-    if len(actions) <= MAX_EXAMPLES:
-        return list(actions)
+def example_texts(rules: Rules, state: Any, actions: Sequence[Any]) -> list[str]:
+    """At most ``MAX_EXAMPLES`` of ``actions``, written, that show every kind of move (an
+    action's first element names its kind: Lancelot's 20,000 forces of the King sort before
+    its 144 placements), the kinds with fewer moves first, each kind's share of the examples
+    in turn."""
     kinds: dict[Any, list[Any]] = {}
     for action in actions:
         kind = action[0] if isinstance(action, tuple) and action else None
@@ -438,11 +436,21 @@ def example_actions(actions: Sequence[Any]) -> list[Any]:
         if not open_kinds:
             break
         shares[open_kinds[turn % len(open_kinds)]] += 1
-    picked: list[Any] = []
+    texts: list[str] = []
     for kind, share in zip(ordered, shares, strict=True):
-        step = -(-len(kind) // share) if share else 0  # ceiling: spread over all of it
-        picked.extend(kind[::step][:share] if share else [])
-    return picked
+        texts.extend(_spread_examples(rules, state, kind, share) if share else [])
+    return texts
+
+
+def _spread_examples(rules: Rules, state: Any, actions: Sequence[Any], most: int) -> list[str]:
+    """The first ``most`` of one kind of move in the engine's order; or, when they all
+    start with the same word (a Lancaster placement lists every move of its first knight
+    before the second's), ``most`` spread over all of it."""
+    examples = [rules.format_action(state, a) for a in actions[:most]]
+    if len(actions) > most and len({e.split()[0] for e in examples if e}) == 1:
+        step = -(-len(actions) // most)  # ceiling: at most ``most``
+        examples = [rules.format_action(state, a) for a in actions[::step]]
+    return examples
 
 
 def since_text(
