@@ -226,6 +226,8 @@ def test_a_lancaster_round_from_new_to_the_audit_by_clicking(browser: Any, site:
         assert not _BARE_COLOUR.search(ann.inner_text("main"))
         if version < head:
             ann.click("text=Next ▶")
+            # the whole next page (its log comes after the drawn board)
+            ann.wait_for_load_state()
     # The audit page: the chain verified, one row per event, each named as in the mails.
     ann.goto(f"{site.url}/games/{gid}/audit")
     assert "Verified" in ann.inner_text("#chain-result")
