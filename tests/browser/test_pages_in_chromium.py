@@ -162,7 +162,9 @@ def test_a_lancaster_round_from_new_to_the_audit_by_clicking(browser: Any, site:
             if phase in SHOWN_PHASES:
                 screenshot(mover, f"round-{phase}.png")
         before = [_version(p) for p in others]
-        buttons = mover.locator("button[name=choice]")
+        # the list of choices (the drawn board's panels hold the same buttons, shown one
+        # spot at a time: tests/browser/test_lancaster_board_in_chromium.py clicks those)
+        buttons = mover.locator(".choices button[name=choice]")
         if phase == "setup":
             # Each extension button says which castle space it covers and what that gives.
             labels = buttons.evaluate_all("els => els.map(e => e.textContent.trim())")
@@ -224,6 +226,8 @@ def test_a_lancaster_round_from_new_to_the_audit_by_clicking(browser: Any, site:
         assert not _BARE_COLOUR.search(ann.inner_text("main"))
         if version < head:
             ann.click("text=Next ▶")
+            # the whole next page (its log comes after the drawn board)
+            ann.wait_for_load_state()
     # The audit page: the chain verified, one row per event, each named as in the mails.
     ann.goto(f"{site.url}/games/{gid}/audit")
     assert "Verified" in ann.inner_text("#chain-result")

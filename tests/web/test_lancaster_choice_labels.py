@@ -173,8 +173,14 @@ def test_the_page_shows_the_engines_options_and_plays_their_canonical_text(app: 
     page = client.get(f"/games/{created.id}").text
     loaded = svc.load(created.id)
     options = list(loaded.choices(0).all_options())
-    buttons = re.findall(r'<button[^>]*name="choice" value="([^"]*)"[^>]*>([^<]*)</button>', page)
-    assert sorted((html.unescape(v), html.unescape(label)) for v, label in buttons) == sorted(
-        (o.text, o.label) for o in options
-    )
+    # Every option once on the drawn board (in the panel of the spot it is made at, or among
+    # those made at no spot) and once in the list of choices below it.
+    board, listed = page.split('aria-labelledby="move-h"', 1)
+    for part in (board, listed):
+        buttons = re.findall(
+            r'<button[^>]*name="choice" value="([^"]*)"[^>]*>([^<]*)</button>', part
+        )
+        assert sorted((html.unescape(v), html.unescape(label)) for v, label in buttons) == sorted(
+            (o.text, o.label) for o in options
+        )
     assert [o.text for o in options] and set(loaded.legal(0)) == {o.text for o in options}

@@ -1,4 +1,6 @@
-"""Lancaster on the web pages: its board (``games/_lancaster.html``, with Henry V's parts in
+"""Lancaster on the web pages: its board (``games/_lancaster.html``: the drawn board of
+``web.games.lancaster_board`` and ``games/_lancaster_board*.html``, then the text cards of
+``games/_lancaster_cards.html``, with Henry V's parts in
 ``games/_lancaster_henry.html``: the seat's choices as the engine words them), the laws a game
 of The New Laws plays (``games/_lancaster_laws.html``), and its fields of the /new form
 (``games/_lancaster_new.html``): the Henry V modules, the laws, and how many values of each
@@ -13,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 from engine.core.protocol import Choices
 from pbem.play.component_values import count_for, law_sets
 from web.games.base import Problem, WebGame
+from web.games.lancaster_board import board as drawn_board
+from web.games.lancaster_board import wrap
 from web.pages.choices import for_people
 
 if TYPE_CHECKING:
@@ -163,7 +167,9 @@ class Lancaster(WebGame):
     def board(
         self, view: Mapping[str, Any], choices: Choices, names: Names, people: Sequence[str]
     ) -> dict[str, Any]:
-        return {"groups": for_people(choices, names)}
+        groups = for_people(choices, names)
+        # the drawn board and its spots, from the same named groups as the list of choices
+        return {"groups": groups, "wrap": wrap, **drawn_board(view, groups)}
 
 
 GAME = Lancaster()

@@ -1,0 +1,252 @@
+"""Lancaster's drawn board in Chromium: a round of each family of configurations (the base
+game with 3 players, the 2-player game with allies, all of Henry V's modules) played only by
+clicks on the board — a highlighted spot opens its panel of sub-choices, a button there plays —
+with what the board shows read back after each step from the SVG's titles; axe-core on the
+seat page with a panel open, the public view and the history; the pages at 390 px without
+sideways scrolling; screenshots at 390 and 1280 px (var/screenshots/, see conftest.py).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import Site, no_horizontal_scroll, run_axe, screenshot
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+ALL_HENRY_V = {"kings_court": True, "resentment": True, "laws_of_the_king": True}
+#: A placement's button: "Place knight 2 in York (C) …", "Place your ally's knight 1 in …"
+PLACED_IN_COUNTY = re.compile(r"^Place (?:your ally's )?knight (\d+) in .*?\(([A-I])\)")
+PLACED_AT_CONFLICT = re.compile(r"^Place (?:your ally's )?knight (\d+) at conflict (\d+)")
+
+
+def _title_of(page: Any, selector: str) -> str:
+    """The accessible title of a drawn part: the <title> of the link or group around it."""
+    return str(
+        page.locator(selector)
+        .first.evaluate("e => e.parentNode.querySelector(':scope > title').textContent")
+        .strip()
+    )
+
+
+def _phase(page: Any) -> str:
+    match = re.search(r"phase: (\w+)", page.inner_text("main"))
+    return match.group(1) if match else ""
+
+
+def click_a_move(page: Any, rnd: random.Random) -> tuple[str | None, str]:
+    """One move by clicks on the board: a highlighted spot, then a button of its panel (or a
+    button of the choices made at no spot). Returns the spot and the button's words."""
+    spots = page.locator(".lb a.spot")
+    other = page.locator(".lb-other button[name=choice]")
+    place = None
+    if spots.count() and not (other.count() and rnd.random() < 0.2):
+        spot = spots.nth(rnd.randrange(spots.count()))
+        place = spot.get_attribute("data-place")
+        spot.click()
+        panel = page.locator("section.subchoice:target")
+        assert panel.is_visible() and panel.get_attribute("data-place") == place
+        buttons = panel.locator("button[name=choice]")
+    else:
+        buttons = other
+    assert buttons.count(), "the seat to act has nothing to click on the board"
+    button = buttons.nth(rnd.randrange(buttons.count()))
+    label = button.inner_text().strip()
+    assert label and button.get_attribute("value")
+    button.click()
+    page.wait_for_load_state()
+    assert not page.locator("#error").count(), page.inner_text("#error")
+    return place, label
+
+
+def check_step(page: Any, label: str, colour: str) -> None:
+    """What the board shows after a move, read from the titles of its drawn parts."""
+    county = PLACED_IN_COUNTY.match(label)
+    if county:
+        strength, letter = county.groups()
+        title = _title_of(page, f"g[data-county='{letter}']")
+        # the knight stands there (unless a later step already moved it on: Dorset)
+        assert f"strength {strength}" in title or letter == "H", title
+    conflict = PLACED_AT_CONFLICT.match(label)
+    if conflict:
+        title = _title_of(page, f"g[data-conflict='{conflict.group(2)}']")
+        assert "no knights" not in title, title
+
+
+def hidden_values_stay_hidden(page: Any, seat: int, players: int) -> None:
+    """Another player's gold and squires are never drawn (the 3-player game hides them)."""
+    titles = page.locator(".lb-castle title").all_text_contents()
+    own = [t for t in titles if "(you)" in t or "gold " in t]
+    assert own, titles
+    if players > 2:
+        others = [t for t in titles if t.startswith("Power") and "gold hidden" in t]
+        assert len(others) == players - 1, titles
+
+
+class Seats:
+    """A browser of each seat, signed in by its link; ``open`` shows the seat's page afresh
+    (one page at a time: a page left open reloads itself when the game moves)."""
+
+    def __init__(self, browser: Any, site: Site, config: dict[str, Any], names: list[str]):
+        created = site.service.create_game("lancaster", config, [{"name": n} for n in names])
+        self.gid = created.id
+        self.url = f"{site.url}/games/{created.id}"
+        self.contexts = []
+        for seat in created.seats:
+            context = browser.new_context(viewport=DESKTOP)
+            page = context.new_page()
+            page.goto(f"{self.url}?token={seat.token}")
+            page.close()
+            self.contexts.append(context)
+        self.page: Any = None
+
+    def open(self, seat: int) -> Any:
+        if self.page is not None:
+            self.page.close()
+        self.page = self.contexts[seat].new_page()
+        self.page.goto(self.url)
+        return self.page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+def play_a_round_by_board(
+    browser: Any,
+    site: Site,
+    config: dict[str, Any],
+    names: list[str],
+    tag: str,
+    seed: int,
+    shots: tuple[str, ...] = ("placement",),
+) -> tuple[Seats, set[str], set[str]]:
+    """Round 1 of a new game played only by clicks on the drawn board, each phase checked at
+    390 px; screenshots of the phases in ``shots`` at both widths (the README shows them);
+    the kinds of spot clicked and offered."""
+    seats = Seats(browser, site, config, names)
+
+    rnd = random.Random(seed)
+    seen: set[str] = set()
+    clicked: set[str] = set()
+    offered: set[str] = set()
+    moves = 0
+    while site.service.load(seats.gid).view(None)["round"] == 1:
+        to_act = sorted(site.service.load(seats.gid).view(None)["to_act"])
+        seat = rnd.choice(to_act)
+        page = seats.open(seat)
+        phase = _phase(page)
+        if phase not in seen:
+            seen.add(phase)
+            assert page.locator(".lb a.spot, .lb-other button").count(), phase
+            if phase in shots:
+                screenshot(page, f"board-{tag}-{phase}-1280.png")
+            page.set_viewport_size(PHONE)
+            assert no_horizontal_scroll(page), phase
+            if phase in shots:
+                screenshot(page, f"board-{tag}-{phase}-390.png")
+            page.set_viewport_size(DESKTOP)
+            hidden_values_stay_hidden(page, seat, len(names))
+        colour = page.locator(f"#castle-{seat} svg").first.get_attribute("data-colour")
+        places = page.locator(".lb a.spot").evaluate_all("els => els.map(e => e.dataset.place)")
+        offered.update(p.split(" ")[0] for p in places)
+        place, label = click_a_move(page, rnd)
+        if place:
+            clicked.add(place.split(" ")[0])
+        check_step(page, label, str(colour))
+        moves += 1
+        assert moves < 150
+    return seats, clicked, offered
+
+
+def test_a_base_round_for_three_by_clicks_on_the_board(browser: Any, site: Site) -> None:
+    seats, clicked, offered = play_a_round_by_board(
+        browser, site, {}, ["Ann", "Bob", "Cat"], "base", seed=5
+    )
+    # the round went through the map, the castles, France and Parliament by clicks
+    assert {"county", "castle", "vote"} <= clicked, (clicked, offered)
+    page = seats.open(0)
+    # the nine counties in their places: Northumberland north of everything, Dorset south
+    ys = {
+        letter: page.locator(f"g[data-county='{letter}'] rect").first.bounding_box()["y"]
+        for letter in "ABCDEFGHI"
+    }
+    assert ys["A"] == min(ys.values()) and ys["H"] == max(ys.values()), ys
+    assert not run_axe(page), run_axe(page)
+
+
+def test_a_two_player_round_with_allies_by_clicks_on_the_board(browser: Any, site: Site) -> None:
+    seats, clicked, offered = play_a_round_by_board(browser, site, {}, ["Ann", "Bob"], "2p", seed=8)
+    # the seat's ally's knights are placed from the board too
+    assert "ally" in offered and "county" in clicked, (offered, clicked)
+    page = seats.open(0)
+    # each player's ally has its castle, court and reserve drawn beside its player's
+    allies = site.service.load(seats.gid).view(0)["allies"]
+    assert allies
+    for ally in allies:
+        svg = page.locator(f".lb-castle[data-colour='{ally['colour']}']")
+        assert svg.count() == 1
+        titles = svg.locator("title").all_text_contents()
+        assert any("court" in t for t in titles) and any("reserve" in t for t in titles), titles
+        assert svg.locator("g.space").count() == len(ally["castle"])
+    assert not run_axe(page), run_axe(page)
+
+
+def test_a_henry_v_round_by_clicks_on_the_board(browser: Any, site: Site) -> None:
+    seats, clicked, offered = play_a_round_by_board(
+        browser,
+        site,
+        {"expansions": ALL_HENRY_V},
+        ["Ann", "Bob", "Cat"],
+        "henry",
+        seed=3,
+        shots=("placement", "parliament", "counties"),
+    )
+    # the offices, the treasury and the tower were places to act, and acted at
+    assert {"office", "treasury", "tower"} <= offered, offered
+    assert clicked & {"office", "treasury", "tower"}, clicked
+    page = seats.open(1)
+    assert page.locator("g.office").count() == 3
+    tower = _title_of(page, "g.tower")
+    assert re.search(r"strength \d+ of 7", tower), tower
+    assert page.locator("svg.lb-henry title", has_text=re.compile("^Dishonor track")).count() == 1
+    # axe on the seat page with a spot's panel open, the public view and the history
+    spots = page.locator(".lb a.spot")
+    if spots.count():
+        spots.first.click()
+        assert page.locator("section.subchoice:target").is_visible()
+    assert not run_axe(page), run_axe(page)
+    page.goto(f"{seats.url}?view=public")
+    assert page.locator(".lb-castle").count() == 3
+    assert not page.locator(".lb a.spot").count()  # the public view acts nowhere
+    assert not run_axe(page), run_axe(page)
+    page.goto(f"{seats.url}/history")
+    assert not run_axe(page), run_axe(page)
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_spots_panel_opens_without_javascript(browser: Any, site: Site, width: int) -> None:
+    """The board's links and panels are plain HTML and CSS: with scripts off a click on a
+    highlighted county still opens its panel, and its button plays."""
+    created = site.service.create_game(
+        "lancaster", {}, [{"name": n} for n in ("Ann", "Bob", "Cat")]
+    )
+    context = browser.new_context(
+        viewport={"width": width, "height": 900}, java_script_enabled=False
+    )
+    page = context.new_page()
+    seat = sorted(site.service.load(created.id).view(None)["to_act"])[0]
+    page.goto(f"{site.url}/games/{created.id}?token={created.seats[seat].token}")
+    spot = page.locator(".lb a.spot").first
+    place = spot.get_attribute("data-place")
+    spot.click()
+    panel = page.locator("section.subchoice:target")
+    assert panel.get_attribute("data-place") == place
+    version = site.service.load(created.id).version
+    panel.locator("button[name=choice]").first.click()
+    assert site.service.load(created.id).version == version + 1
+    context.close()
