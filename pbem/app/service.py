@@ -125,6 +125,9 @@ class GameService:
         self.can_see = parts.queries.can_see
         self.check_can_see = parts.queries.check_can_see
         self.is_admin = parts.queries.is_admin
+        self.viewer = parts.queries.viewer
+        self.viewer_seat = parts.queries.viewer_seat
+        self.loaded_for = parts.queries.loaded_for
         self.list_games = parts.queries.list_games
         self.admin_log = parts.queries.admin_log
         self.rules_for = repository.rules_for

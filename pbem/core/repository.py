@@ -161,6 +161,25 @@ class Repository:
             at_head=at_head,
         )
 
+    def cached_head(self, game: Game, seats: tuple[SeatInfo, ...]) -> Loaded | None:
+        """The game at the head its row names (``seats`` read with the row), if the state
+        cache holds that version on that chain; None otherwise (nothing is read)."""
+        state = self.cache.get(game.id, game.version, game.head_hash)
+        if state is None:
+            return None
+        return Loaded(
+            game_id=game.id,
+            game=game.game,
+            rules=self.rules_of(game),
+            state=state,
+            version=game.version,
+            head_hash=game.head_hash,
+            seats=seats,
+            finished=game.finished,
+            outcome=json.loads(game.outcome) if game.outcome else None,
+            at_head=True,
+        )
+
     def remember(self, game_id: str, version: int, head_hash: str, state: Any) -> None:
         self.cache.put(game_id, version, head_hash, state)
 

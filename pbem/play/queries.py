@@ -5,8 +5,12 @@ and the list of public games. Each query reads in a transaction of its own."""
 from __future__ import annotations
 
 import json
-from typing import Any
+import secrets
+from dataclasses import dataclass
+from typing import Any, cast
 
+from sqlalchemy import and_, bindparam
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from engine.core import ActionSyntaxError, EngineError
@@ -15,8 +19,8 @@ from pbem.core import store
 from pbem.core.db import Database
 from pbem.core.errors import Forbidden, Unauthorized
 from pbem.core.events import StoredEvent
-from pbem.core.models import Game, Seat
-from pbem.core.repository import Loaded, Repository, SeatInfo, game_or_404
+from pbem.core.models import Game, GameSecret, Seat, SeatToken
+from pbem.core.repository import Loaded, Repository, SeatInfo, game_or_404, seat_infos
 from pbem.create import invitations
 from pbem.play import seat_acts
 from pbem.play.command_checks import hidden_from, no_such_game
@@ -24,6 +28,45 @@ from pbem.play.results import OpenUndoRequest
 from pbem.play.views import visible_events
 from pbem.seats import credentials
 from pbem.undo import rules as undo_rules
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who sent a request on a game, and the game's row and seats as read with it: what a door
+    that authenticates by bearer token asks of every request, answered by one read."""
+
+    game: Game
+    seats: tuple[SeatInfo, ...]
+    #: the bearer token sent, if any
+    token: str | None
+    #: the seat ``token`` opens (None: no token, the admin's, or none of this game's)
+    seat: int | None
+    #: whether ``token`` is the game's admin token
+    admin: bool
+
+
+def _read_viewer() -> Any:
+    """The one read of ``GameQueries.viewer``: the game's row, each of its seats, the seat the
+    token's hash opens and the admin token's hash (built once: building it costs about as
+    much as running it)."""
+    # SQLAlchemy's select: SQLModel's is typed for at most four entities
+    return (
+        sa_select(Game, Seat, SeatToken.seat, GameSecret.admin_token_hash)
+        .outerjoin(Seat, col(Seat.game_id) == col(Game.id))
+        .outerjoin(
+            SeatToken,
+            and_(
+                col(SeatToken.game_id) == col(Game.id),
+                col(SeatToken.token_hash) == bindparam("token_hash"),
+            ),
+        )
+        .outerjoin(GameSecret, col(GameSecret.game_id) == col(Game.id))
+        .where(col(Game.id) == bindparam("game_id"))
+        .order_by(col(Seat.seat))
+    )
+
+
+_VIEWER = _read_viewer()
 
 
 class GameQueries:
@@ -166,6 +209,45 @@ class GameQueries:
         """GameNotFound unless ``can_see``: a private game is not confirmed to exist."""
         if not self.can_see(game_id, seat=seat, token=token):
             raise no_such_game(game_id)
+
+    def viewer(self, game_id: str, token: str | None) -> Viewer:
+        """Who holds ``token`` (or none) in this game, with the game's row and seats, in one
+        read. GameNotFound when there is no such game, and when it is private and the token
+        is neither one of its seats' nor its admin's (a 403 would confirm it exists)."""
+        params = {
+            "game_id": game_id,
+            "token_hash": credentials.token_hash(token) if token else "",
+        }
+        with self.db.read() as session:
+            # (typed as Any: SQLModel's exec is typed for its own select)
+            rows = session.exec(cast(Any, _VIEWER), params=params).all()
+        if not rows:
+            raise no_such_game(game_id)
+        game, _, token_seat, admin_hash = rows[0]
+        admin = bool(token and admin_hash) and secrets.compare_digest(
+            admin_hash, credentials.token_hash(cast(str, token))
+        )
+        if game.private and token_seat is None and not admin:
+            raise no_such_game(game_id)
+        seats = seat_infos([row[1] for row in rows if row[1] is not None])
+        return Viewer(game, seats, token, token_seat, admin)
+
+    def viewer_seat(self, viewer: Viewer, *, required: bool) -> int | None:
+        """The seat ``viewer`` acts as. ``required``: a seat token must have been sent (else
+        Forbidden); otherwise no token and the admin's token give None (the public view).
+        Any other token is refused, not ignored, with ``seat_for_token``'s words (a replaced
+        token is told so)."""
+        if viewer.seat is not None:
+            return viewer.seat
+        if not required and (viewer.token is None or viewer.admin):
+            return None
+        return self.seat_for_token(viewer.game.id, viewer.token)
+
+    def loaded_for(self, viewer: Viewer) -> Loaded:
+        """The game at its head as ``viewer``'s read found it: from the state cache, without
+        another read, when it holds that version on the same chain; else read again."""
+        loaded = self.repository.cached_head(viewer.game, viewer.seats)
+        return loaded if loaded is not None else self.load(viewer.game.id)
 
     def is_admin(self, game_id: str, token: str | None) -> bool:
         with self.db.read() as session:
