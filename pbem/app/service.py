@@ -43,7 +43,7 @@ from pbem.clock.commands import ClockCommands
 from pbem.clock.consent import ClockConsent
 from pbem.clock.deadline_moves import DeadlineMoves
 from pbem.clock.preferences import Preferences
-from pbem.core.cache import StateCache
+from pbem.core.cache import Answers, StateCache
 from pbem.core.db import Database
 from pbem.core.repository import Repository
 from pbem.core.time_source import Clock
@@ -128,6 +128,7 @@ class GameService:
         self.viewer = parts.queries.viewer
         self.viewer_seat = parts.queries.viewer_seat
         self.loaded_for = parts.queries.loaded_for
+        self.described = parts.queries.described
         self.list_games = parts.queries.list_games
         self.admin_log = parts.queries.admin_log
         self.rules_for = repository.rules_for
@@ -211,6 +212,12 @@ class GameService:
     def cache(self) -> StateCache:
         """The states recently folded (a cache: clearing it changes no answer)."""
         return self.parts.repository.cache
+
+    @property
+    def answers(self) -> Answers:
+        """The seats' descriptions of recent versions (a cache: clearing it changes no
+        answer)."""
+        return self.parts.repository.answers
 
     @property
     def registry(self) -> Registry:

@@ -5,6 +5,11 @@ hash, an entry can never be used for a different history: if the stored events c
 hash differs and the entry is simply not found. States are immutable, so sharing them
 between threads is safe. One cache per process (per GameService).
 
+``Answers``: what is worked out from a game at one version for one asker (a seat's
+description of the game: its view, its legal moves, the players named), keyed by (game,
+version, hash of that version) and the asker's key: a new event gives a new key, and a seat's
+answer is never another's.
+
 ``EventTails``: the latest events of each game, read and decoded once, continued with the
 events of each append (for listeners that show the log's tail after every append).
 """
@@ -13,8 +18,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
-from typing import Any, Generic, Protocol, TypeVar
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 VERSIONS_PER_GAME = 8
 
@@ -61,6 +66,46 @@ class StateCache:
     def clear(self) -> None:
         with self._lock:
             self._games.clear()
+
+
+class Answers:
+    """Answers computed from a game at one version, remembered for the same question: keyed by
+    (game, version, hash of that version, ``key``), where ``key`` holds everything else the
+    answer depends on (the seat asking, above all: an answer holding a seat's hidden
+    information is only ever given to that seat's key). At most ``max_entries``, least
+    recently used dropped. An answer is shared between the threads that ask: never change
+    one."""
+
+    def __init__(self, max_entries: int) -> None:
+        self.max_entries = max_entries
+        self._answers: OrderedDict[tuple[str, int, str, Hashable], Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get_or_compute(
+        self, game_id: str, version: int, event_hash: str, key: Hashable, compute: Callable[[], T]
+    ) -> T:
+        full = (game_id, version, event_hash, key)
+        with self._lock:
+            found = self._answers.get(full, _MISSING)
+            if found is not _MISSING:
+                self._answers.move_to_end(full)
+                return cast(T, found)
+        answer = compute()  # outside the lock: two threads may both compute it, alike
+        if self.max_entries > 0:
+            with self._lock:
+                self._answers[full] = answer
+                self._answers.move_to_end(full)
+                while len(self._answers) > self.max_entries:
+                    self._answers.popitem(last=False)
+        return answer
+
+    def clear(self) -> None:
+        with self._lock:
+            self._answers.clear()
+
+
+_MISSING = object()
+T = TypeVar("T")
 
 
 class _Chained(Protocol):

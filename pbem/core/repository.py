@@ -18,13 +18,17 @@ from engine.core.protocol import Choices, choices_of
 from engine.core.registry import Registry, UnknownRules
 from pbem.core import events as ev
 from pbem.core import snapshots, store
-from pbem.core.cache import StateCache
+from pbem.core.cache import Answers, StateCache
 from pbem.core.errors import BadRequest, GameNotFound, RulesNotInstalled
 from pbem.core.fold import Fold
 from pbem.core.models import Game, GameSecret, Seat, Snapshot
 from pbem.core.naming import Names, names_for
 
 log = logging.getLogger(__name__)
+
+#: Answers kept per game (``Repository.answers``): the seats' descriptions of its latest
+#: versions.
+ANSWERS_PER_GAME = 8
 
 #: Bad snapshots already logged by this process (each is logged once, not at every load).
 REPORTED_LIMIT = 10_000
@@ -118,6 +122,9 @@ class Repository:
         snapshots (empty: none is taken or trusted)."""
         self.registry = registry
         self.cache = StateCache(cache_size)
+        #: what is worked out from a game at one version for one seat (its description):
+        #: a few per game, for as many games as the state cache keeps
+        self.answers = Answers(cache_size * ANSWERS_PER_GAME)
         self.snapshot_every = snapshot_every
         self._secret_key = secret_key
         self._reported: set[tuple[str, int, str]] = set()

@@ -25,7 +25,7 @@ from pbem.create import invitations
 from pbem.play import seat_acts
 from pbem.play.command_checks import hidden_from, no_such_game
 from pbem.play.results import OpenUndoRequest
-from pbem.play.views import visible_events
+from pbem.play.views import describe, visible_events
 from pbem.seats import credentials
 from pbem.undo import rules as undo_rules
 
@@ -51,7 +51,7 @@ def _read_viewer() -> Any:
     much as running it)."""
     # SQLAlchemy's select: SQLModel's is typed for at most four entities
     return (
-        sa_select(Game, Seat, SeatToken.seat, GameSecret.admin_token_hash)
+        sa_select(Game, Seat, col(SeatToken.seat), col(GameSecret.admin_token_hash))
         .outerjoin(Seat, col(Seat.game_id) == col(Game.id))
         .outerjoin(
             SeatToken,
@@ -248,6 +248,16 @@ class GameQueries:
         another read, when it holds that version on the same chain; else read again."""
         loaded = self.repository.cached_head(viewer.game, viewer.seats)
         return loaded if loaded is not None else self.load(viewer.game.id)
+
+    def described(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
+        """``describe(loaded, seat)``, worked out once per version and seat: asked again (a
+        seat looking again, a client polling) it is the answer already made. Keyed by the
+        version's hash, the seat and everything else of ``loaded`` it reads (a resignation,
+        the end), never shared between seats. The answer is shared: never change it."""
+        key = ("describe", seat, loaded.at_head, loaded.finished, loaded.seats)
+        return self.repository.answers.get_or_compute(
+            loaded.game_id, loaded.version, loaded.head_hash, key, lambda: describe(loaded, seat)
+        )
 
     def is_admin(self, game_id: str, token: str | None) -> bool:
         with self.db.read() as session:

@@ -165,7 +165,7 @@ class GameResource(MethodView):
     def get(self, game_id: str) -> dict[str, Any]:
         """The game as your seat sees it (with a token), or the public view."""
         seat = optional_seat(game_id)
-        return describe(service().loaded_for(viewer()), seat)
+        return service().described(service().loaded_for(viewer()), seat)
 
 
 @blp.route("/games/<game_id>/actions")
@@ -189,7 +189,7 @@ class Actions(MethodView):
         )
         loaded = result.loaded or svc.load(game_id, at=result.version)
         return {
-            **describe(loaded, seat),
+            **svc.described(loaded, seat),
             "applied": [a.__dict__ for a in result.applied],
             "error": result.error.to_json() if result.error else None,
             "replayed": result.replayed,
