@@ -87,6 +87,23 @@ class Loaded:
         return choices_of(self.rules, self.state, seat)
 
 
+@dataclass(frozen=True)
+class GameHead:
+    """A game's row as a request on it reads it, without the ORM (one read per request on
+    the hot path): which rules it plays, where its log ends, whether it is private and how
+    it ended."""
+
+    id: str
+    game: str
+    rules_version: str
+    version: int
+    head_hash: str
+    private: bool
+    finished: bool
+    #: canonical JSON of the outcome, once finished
+    outcome: str | None
+
+
 def seat_infos(seats: list[Seat] | tuple[Seat, ...]) -> tuple[SeatInfo, ...]:
     return tuple(SeatInfo(s.seat, s.name, s.email, s.resigned) for s in seats)
 
@@ -138,7 +155,7 @@ class Repository:
             raise BadRequest(f"There is no game called {game!r}. Games: {known}.")
         return rules
 
-    def rules_of(self, game: Game) -> Rules:
+    def rules_of(self, game: Game | GameHead) -> Rules:
         """The rules ``game`` was created with (its recorded name and version): a game plays
         on under them whatever has been released since."""
         try:
@@ -168,7 +185,7 @@ class Repository:
             at_head=at_head,
         )
 
-    def cached_head(self, game: Game, seats: tuple[SeatInfo, ...]) -> Loaded | None:
+    def cached_head(self, game: GameHead, seats: tuple[SeatInfo, ...]) -> Loaded | None:
         """The game at the head its row names (``seats`` read with the row), if the state
         cache holds that version on that chain; None otherwise (nothing is read)."""
         state = self.cache.get(game.id, game.version, game.head_hash)

@@ -19,8 +19,9 @@ from pbem.core import store
 from pbem.core.db import Database
 from pbem.core.errors import Forbidden, Unauthorized
 from pbem.core.events import StoredEvent
+from pbem.core.hot_path import fetch_rows
 from pbem.core.models import Game, GameSecret, Seat, SeatToken
-from pbem.core.repository import Loaded, Repository, SeatInfo, game_or_404, seat_infos
+from pbem.core.repository import GameHead, Loaded, Repository, SeatInfo, game_or_404
 from pbem.create import invitations
 from pbem.play import seat_acts
 from pbem.play.command_checks import hidden_from, no_such_game
@@ -35,7 +36,7 @@ class Viewer:
     """Who sent a request on a game, and the game's row and seats as read with it: what a door
     that authenticates by bearer token asks of every request, answered by one read."""
 
-    game: Game
+    game: GameHead
     seats: tuple[SeatInfo, ...]
     #: the bearer token sent, if any
     token: str | None
@@ -45,28 +46,40 @@ class Viewer:
     admin: bool
 
 
-def _read_viewer() -> Any:
-    """The one read of ``GameQueries.viewer``: the game's row, each of its seats, the seat the
-    token's hash opens and the admin token's hash (built once: building it costs about as
-    much as running it)."""
-    # SQLAlchemy's select: SQLModel's is typed for at most four entities
-    return (
-        sa_select(Game, Seat, col(SeatToken.seat), col(GameSecret.admin_token_hash))
-        .outerjoin(Seat, col(Seat.game_id) == col(Game.id))
-        .outerjoin(
-            SeatToken,
-            and_(
-                col(SeatToken.game_id) == col(Game.id),
-                col(SeatToken.token_hash) == bindparam("token_hash"),
-            ),
-        )
-        .outerjoin(GameSecret, col(GameSecret.game_id) == col(Game.id))
-        .where(col(Game.id) == bindparam("game_id"))
-        .order_by(col(Seat.seat))
+#: The one read of ``GameQueries.viewer``: the game's row, each of its seats, the seat the
+#: token's hash opens and the admin token's hash. Every move over the API reads it (the GET
+#: and the POST), so it runs on the driver (``hot_path.fetch_rows``): through the ORM, the
+#: loading of its rows cost more than the rest of a GET.
+_VIEWER = (
+    # SQLAlchemy's select: SQLModel's is typed for at most four columns
+    sa_select(
+        col(Game.id),
+        col(Game.game),
+        col(Game.rules_version),
+        col(Game.version),
+        col(Game.head_hash),
+        col(Game.private),
+        col(Game.finished),
+        col(Game.outcome),
+        col(Seat.seat),
+        col(Seat.name),
+        col(Seat.email),
+        col(Seat.resigned),
+        col(SeatToken.seat),
+        col(GameSecret.admin_token_hash),
     )
-
-
-_VIEWER = _read_viewer()
+    .outerjoin(Seat, col(Seat.game_id) == col(Game.id))
+    .outerjoin(
+        SeatToken,
+        and_(
+            col(SeatToken.game_id) == col(Game.id),
+            col(SeatToken.token_hash) == bindparam("token_hash"),
+        ),
+    )
+    .outerjoin(GameSecret, col(GameSecret.game_id) == col(Game.id))
+    .where(col(Game.id) == bindparam("game_id"))
+    .order_by(col(Seat.seat))
+)
 
 
 class GameQueries:
@@ -219,17 +232,24 @@ class GameQueries:
             "token_hash": credentials.token_hash(token) if token else "",
         }
         with self.db.read() as session:
-            # (typed as Any: SQLModel's exec is typed for its own select)
-            rows = session.exec(cast(Any, _VIEWER), params=params).all()
+            rows = fetch_rows(session, _VIEWER, params)
         if not rows:
             raise no_such_game(game_id)
-        game, _, token_seat, admin_hash = rows[0]
+        first = rows[0]
+        game = GameHead(
+            id=first[0], game=first[1], rules_version=first[2], version=first[3],
+            head_hash=first[4], private=bool(first[5]), finished=bool(first[6]),
+            outcome=first[7],
+        )  # fmt: skip
+        token_seat, admin_hash = first[12], first[13]
         admin = bool(token and admin_hash) and secrets.compare_digest(
             admin_hash, credentials.token_hash(cast(str, token))
         )
         if game.private and token_seat is None and not admin:
             raise no_such_game(game_id)
-        seats = seat_infos([row[1] for row in rows if row[1] is not None])
+        seats = tuple(
+            SeatInfo(row[8], row[9], row[10], bool(row[11])) for row in rows if row[8] is not None
+        )
         return Viewer(game, seats, token, token_seat, admin)
 
     def viewer_seat(self, viewer: Viewer, *, required: bool) -> int | None:
