@@ -26,9 +26,10 @@ from pbem.core.naming import Names, names_for
 
 log = logging.getLogger(__name__)
 
-#: Answers kept per game (``Repository.answers``): the seats' descriptions of its latest
-#: versions.
-ANSWERS_PER_GAME = 8
+#: Answers kept (``Repository.answers``), least recently asked dropped: a Lancaster seat's
+#: description is about 25 kB in memory, so these hold about 13 MB at most, enough for the
+#: seats of the games being played at once.
+ANSWERS_KEPT = 512
 
 #: Bad snapshots already logged by this process (each is logged once, not at every load).
 REPORTED_LIMIT = 10_000
@@ -139,9 +140,8 @@ class Repository:
         snapshots (empty: none is taken or trusted)."""
         self.registry = registry
         self.cache = StateCache(cache_size)
-        #: what is worked out from a game at one version for one seat (its description):
-        #: a few per game, for as many games as the state cache keeps
-        self.answers = Answers(cache_size * ANSWERS_PER_GAME)
+        #: what is worked out from a game at one version for one seat (its description)
+        self.answers = Answers(ANSWERS_KEPT if cache_size > 0 else 0)
         self.snapshot_every = snapshot_every
         self._secret_key = secret_key
         self._reported: set[tuple[str, int, str]] = set()
