@@ -1,9 +1,10 @@
-"""CPU time of a Lancaster move over the JSON API, in process (Flask's test client, SQLite):
-each move is a GET of the game as the seat to act and a POST of one of its legal actions,
-on 3-player games some moves in. On a shared machine CPU time per request is a steadier
-figure than requests per second.
+"""CPU time of a move over the JSON API, in process (Flask's test client, SQLite): each move
+is a GET of the game as the seat to act and a POST of one of its legal actions, on 3-player
+Lancaster games some moves in (``--game hoard``: 2-player games of the test game). On a
+shared machine CPU time per request is a steadier figure than requests per second.
 
-    .venv/bin/python bench/move_cpu.py [--moves 300] [--warm 30] [--profile out.prof]
+    .venv/bin/python bench/move_cpu.py [--game lancaster|hoard] [--moves 300] [--warm 30]
+        [--profile out.prof]
 
 Run it against another checkout of the code with ``PYTHONPATH=<checkout>``: it uses only the
 app factory, the service builder and the settings loader. Not a test.
@@ -30,15 +31,18 @@ if not os.environ.get("PYTHONPATH"):
 class Games:
     """3-player Lancaster games played over the API, one after another."""
 
-    def __init__(self, client: Any, seed: int) -> None:
+    def __init__(self, client: Any, seed: int, game: str) -> None:
         self.client = client
+        self.game = game
         self.random = random.Random(seed)
         self.new_game()
 
     def new_game(self) -> None:
-        players = [{"name": n} for n in ("Ann", "Bob", "Cat")]
+        names = ("Ann", "Bob", "Cat") if self.game == "lancaster" else ("Ann", "Bob")
+        players = [{"name": n} for n in names]
+        config = {"rounds": 100000} if self.game == "hoard" else {}
         answer = self.client.post(
-            "/api/v1/games", json={"game": "lancaster", "config": {}, "players": players}
+            "/api/v1/games", json={"game": self.game, "config": config, "players": players}
         )
         assert answer.status_code == 201, answer.get_json()
         created = answer.get_json()
@@ -74,6 +78,7 @@ class Games:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--game", choices=["lancaster", "hoard"], default="lancaster")
     parser.add_argument("--moves", type=int, default=300)
     parser.add_argument("--warm", type=int, default=30, help="moves played before measuring")
     parser.add_argument("--seed", type=int, default=1)
@@ -99,8 +104,14 @@ def main() -> None:
     db = Database(settings.database_url)
     upgrade(db)
     db.dispose()
-    app = create_app(service=build_service(settings))
-    games = Games(app.test_client(), args.seed)
+    registry = None
+    if args.game == "hoard":
+        import engine
+        from tests.service.hidden_game import HOARD
+
+        registry = engine.REGISTRY.with_rules(HOARD)
+    app = create_app(service=build_service(settings, registry=registry))
+    games = Games(app.test_client(), args.seed, args.game)
     for _ in range(args.warm):
         games.move()
     profile = cProfile.Profile() if args.profile else None
