@@ -53,8 +53,9 @@ class Games:
     def auth(self, seat: int) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.tokens[seat]}"}
 
-    def move(self) -> tuple[float, float]:
-        """One move: (CPU seconds of the GET, of the POST)."""
+    def move(self) -> tuple[float, float, float]:
+        """One move: (CPU seconds of the GET, of the POST, of the same GET again: a seat
+        looking again, a client polling)."""
         public = self.client.get(f"/api/v1/games/{self.game_id}").get_json()
         if public["finished"] or not public["to_act"]:
             self.new_game()
@@ -65,6 +66,10 @@ class Games:
         mid = time.process_time()
         game = got.get_json()
         assert got.status_code == 200, game
+        again_start = time.process_time()
+        again = self.client.get(f"/api/v1/games/{self.game_id}", headers=self.auth(seat))
+        again_s = time.process_time() - again_start
+        assert again.get_json() == game
         action = self.random.choice(game["legal"])
         body = {"action": action, "expected_version": game["version"]}
         before = time.process_time()
@@ -73,7 +78,7 @@ class Games:
         )
         end = time.process_time()
         assert posted.status_code == 201, posted.get_json()
-        return mid - start, end - before
+        return mid - start, end - before, again_s
 
 
 def main() -> None:
@@ -117,12 +122,14 @@ def main() -> None:
     profile = cProfile.Profile() if args.profile else None
     gets: list[float] = []
     posts: list[float] = []
+    polls: list[float] = []
     if profile:
         profile.enable()
     for _ in range(args.moves):
-        get_s, post_s = games.move()
+        get_s, post_s, poll_s = games.move()
         gets.append(get_s)
         posts.append(post_s)
+        polls.append(poll_s)
     if profile:
         profile.disable()
         profile.dump_stats(args.profile)
@@ -134,6 +141,9 @@ def main() -> None:
                 "get_ms_median": round(1000 * statistics.median(gets), 3),
                 "post_ms_mean": round(1000 * statistics.fmean(posts), 3),
                 "post_ms_median": round(1000 * statistics.median(posts), 3),
+                "post_ms_p90": round(1000 * sorted(posts)[int(len(posts) * 0.9)], 3),
+                "post_ms_max": round(1000 * max(posts), 3),
+                "get_again_ms_median": round(1000 * statistics.median(polls), 3),
             }
         )
     )

@@ -27,8 +27,8 @@ from pbem.core.naming import Names, names_for
 log = logging.getLogger(__name__)
 
 #: Answers kept (``Repository.answers``), least recently asked dropped: a Lancaster seat's
-#: description is about 25 kB in memory, so these hold about 13 MB at most, enough for the
-#: seats of the games being played at once.
+#: description is about 8 kB of JSON, so these hold about 4 MB at most, enough for the seats
+#: of the games being played at once.
 ANSWERS_KEPT = 512
 
 #: Bad snapshots already logged by this process (each is logged once, not at every load).

@@ -271,13 +271,17 @@ class GameQueries:
 
     def described(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
         """``describe(loaded, seat)``, worked out once per version and seat: asked again (a
-        seat looking again, a client polling) it is the answer already made. Keyed by the
-        version's hash, the seat and everything else of ``loaded`` it reads (a resignation,
-        the end), never shared between seats. The answer is shared: never change it."""
+        seat looking again, a client polling) it is a copy of the answer already made. Keyed
+        by the version's hash, the seat and everything else of ``loaded`` it reads (a
+        resignation, the end), never shared between seats."""
         key = ("describe", seat, loaded.at_head, loaded.finished, loaded.seats)
-        return self.repository.answers.get_or_compute(
-            loaded.game_id, loaded.version, loaded.head_hash, key, lambda: describe(loaded, seat)
-        )
+        where = (loaded.game_id, loaded.version, loaded.head_hash, key)
+        found = self.repository.answers.get(*where)
+        if found is not None:
+            return cast(dict[str, Any], found)
+        described = describe(loaded, seat)
+        self.repository.answers.put(*where, described)
+        return described
 
     def is_admin(self, game_id: str, token: str | None) -> bool:
         with self.db.read() as session:

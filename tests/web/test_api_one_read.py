@@ -107,14 +107,15 @@ def test_tokens_that_open_no_seat_are_refused_as_before(app: Flask) -> None:
 
 def test_answers_are_keyed_by_the_chain_and_the_asker() -> None:
     answers = Answers(max_entries=2)
-    computed: list[str] = []
-
-    def compute(value: str) -> Any:
-        return lambda: computed.append(value) or value
-
-    assert answers.get_or_compute("g", 3, "h3", 0, compute("a")) == "a"
-    assert answers.get_or_compute("g", 3, "h3", 0, compute("b")) == "a"  # remembered
-    assert answers.get_or_compute("g", 3, "h3", 1, compute("c")) == "c"  # another seat
-    assert answers.get_or_compute("g", 3, "other", 0, compute("d")) == "d"  # another chain
-    assert answers.get_or_compute("g", 3, "h3", 0, compute("e")) == "e"  # the oldest dropped
-    assert computed == ["a", "c", "d", "e"]
+    answers.put("g", 3, "h3", 0, {"mine": [1]})
+    assert answers.get("g", 3, "h3", 0) == {"mine": [1]}
+    assert answers.get("g", 3, "h3", 1) is None  # another seat
+    assert answers.get("g", 3, "other", 0) is None  # another chain
+    assert answers.get("g", 4, "h3", 0) is None  # another version
+    copy = answers.get("g", 3, "h3", 0)
+    copy["mine"].append(2)  # each asker's copy is its own
+    assert answers.get("g", 3, "h3", 0) == {"mine": [1]}
+    answers.put("g", 4, "h4", 0, "b")
+    answers.put("g", 5, "h5", 0, "c")  # the least recently asked is dropped
+    assert answers.get("g", 3, "h3", 0) is None
+    assert answers.get("g", 5, "h5", 0) == "c"
