@@ -12,6 +12,9 @@ GET and a POST per step, 8 clients); the two loads alternate ``--rounds`` times 
 so that whatever else the machine does weighs on both alike, and the ratio of their
 requests per second is reported per round and as the median. The targets: Lancaster at
 >= 25 % of the trivial endpoint's requests/s, POST p99 <= 50 ms at 8 clients on SQLite.
+On SQLite each accepted move is one durable commit (WAL, ``synchronous=FULL``) by one
+writer at a time, so the disk's fsync time bounds the POSTs per second whatever the CPU
+cost of a move (``bench/move_cpu.py`` measures that cost alone).
 
 For each database: a fresh database is created and migrated, gunicorn serves the app with 2
 workers (gthread, 4 threads each; ``--threads 1`` for sync workers), and a load generator
