@@ -2,6 +2,19 @@
 process, on SQLite and on PostgreSQL.
 
     .venv/bin/python bench/service_bench.py [--backend sqlite|postgres|both] [--seconds 20]
+    .venv/bin/python bench/service_bench.py --game lancaster [--rounds 5] [--seconds 10]
+
+``--game lancaster``: real 3-player Lancaster games, each move a GET of the game as the seat
+to act and a POST of one of its legal actions (chosen at random), each client playing its own
+games one after the other. A trivial Flask endpoint (``create_trivial_app``: a small JSON
+answer, no database) is served by the same gunicorn settings and loaded in the same shape (a
+GET and a POST per step, 8 clients); the two loads alternate ``--rounds`` times in one run,
+so that whatever else the machine does weighs on both alike, and the ratio of their
+requests per second is reported per round and as the median. The targets: Lancaster at
+>= 25 % of the trivial endpoint's requests/s, POST p99 <= 50 ms at 8 clients on SQLite.
+On SQLite each accepted move is one durable commit (WAL, ``synchronous=FULL``) by one
+writer at a time, so the disk's fsync time bounds the POSTs per second whatever the CPU
+cost of a move (``bench/move_cpu.py`` measures that cost alone).
 
 For each database: a fresh database is created and migrated, gunicorn serves the app with 2
 workers (gthread, 4 threads each; ``--threads 1`` for sync workers), and a load generator
@@ -53,6 +66,24 @@ def create_bench_app() -> Any:
     registry = engine.REGISTRY.with_rules(HOARD)
     service = build_service(settings, registry=registry)
     return create_app(service=service)
+
+
+def create_trivial_app() -> Any:
+    """The framework's ceiling: a Flask endpoint that answers a little JSON, reading nothing."""
+    from flask import Flask, jsonify, request
+
+    app = Flask("trivial")
+
+    @app.route("/api/v1/games", methods=["GET"])
+    def up() -> Any:  # what ``_wait_until_up`` asks
+        return jsonify({"games": []})
+
+    @app.route("/trivial/<game_id>", methods=["GET", "POST"])
+    def trivial(game_id: str) -> Any:
+        body = request.get_json(silent=True) or {}
+        return jsonify({"id": game_id, "version": body.get("expected_version", 0) + 1})
+
+    return app
 
 
 # -- the load generator (its own process) ------------------------------------------------------
@@ -107,6 +138,116 @@ class Client:
         if status == 201:
             purses[seat] = answer["view"]["my_purse"]
         return status, took, answer
+
+
+class LancasterClient(Client):
+    """Plays 3-player Lancaster games: each move a GET as the seat to act, then a POST of one
+    of the legal actions that GET answered."""
+
+    def __init__(self, port: int, seed: int) -> None:
+        super().__init__(port)
+        self.random = __import__("random").Random(seed)
+
+    def new_lancaster(self) -> tuple[str, list[str], dict[str, Any]]:
+        players = [{"name": n} for n in ("Ann", "Bob", "Cat")]
+        body = {"game": "lancaster", "config": {}, "players": players}
+        status, created = self.call("POST", "/api/v1/games", body)
+        assert status == 201, created
+        tokens = [s["token"] for s in created["seats"]]
+        _, game = self.call("GET", f"/api/v1/games/{created['id']}", token=tokens[0])
+        return created["id"], tokens, game
+
+    def move(
+        self, gid: str, tokens: list[str], to_act: list[int]
+    ) -> tuple[int, float, float, dict[str, Any]]:
+        """(POST status, GET seconds, POST seconds, the POST's answer)."""
+        seat = min(to_act)
+        start = time.perf_counter()
+        status, game = self.call("GET", f"/api/v1/games/{gid}", token=tokens[seat])
+        got = time.perf_counter()
+        assert status == 200, game
+        body = {"action": self.random.choice(game["legal"]), "expected_version": game["version"]}
+        status, answer = self.call("POST", f"/api/v1/games/{gid}/actions", body, tokens[seat])
+        return status, got - start, time.perf_counter() - got, answer
+
+
+def _lancaster_load(port: int, clients: int, seconds: float, out: Any) -> None:
+    """``clients`` closed loops, each playing its own Lancaster games for ``seconds``."""
+    gets: list[float] = []
+    posts: list[float] = []
+    statuses: dict[int, int] = {}
+    lock = threading.Lock()
+    ready = threading.Barrier(clients)
+    stop_at: list[float] = []
+
+    def play(number: int) -> None:
+        client = LancasterClient(port, number)
+        gid, tokens, game = client.new_lancaster()
+        ready.wait()  # games are created before the clock starts
+        if number == 0:
+            stop_at.append(time.monotonic() + seconds)
+        while not stop_at:
+            time.sleep(0.001)
+        mine_get: list[float] = []
+        mine_post: list[float] = []
+        counts: dict[int, int] = {}
+        while time.monotonic() < stop_at[0]:
+            if game["finished"] or not game["to_act"]:
+                gid, tokens, game = client.new_lancaster()
+                continue
+            status, got_s, post_s, answer = client.move(gid, tokens, game["to_act"])
+            counts[status] = counts.get(status, 0) + 1
+            mine_get.append(got_s)
+            mine_post.append(post_s)
+            assert status == 201, answer  # each game has one client: never stale
+            game = answer
+        with lock:
+            gets.extend(mine_get)
+            posts.extend(mine_post)
+            for k, v in counts.items():
+                statuses[k] = statuses.get(k, 0) + v
+
+    threads = [threading.Thread(target=play, args=(i,)) for i in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    out.put({"gets": gets, "posts": posts, "statuses": statuses, "elapsed": seconds})
+
+
+def _trivial_load(port: int, clients: int, seconds: float, out: Any) -> None:
+    """The same shape on the trivial endpoint: each step a GET then a POST."""
+    gets: list[float] = []
+    posts: list[float] = []
+    lock = threading.Lock()
+    stop_at = time.monotonic() + seconds
+
+    def play(number: int) -> None:
+        client = Client(port)
+        mine_get: list[float] = []
+        mine_post: list[float] = []
+        version = 0
+        while time.monotonic() < stop_at:
+            start = time.perf_counter()
+            status, _ = client.call("GET", f"/trivial/g{number}")
+            got = time.perf_counter()
+            status, answer = client.call(
+                "POST", f"/trivial/g{number}", {"action": "x", "expected_version": version}
+            )
+            assert status == 200, answer
+            version = answer["version"]
+            mine_get.append(got - start)
+            mine_post.append(time.perf_counter() - got)
+        with lock:
+            gets.extend(mine_get)
+            posts.extend(mine_post)
+
+    threads = [threading.Thread(target=play, args=(i,)) for i in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    out.put({"gets": gets, "posts": posts, "statuses": {200: len(posts)}, "elapsed": seconds})
 
 
 def _throughput(port: int, clients: int, seconds: float, out: Any) -> None:
@@ -229,32 +370,110 @@ def _postgres_database() -> tuple[str, Any] | None:
     return make_url(admin).set(database=name).render_as_string(False), drop
 
 
-def run_backend(name: str, url: str, var: Path, args: argparse.Namespace) -> dict[str, Any]:
+def _gunicorn(app: str, env: dict[str, str], args: argparse.Namespace) -> tuple[int, Any]:
+    """gunicorn serving ``app`` (a factory of this module) with the bench's settings."""
+    port = _free_port()
+    server = subprocess.Popen(
+        [
+            sys.executable, "-m", "gunicorn", "-w", str(args.workers),
+            *(["--threads", str(args.threads)] if args.threads > 1 else []),
+            "-b", f"127.0.0.1:{port}", "--pythonpath", f"{ROOT},{ROOT / 'bench'}",
+            "--log-level", "warning", f"service_bench:{app}()",
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    return port, server
+
+
+def _bench_env(name: str, url: str, var: Path) -> dict[str, str]:
     from pbem.core.db import Database
     from pbem.core.migrate import upgrade
 
     db = Database(url)
     upgrade(db)
     db.dispose()
-    port = _free_port()
-    env = {
+    return {
         **os.environ,
         "PBEM_DATABASE_URL": url,
         "PBEM_VAR_DIR": str(var),
         "PBEM_LOG_LEVEL": "WARNING",
         "PBEM_MAIL_EMBEDDED_SCHEDULER": "false",
     }
-    server = subprocess.Popen(
-        [
-            sys.executable, "-m", "gunicorn", "-w", str(args.workers),
-            *(["--threads", str(args.threads)] if args.threads > 1 else []),
-            "-b", f"127.0.0.1:{port}", "--pythonpath", f"{ROOT},{ROOT / 'bench'}",
-            "--log-level", "warning", "service_bench:create_bench_app()",
-        ],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )  # fmt: skip
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+def run_lancaster(name: str, url: str, var: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """Lancaster and the trivial endpoint, alternated ``args.rounds`` times."""
+    env = _bench_env(name, url, var)
+    port, server = _gunicorn("create_bench_app", env, args)
+    trivial_port, trivial = _gunicorn("create_trivial_app", env, args)
+    rounds = []
+    try:
+        _wait_until_up(port, server)
+        _wait_until_up(trivial_port, trivial)
+        for _ in range(args.rounds):
+            game = _in_process(_lancaster_load, port, args.clients, args.seconds)
+            base = _in_process(_trivial_load, trivial_port, args.clients, args.seconds)
+            game_rps = (len(game["gets"]) + len(game["posts"])) / game["elapsed"]
+            base_rps = (len(base["gets"]) + len(base["posts"])) / base["elapsed"]
+            rounds.append(
+                {
+                    "lancaster_rps": game_rps,
+                    "trivial_rps": base_rps,
+                    "ratio": game_rps / base_rps,
+                    "get_p50_ms": 1000 * statistics.median(game["gets"]),
+                    "post_p50_ms": 1000 * statistics.median(game["posts"]),
+                    "post_p99_ms": _pct(game["posts"], 0.99),
+                    "statuses": game["statuses"],
+                }
+            )
+    finally:
+        for proc in (server, trivial):
+            proc.terminate()
+            proc.wait(timeout=30)
+    return {"backend": name, "rounds": rounds}
+
+
+def print_lancaster(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
+    print(
+        f"\nLancaster (3 players) over HTTP vs a trivial Flask endpoint: gunicorn -w "
+        f"{args.workers} --threads {args.threads}, {args.clients} clients, {args.rounds} "
+        f"alternated rounds of {args.seconds:.0f} s each; a request is a GET or a POST.\n"
+    )
+    print(
+        "backend  round  lancaster req/s  trivial req/s  ratio  GET p50  POST p50  POST p99"
+        "  statuses"
+    )
+    for r in results:
+        for i, x in enumerate(r["rounds"], start=1):
+            print(
+                f"{r['backend']:<8} {i:>5} {x['lancaster_rps']:>16.0f} {x['trivial_rps']:>14.0f}"
+                f" {x['ratio']:>6.1%} {x['get_p50_ms']:>8.1f} {x['post_p50_ms']:>9.1f}"
+                f" {x['post_p99_ms']:>9.1f}  {x['statuses']}"
+            )
+        med = {
+            k: statistics.median(x[k] for x in r["rounds"])
+            for k in r["rounds"][0]
+            if k != "statuses"
+        }
+        print(
+            f"{r['backend']:<8} {'median':>5} {med['lancaster_rps']:>16.0f} "
+            f"{med['trivial_rps']:>14.0f} {med['ratio']:>6.1%} {med['get_p50_ms']:>8.1f} "
+            f"{med['post_p50_ms']:>9.1f} {med['post_p99_ms']:>9.1f}"
+        )
+
+
+def run_backend(name: str, url: str, var: Path, args: argparse.Namespace) -> dict[str, Any]:
+    if args.game == "lancaster":
+        return run_lancaster(name, url, var, args)
+    env = _bench_env(name, url, var)
+    port, server = _gunicorn("create_bench_app", env, args)
     try:
         _wait_until_up(port, server)
         load = _in_process(_throughput, port, args.clients, args.seconds)
@@ -281,6 +500,16 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
     parser.add_argument("--backend", choices=["sqlite", "postgres", "both"], default="both")
+    parser.add_argument(
+        "--game",
+        choices=["hoard", "lancaster"],
+        default="hoard",
+        help="hoard: the test game's throughput and long-game latency; lancaster: real "
+        "3-player games against a trivial endpoint, alternated",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="alternated rounds (--game lancaster)"
+    )
     parser.add_argument("--seconds", type=float, default=20.0, help="length of the load phase")
     parser.add_argument("--clients", type=int, default=8, help="concurrent games in the load phase")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
@@ -309,6 +538,9 @@ def main() -> None:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
+    if args.game == "lancaster":
+        print_lancaster(results, args)
+        return
     print(
         f"\nHTTP action submission: gunicorn -w {args.workers} --threads {args.threads}, "
         f"{args.clients} concurrent games for {args.seconds:.0f} s.\n"

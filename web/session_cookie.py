@@ -16,6 +16,7 @@ rotated token or a revoked link closes the page in every browser that held it.
 from __future__ import annotations
 
 import base64
+import functools
 from datetime import timedelta
 from typing import Any
 
@@ -32,8 +33,10 @@ from itsdangerous import BadSignature
 KEY_PURPOSE = b"pbem session cookie v1"
 
 
+@functools.lru_cache(maxsize=4)
 def cookie_key(secret_key: str) -> bytes:
-    """The Fernet key of the session cookie, derived from the service's secret key."""
+    """The Fernet key of the session cookie, derived from the service's secret key (once per
+    key: Flask asks for it at every request, an API call's included)."""
     derived = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=KEY_PURPOSE).derive(
         secret_key.encode("utf-8")
     )

@@ -43,7 +43,7 @@ from pbem.clock.commands import ClockCommands
 from pbem.clock.consent import ClockConsent
 from pbem.clock.deadline_moves import DeadlineMoves
 from pbem.clock.preferences import Preferences
-from pbem.core.cache import StateCache
+from pbem.core.cache import Answers, StateCache
 from pbem.core.db import Database
 from pbem.core.repository import Repository
 from pbem.core.time_source import Clock
@@ -125,6 +125,10 @@ class GameService:
         self.can_see = parts.queries.can_see
         self.check_can_see = parts.queries.check_can_see
         self.is_admin = parts.queries.is_admin
+        self.viewer = parts.queries.viewer
+        self.viewer_seat = parts.queries.viewer_seat
+        self.loaded_for = parts.queries.loaded_for
+        self.described = parts.queries.described
         self.list_games = parts.queries.list_games
         self.admin_log = parts.queries.admin_log
         self.rules_for = repository.rules_for
@@ -209,6 +213,12 @@ class GameService:
     def cache(self) -> StateCache:
         """The states recently folded (a cache: clearing it changes no answer)."""
         return self.parts.repository.cache
+
+    @property
+    def answers(self) -> Answers:
+        """The seats' descriptions of recent versions (a cache: clearing it changes no
+        answer)."""
+        return self.parts.repository.answers
 
     @property
     def registry(self) -> Registry:

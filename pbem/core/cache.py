@@ -5,15 +5,21 @@ hash, an entry can never be used for a different history: if the stored events c
 hash differs and the entry is simply not found. States are immutable, so sharing them
 between threads is safe. One cache per process (per GameService).
 
+``Answers``: what is worked out from a game at one version for one asker (a seat's
+description of the game: its view, its legal moves, the players named), keyed by (game,
+version, hash of that version) and the asker's key: a new event gives a new key, and a seat's
+answer is never another's.
+
 ``EventTails``: the latest events of each game, read and decoded once, continued with the
 events of each append (for listeners that show the log's tail after every append).
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 VERSIONS_PER_GAME = 8
@@ -61,6 +67,50 @@ class StateCache:
     def clear(self) -> None:
         with self._lock:
             self._games.clear()
+
+
+class Answers:
+    """Answers computed from a game at one version, remembered for the same question: keyed by
+    (game, version, hash of that version, ``key``), where ``key`` holds everything else the
+    answer depends on (the seat asking, above all: an answer holding a seat's hidden
+    information is only ever given to that seat's key). At most ``max_entries``, least
+    recently used dropped.
+
+    An answer is kept as text (JSON): a string is one object the garbage collector never
+    walks, where the same answer as dicts and lists is thousands (a cache of them made each
+    full collection, every few hundred requests, take about 100 ms), and each asker gets its
+    own copy to change."""
+
+    def __init__(self, max_entries: int) -> None:
+        self.max_entries = max_entries
+        self._answers: OrderedDict[tuple[str, int, str, Hashable], str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str, version: int, event_hash: str, key: Hashable) -> Any | None:
+        """The answer remembered (a copy of its own), or None."""
+        full = (game_id, version, event_hash, key)
+        with self._lock:
+            text = self._answers.get(full)
+            if text is None:
+                return None
+            self._answers.move_to_end(full)
+        return json.loads(text)
+
+    def put(self, game_id: str, version: int, event_hash: str, key: Hashable, answer: Any) -> None:
+        """Remember ``answer`` (JSON-serialisable) for the same question."""
+        if self.max_entries <= 0:
+            return
+        text = json.dumps(answer)
+        full = (game_id, version, event_hash, key)
+        with self._lock:
+            self._answers[full] = text
+            self._answers.move_to_end(full)
+            while len(self._answers) > self.max_entries:
+                self._answers.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._answers.clear()
 
 
 class _Chained(Protocol):

@@ -18,13 +18,18 @@ from engine.core.protocol import Choices, choices_of
 from engine.core.registry import Registry, UnknownRules
 from pbem.core import events as ev
 from pbem.core import snapshots, store
-from pbem.core.cache import StateCache
+from pbem.core.cache import Answers, StateCache
 from pbem.core.errors import BadRequest, GameNotFound, RulesNotInstalled
 from pbem.core.fold import Fold
 from pbem.core.models import Game, GameSecret, Seat, Snapshot
 from pbem.core.naming import Names, names_for
 
 log = logging.getLogger(__name__)
+
+#: Answers kept (``Repository.answers``), least recently asked dropped: a Lancaster seat's
+#: description is about 8 kB of JSON, so these hold about 4 MB at most, enough for the seats
+#: of the games being played at once.
+ANSWERS_KEPT = 512
 
 #: Bad snapshots already logged by this process (each is logged once, not at every load).
 REPORTED_LIMIT = 10_000
@@ -83,6 +88,23 @@ class Loaded:
         return choices_of(self.rules, self.state, seat)
 
 
+@dataclass(frozen=True)
+class GameHead:
+    """A game's row as a request on it reads it, without the ORM (one read per request on
+    the hot path): which rules it plays, where its log ends, whether it is private and how
+    it ended."""
+
+    id: str
+    game: str
+    rules_version: str
+    version: int
+    head_hash: str
+    private: bool
+    finished: bool
+    #: canonical JSON of the outcome, once finished
+    outcome: str | None
+
+
 def seat_infos(seats: list[Seat] | tuple[Seat, ...]) -> tuple[SeatInfo, ...]:
     return tuple(SeatInfo(s.seat, s.name, s.email, s.resigned) for s in seats)
 
@@ -118,6 +140,8 @@ class Repository:
         snapshots (empty: none is taken or trusted)."""
         self.registry = registry
         self.cache = StateCache(cache_size)
+        #: what is worked out from a game at one version for one seat (its description)
+        self.answers = Answers(ANSWERS_KEPT if cache_size > 0 else 0)
         self.snapshot_every = snapshot_every
         self._secret_key = secret_key
         self._reported: set[tuple[str, int, str]] = set()
@@ -131,7 +155,7 @@ class Repository:
             raise BadRequest(f"There is no game called {game!r}. Games: {known}.")
         return rules
 
-    def rules_of(self, game: Game) -> Rules:
+    def rules_of(self, game: Game | GameHead) -> Rules:
         """The rules ``game`` was created with (its recorded name and version): a game plays
         on under them whatever has been released since."""
         try:
@@ -159,6 +183,25 @@ class Repository:
             finished=game.finished and at_head,
             outcome=json.loads(game.outcome) if game.outcome and at_head else None,
             at_head=at_head,
+        )
+
+    def cached_head(self, game: GameHead, seats: tuple[SeatInfo, ...]) -> Loaded | None:
+        """The game at the head its row names (``seats`` read with the row), if the state
+        cache holds that version on that chain; None otherwise (nothing is read)."""
+        state = self.cache.get(game.id, game.version, game.head_hash)
+        if state is None:
+            return None
+        return Loaded(
+            game_id=game.id,
+            game=game.game,
+            rules=self.rules_of(game),
+            state=state,
+            version=game.version,
+            head_hash=game.head_hash,
+            seats=seats,
+            finished=game.finished,
+            outcome=json.loads(game.outcome) if game.outcome else None,
+            at_head=True,
         )
 
     def remember(self, game_id: str, version: int, head_hash: str, state: Any) -> None:

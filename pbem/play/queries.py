@@ -5,8 +5,12 @@ and the list of public games. Each query reads in a transaction of its own."""
 from __future__ import annotations
 
 import json
-from typing import Any
+import secrets
+from dataclasses import dataclass
+from typing import Any, cast
 
+from sqlalchemy import and_, bindparam
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from engine.core import ActionSyntaxError, EngineError, NotYourTurnError
@@ -15,15 +19,67 @@ from pbem.core import store
 from pbem.core.db import Database
 from pbem.core.errors import Forbidden, Unauthorized
 from pbem.core.events import StoredEvent
-from pbem.core.models import Game, Seat
-from pbem.core.repository import Loaded, Repository, SeatInfo, game_or_404
+from pbem.core.hot_path import fetch_rows
+from pbem.core.models import Game, GameSecret, Seat, SeatToken
+from pbem.core.repository import GameHead, Loaded, Repository, SeatInfo, game_or_404
 from pbem.create import invitations
 from pbem.play import seat_acts
 from pbem.play.command_checks import hidden_from, no_such_game
 from pbem.play.results import OpenUndoRequest
-from pbem.play.views import visible_events
+from pbem.play.views import describe, visible_events
 from pbem.seats import credentials
 from pbem.undo import rules as undo_rules
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who sent a request on a game, and the game's row and seats as read with it: what a door
+    that authenticates by bearer token asks of every request, answered by one read."""
+
+    game: GameHead
+    seats: tuple[SeatInfo, ...]
+    #: the bearer token sent, if any
+    token: str | None
+    #: the seat ``token`` opens (None: no token, the admin's, or none of this game's)
+    seat: int | None
+    #: whether ``token`` is the game's admin token
+    admin: bool
+
+
+#: The one read of ``GameQueries.viewer``: the game's row, each of its seats, the seat the
+#: token's hash opens and the admin token's hash. Every move over the API reads it (the GET
+#: and the POST), so it runs on the driver (``hot_path.fetch_rows``): through the ORM, the
+#: loading of its rows cost more than the rest of a GET.
+_VIEWER = (
+    # SQLAlchemy's select: SQLModel's is typed for at most four columns
+    sa_select(
+        col(Game.id),
+        col(Game.game),
+        col(Game.rules_version),
+        col(Game.version),
+        col(Game.head_hash),
+        col(Game.private),
+        col(Game.finished),
+        col(Game.outcome),
+        col(Seat.seat),
+        col(Seat.name),
+        col(Seat.email),
+        col(Seat.resigned),
+        col(SeatToken.seat),
+        col(GameSecret.admin_token_hash),
+    )
+    .outerjoin(Seat, col(Seat.game_id) == col(Game.id))
+    .outerjoin(
+        SeatToken,
+        and_(
+            col(SeatToken.game_id) == col(Game.id),
+            col(SeatToken.token_hash) == bindparam("token_hash"),
+        ),
+    )
+    .outerjoin(GameSecret, col(GameSecret.game_id) == col(Game.id))
+    .where(col(Game.id) == bindparam("game_id"))
+    .order_by(col(Seat.seat))
+)
 
 
 class GameQueries:
@@ -160,6 +216,66 @@ class GameQueries:
         """GameNotFound unless ``can_see``: a private game is not confirmed to exist."""
         if not self.can_see(game_id, seat=seat, token=token):
             raise no_such_game(game_id)
+
+    def viewer(self, game_id: str, token: str | None) -> Viewer:
+        """Who holds ``token`` (or none) in this game, with the game's row and seats, in one
+        read. GameNotFound when there is no such game, and when it is private and the token
+        is neither one of its seats' nor its admin's (a 403 would confirm it exists)."""
+        params = {
+            "game_id": game_id,
+            "token_hash": credentials.token_hash(token) if token else "",
+        }
+        with self.db.read() as session:
+            rows = fetch_rows(session, _VIEWER, params)
+        if not rows:
+            raise no_such_game(game_id)
+        first = rows[0]
+        game = GameHead(
+            id=first[0], game=first[1], rules_version=first[2], version=first[3],
+            head_hash=first[4], private=bool(first[5]), finished=bool(first[6]),
+            outcome=first[7],
+        )  # fmt: skip
+        token_seat, admin_hash = first[12], first[13]
+        admin = bool(token and admin_hash) and secrets.compare_digest(
+            admin_hash, credentials.token_hash(cast(str, token))
+        )
+        if game.private and token_seat is None and not admin:
+            raise no_such_game(game_id)
+        seats = tuple(
+            SeatInfo(row[8], row[9], row[10], bool(row[11])) for row in rows if row[8] is not None
+        )
+        return Viewer(game, seats, token, token_seat, admin)
+
+    def viewer_seat(self, viewer: Viewer, *, required: bool) -> int | None:
+        """The seat ``viewer`` acts as. ``required``: a seat token must have been sent (else
+        Forbidden); otherwise no token and the admin's token give None (the public view).
+        Any other token is refused, not ignored, with ``seat_for_token``'s words (a replaced
+        token is told so)."""
+        if viewer.seat is not None:
+            return viewer.seat
+        if not required and (viewer.token is None or viewer.admin):
+            return None
+        return self.seat_for_token(viewer.game.id, viewer.token)
+
+    def loaded_for(self, viewer: Viewer) -> Loaded:
+        """The game at its head as ``viewer``'s read found it: from the state cache, without
+        another read, when it holds that version on the same chain; else read again."""
+        loaded = self.repository.cached_head(viewer.game, viewer.seats)
+        return loaded if loaded is not None else self.load(viewer.game.id)
+
+    def described(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
+        """``describe(loaded, seat)``, worked out once per version and seat: asked again (a
+        seat looking again, a client polling) it is a copy of the answer already made. Keyed
+        by the version's hash, the seat and everything else of ``loaded`` it reads (a
+        resignation, the end), never shared between seats."""
+        key = ("describe", seat, loaded.at_head, loaded.finished, loaded.seats)
+        where = (loaded.game_id, loaded.version, loaded.head_hash, key)
+        found = self.repository.answers.get(*where)
+        if found is not None:
+            return cast(dict[str, Any], found)
+        described = describe(loaded, seat)
+        self.repository.answers.put(*where, described)
+        return described
 
     def is_admin(self, game_id: str, token: str | None) -> bool:
         with self.db.read() as session:

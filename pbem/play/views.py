@@ -29,7 +29,9 @@ if TYPE_CHECKING:
 def describe(loaded: Loaded, seat: int | None) -> dict[str, Any]:
     """The game as ``seat`` may see it (None: a spectator), at the loaded version."""
     view = loaded.rules.view(loaded.state, seat)
-    names = loaded.names
+    # The labels are public, so the seat's own view names the players as the public view
+    # would (``Names.from_view``), without computing that one too.
+    names = Names.from_view(view, [s.name for s in loaded.seats])
     return {
         "id": loaded.game_id,
         "game": loaded.game,

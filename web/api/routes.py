@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Request, current_app, request
+from flask import Request, current_app, g, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import RAISE, missing
@@ -20,6 +20,7 @@ from webargs.flaskparser import FlaskParser, is_json_request
 from pbem.app.service import GameService
 from pbem.core.errors import BadRequest
 from pbem.create.invitations import client_requester
+from pbem.play.queries import Viewer
 from pbem.play.views import describe
 from web.api import json_input
 from web.api import schemas as s
@@ -71,26 +72,32 @@ def bearer_token() -> str | None:
     return token.strip() or None
 
 
+def viewer() -> Viewer:
+    """Who sent this request, as ``_private_games`` read it (with the game's row)."""
+    found: Viewer = g.api_viewer
+    return found
+
+
 def optional_seat(game_id: str) -> int | None:
     """The caller's seat if a seat token was sent; None for no token or the game's admin
     token (the public view). Any other token is refused, not ignored."""
-    token = bearer_token()
-    if token is None or service().is_admin(game_id, token):
-        return None
-    return service().seat_for_token(game_id, token)
+    return service().viewer_seat(viewer(), required=False)
 
 
 @blp.before_request
 def _private_games() -> None:
     """A private game exists only for its seats and its admin: anyone else is told there is
-    no such game, whatever the endpoint (a 403 would confirm it exists)."""
+    no such game, whatever the endpoint (a 403 would confirm it exists). The same read says
+    which seat the token opens, for the endpoint (one read per request, not one per check)."""
     game_id = (request.view_args or {}).get("game_id")
     if game_id is not None:
-        service().check_can_see(game_id, token=bearer_token())
+        g.api_viewer = service().viewer(game_id, bearer_token())
 
 
 def required_seat(game_id: str) -> int:
-    return service().seat_for_token(game_id, bearer_token())
+    seat = service().viewer_seat(viewer(), required=True)
+    assert seat is not None  # required: a seat or an error
+    return seat
 
 
 ERRORS = {
@@ -158,7 +165,7 @@ class GameResource(MethodView):
     def get(self, game_id: str) -> dict[str, Any]:
         """The game as your seat sees it (with a token), or the public view."""
         seat = optional_seat(game_id)
-        return describe(service().load(game_id), seat)
+        return service().described(service().loaded_for(viewer()), seat)
 
 
 @blp.route("/games/<game_id>/actions")
@@ -182,7 +189,7 @@ class Actions(MethodView):
         )
         loaded = result.loaded or svc.load(game_id, at=result.version)
         return {
-            **describe(loaded, seat),
+            **svc.described(loaded, seat),
             "applied": [a.__dict__ for a in result.applied],
             "error": result.error.to_json() if result.error else None,
             "replayed": result.replayed,
