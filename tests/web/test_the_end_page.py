@@ -115,3 +115,21 @@ def test_the_download_is_the_verifiers_format_and_holds_only_what_the_seat_may_s
     bob = seat_client(app, done.id, done.seats[1].token)
     final = verify_bytes(bob.get(f"/games/{done.id}/export.json").data, REGISTRY)
     assert final.ok and final.replayed, final.problems
+
+
+def test_lancasters_points_come_first_then_what_they_were_counted_from() -> None:
+    from pbem.core.naming import Names
+    from web.pages.outcome import the_end
+
+    names = Names(("Ann", "Bob"), ("Red", "Blue"))
+    parts = [
+        {"castle": 8, "during_game": 18, "knighthood": 8, "knighthood_strength": 2, "total": 34},
+        {"castle": 4, "during_game": 31, "knighthood": 4, "knighthood_strength": 2, "total": 39},
+    ]
+    end = the_end({"scores": [34, 39], "winners": [1], "breakdown": parts}, 0, names)
+    assert end["columns"] == ["During the game", "Knighthood", "Castle", "Knighthood strength"]
+    assert end["points"] == 3 and end["rows"][0]["parts"] == [18, 8, 8, 2]
+    # Parts that do not add up to the total are not called points: every figure alike.
+    parts[0]["total"] = 35
+    end = the_end({"scores": [35, 39], "winners": [1], "breakdown": parts}, 0, names)
+    assert end["points"] == 0 and end["columns"][0] == "Castle"

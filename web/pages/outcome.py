@@ -33,6 +33,12 @@ PART_NAMES = {
 }
 
 
+#: The parts of a breakdown that are points (rulebook scoring terms, Lancaster's final scoring
+#: and Henry V's): when they add up to each player's total, the table shows them first, and the
+#: rest (counts they were worked out from: knights' strength, seals held …) below as details.
+POINT_PARTS = ("during_game", "knighthood", "castle", "noblemen", "seals", "dishonor")
+
+
 def part_name(key: str) -> str:
     return PART_NAMES.get(key, key.replace("_", " ").capitalize())
 
@@ -63,6 +69,13 @@ def the_end(outcome: dict[str, Any], seat: int | None, names: Names) -> dict[str
             figure = isinstance(value, int) and not isinstance(value, bool)
             if figure and key not in keys and key != "total":
                 keys.append(key)
+    points = [k for k in POINT_PARTS if k in keys]  # in the order the rulebook scores them
+    if points and all(
+        sum(part.get(k) or 0 for k in points) == part.get("total") for part in breakdown
+    ):
+        keys = points + [k for k in keys if k not in points]
+    else:  # not a breakdown into those points: every figure alike, in the engine's order
+        points = []
     rows = []
     for s, score in enumerate(scores):
         part = breakdown[s] if s < len(breakdown) else {}
@@ -79,6 +92,8 @@ def the_end(outcome: dict[str, Any], seat: int | None, names: Names) -> dict[str
     return {
         "headline": winner_line(winners, seat, names),
         "columns": [part_name(k) for k in keys],
+        #: how many of the columns are points adding up to the score (0: not known)
+        "points": len(points),
         "rows": rows,
         "resigned": names.many(outcome["resigned"]) if outcome.get("resigned") else None,
     }
