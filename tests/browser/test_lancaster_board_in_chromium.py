@@ -29,7 +29,8 @@ def _title_of(page: Any, selector: str) -> str:
     or image around it."""
     return str(
         page.locator(selector).first.evaluate(
-            """e => [...e.closest('a, [role=img]').querySelectorAll(':scope > title, :scope > desc')]
+            """e => [...e.closest('a, [role=img]').children]
+                .filter(t => t.tagName === 'title' || t.tagName === 'desc')
                 .map(t => t.textContent.trim()).join('; ')"""
         )
     )
