@@ -9,9 +9,22 @@ game with four players and the force of the King used); the Lancelot players tab
 from __future__ import annotations
 
 import random
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from email.message import EmailMessage
+from pathlib import Path
 from typing import Any
 
+from werkzeug.serving import make_server
+
+from pbem.app.bootstrap import mail_dir
+from pbem.mail.outbound.compose import invitation_link
 from tests.browser.conftest import Site, no_horizontal_scroll, run_axe, screenshot
+from tests.helpers import database_of
+from web import create_app
+from web.pages.common import ADMIN_KEY
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -121,13 +134,62 @@ def test_the_lancelot_players_and_new_read_whole_at_both_widths(browser: Any, si
         page.context.close()
 
 
+@contextmanager
+def _dev_site(site: Site) -> Iterator[str]:
+    """The app as ``make run`` serves it, development pages on, listening on loopback, with
+    one mail in its local folder: the address of that server."""
+    settings = site.service.settings.with_changes(dev_pages=True)
+    folder = Path(mail_dir(settings))
+    folder.mkdir(parents=True, exist_ok=True)
+    mail = EmailMessage()
+    mail["From"] = "Lancelot by mail <play@example.org>"
+    mail["To"] = "Ann <ann@example.org>"
+    mail["Reply-To"] = "Lancelot by mail <play+abc@example.org>"
+    mail["Subject"] = "Your turn in game 1234567890"
+    mail["Message-ID"] = "<axe.1@example.org>"
+    mail.set_content("Your turn. Reply with your move.\n")
+    (folder / "axe-1.eml").write_bytes(mail.as_bytes())
+    app = create_app(settings, site.service, host="127.0.0.1")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = make_server("127.0.0.1", port, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.shutdown()
+        thread.join(5)
+
+
+def _holding_an_older_admin_token(site: Site, game_id: str) -> dict[str, str]:
+    """A session cookie that holds an admin token the game no longer takes, as a browser
+    keeps one (the service reissues none today; the cookie is made by the app itself)."""
+    app = create_app(service=site.service)
+    client = app.test_client()
+    with client.session_transaction() as held:
+        held[ADMIN_KEY] = {game_id: "an-older-admin-token"}
+    cookie = client.get_cookie(app.config["SESSION_COOKIE_NAME"])
+    assert cookie is not None
+    return {"name": cookie.key, "value": cookie.value, "url": site.url}
+
+
 def test_every_other_kind_of_page_has_no_serious_axe_violation(browser: Any, site: Site) -> None:
     """The kinds of page the tests above do not open: the list of games, the rules, the page
-    that shows a new game's links, a refusal, the history, the audit, the receipt check, and
-    the questions asked before a link replaces the seat or admin link a browser holds."""
+    that shows a new game's links, a refusal, the history, the audit, the receipt check, the
+    questions asked before a link replaces the seat or admin link a browser holds, an
+    invitation (waiting and accepted), the page a mail's confirmation link opens, and the
+    local mail pages of development."""
     svc = site.service
     g = _timed(site, 2)
     other_admin = svc.create_game("lancelot", {}, [{"name": "Ann"}, {"name": "Bob"}])
+    invited = svc.create_game(
+        "lancelot", {}, [{"name": n, "email": f"{n.lower()}@example.org"} for n in ("Ann", "Bob")]
+    )
+    with database_of(svc).read() as session:
+        invitations = [invitation_link(session, svc.settings, invited.id, s) for s in (0, 1)]
+    svc.accept_invitation(invited.id, 1, channel="api")
     for viewport, size in WIDTHS:
         page = browser.new_context(viewport=viewport).new_page()
         page.goto(site.url + "/new")
@@ -143,17 +205,39 @@ def test_every_other_kind_of_page_has_no_serious_axe_violation(browser: Any, sit
         page.goto(f"{site.url}/games/{g.id}?token={g.seats[1].token}")  # asks first
         assert page.locator("#switch-seat, form[action$='/seat']").count() == 1
         assert run_axe(page) == [], ("switch seat", size)
+        assert no_horizontal_scroll(page), ("switch seat", size)
+        page.context.add_cookies([_holding_an_older_admin_token(site, g.id)])
+        page.goto(f"{site.url}/games/{g.id}?admin={g.admin_token}")  # asks first
+        assert page.locator(f"form[action$='/games/{g.id}/admin']").count() == 1
+        assert run_axe(page) == [], ("switch admin", size)
+        assert no_horizontal_scroll(page), ("switch admin", size)
+        page.goto(invitations[0])
+        assert page.locator("#accept").count() == 1  # Ann's invitation waits
+        assert run_axe(page) == [], ("invitation", size)
+        assert no_horizontal_scroll(page), ("invitation", size)
+        screenshot(page, f"invitation-{size}.png")
         for name, path in (
             ("index", "/"),
             ("rules-lancelot", "/rules/lancelot"),
             ("rules-lancaster", "/rules/lancaster"),
+            ("rules-refused", "/rules/chess"),
             ("refused", "/games/0000000000"),
             ("history", f"/games/{g.id}/history"),
             ("audit", f"/games/{g.id}/audit"),
             ("receipt", f"/games/{g.id}/receipt?version=1&hash={'0' * 64}"),
             ("admin-refused", f"/games/{other_admin.id}/admin"),
+            ("invitation-accepted", invitations[1].removeprefix(site.url)),
+            ("mail-confirmation", "/inbound/confirm/abc/def"),
         ):
             page.goto(site.url + path)
             assert run_axe(page) == [], (name, size)
             assert no_horizontal_scroll(page), (name, size)
+        page.goto(invitations[1])
+        assert "accepted this invitation already" in page.inner_text("main")
+        with _dev_site(site) as dev:
+            for name, path in (("devmail", "/dev/mail"), ("devmail-mail", "/dev/mail/axe-1.eml")):
+                page.goto(dev + path)
+                assert run_axe(page) == [], (name, size)
+                assert no_horizontal_scroll(page), (name, size)
+            assert page.locator("textarea[name=text]").count() == 1  # the reply form
         page.context.close()

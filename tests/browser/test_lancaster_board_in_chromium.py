@@ -25,12 +25,28 @@ PLACED_AT_CONFLICT = re.compile(r"^Place (?:your ally's )?knight (\d+) at confli
 
 
 def _title_of(page: Any, selector: str) -> str:
-    """The accessible title of a drawn part: the <title> of the link or group around it."""
+    """What a drawn part reads: the <title> (its name) and <desc> (what it shows) of the link
+    or image around it."""
     return str(
-        page.locator(selector)
-        .first.evaluate("e => e.parentNode.querySelector(':scope > title').textContent")
-        .strip()
+        page.locator(selector).first.evaluate(
+            """e => [...e.closest('a, [role=img]').children]
+                .filter(t => t.tagName === 'title' || t.tagName === 'desc')
+                .map(t => t.textContent.trim()).join('; ')"""
+        )
     )
+
+
+def _read_aloud(page: Any) -> list[tuple[str, str, str]]:
+    """Chromium's accessibility tree of the page, as a screen reader gets it: each link and
+    image, as its role, name and description."""
+    cdp = page.context.new_cdp_session(page)
+    nodes = cdp.send("Accessibility.getFullAXTree")["nodes"]
+    cdp.detach()
+    return [
+        (n["role"]["value"], n["name"]["value"], n.get("description", {}).get("value", ""))
+        for n in nodes
+        if n.get("role", {}).get("value") in ("link", "image") and n.get("name", {}).get("value")
+    ]
 
 
 def _phase(page: Any) -> str:
@@ -249,4 +265,58 @@ def test_the_spots_panel_opens_without_javascript(browser: Any, site: Site, widt
     version = site.service.load(created.id).version
     panel.locator("button[name=choice]").first.click()
     assert site.service.load(created.id).version == version + 1
+    context.close()
+
+
+def test_the_board_reads_to_a_screen_reader_from_the_seat_view(browser: Any, site: Site) -> None:
+    """Each drawn part is named and described as the picture shows it to this seat: a county
+    by what it needs, gives and who holds it; a spot where the seat can act is a link that
+    says what a click opens, and the keyboard reaches it; another player's hidden values are
+    not in what is read."""
+    names = ("Ann", "Bob", "Cat")
+    created = site.service.create_game("lancaster", {}, [{"name": n} for n in names])
+    gid = created.id
+    while True:  # to the placement phase, Ann to act (the first legal move of each seat)
+        loaded = site.service.load(gid)
+        view = loaded.view(None)
+        if view["phase"] == "placement" and 0 in view["to_act"]:
+            break
+        seat = min(view["to_act"])
+        site.service.submit(gid, seat, loaded.legal(seat)[0], expected_version=loaded.version,
+                            channel="api")  # fmt: skip
+    loaded = site.service.load(gid)
+    site.service.submit(gid, 0, "knight 2 to C with 1 squire", expected_version=loaded.version,
+                        channel="api")  # fmt: skip
+    seat = min(site.service.load(gid).view(None)["to_act"])
+    assert seat != 0
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{site.url}/games/{gid}?token={created.seats[seat].token}")
+    read = _read_aloud(page)
+    york = [(name, d) for _, name, d in read if name.startswith("York (C)")]
+    assert len(york) == 1, read
+    assert re.fullmatch(
+        r"needs 1, reward: 1 new knight.*; 2 noblemen left; "
+        r"held by Ann \(Red\), knight strength 2 with 1 squire",
+        york[0][1],
+    ), york
+    # the seat's spots are links that say what a click opens, one for each spot drawn
+    links = [(name, d) for role, name, d in read if role == "link" and "choice" in name]
+    spots = page.locator(".lb a.spot").count()
+    assert spots >= 2 and len(links) == spots, (links, spots)
+    assert all(re.search(r": open your \d+ choices? here$", name) for name, _ in links), links
+    assert all(d for _, d in links), links  # and each says what it shows
+    # each other player's castle reads "hidden" where the picture draws "?"; the seat's own
+    # gold is read out
+    stats = [name for _, name, _ in read if name.startswith("Power")]
+    assert len(stats) == len(names), stats
+    assert sum("gold hidden, squires hidden" in name for name in stats) == len(names) - 1, stats
+    # the keyboard reaches a spot, and Enter opens its panel
+    first = page.locator(".lb a.spot").first
+    first.focus()
+    place = page.evaluate("document.activeElement.dataset.place")
+    assert place == first.get_attribute("data-place")
+    page.keyboard.press("Enter")
+    assert page.locator("section.subchoice:target").get_attribute("data-place") == place
+    assert not run_axe(page), run_axe(page)
     context.close()

@@ -83,28 +83,32 @@ def refuse_beyond_loopback(host: str | None) -> None:
 
 
 LIST = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Local mail</title></head>
-<body>
+<html lang="en"><head><meta charset="utf-8"><title>Local mail</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="{{ url_for('static', filename='pbem.css') }}"></head>
+<body><main id="content">
 <h1>Local mail ({{ folder }})</h1>
 {% if outcome %}<p><strong>Your reply: {{ outcome }}</strong></p>{% endif %}
 <p>Mails the service sent, newest first. Open one to reply.</p>
-{% if mails %}<table>
+{% if mails %}<div class="scroll"><table>
 <tr><th>date</th><th>to</th><th>kind</th><th>subject</th></tr>
 {% for m in mails %}<tr><td>{{ m.date }}</td><td>{{ m.to }}</td><td>{{ m.kind }}</td>
 <td><a href="{{ url_for('devmail.show', name=m.name) }}">{{ m.subject }}</a></td></tr>
-{% endfor %}</table>{% else %}<p>No mail yet: create a game with e-mail addresses
+{% endfor %}</table></div>{% else %}<p>No mail yet: create a game with e-mail addresses
 (<code>pbem mail demo</code>).</p>{% endif %}
-</body></html>"""
+</main></body></html>"""
 
 SHOW = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{{ subject }}</title></head>
-<body>
+<html lang="en"><head><meta charset="utf-8"><title>{{ subject }}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="{{ url_for('static', filename='pbem.css') }}"></head>
+<body><main id="content">
 <p><a href="{{ url_for('devmail.index') }}">All mail</a></p>
-<pre>From: {{ sender }}
+<pre class="mail">From: {{ sender }}
 To: {{ to }}
 Reply-To: {{ reply_to }}
 Subject: {{ subject }}</pre>
-<pre>{{ body }}</pre>
+<pre class="mail">{{ body }}</pre>
 {% if reply_to %}
 <form method="post" action="{{ url_for('devmail.reply', name=name) }}">
 <input type="hidden" name="csrf_token" value="{{ csrf_token() }}">
@@ -112,7 +116,7 @@ Subject: {{ subject }}</pre>
 <textarea name="text" rows="4" cols="60" autofocus></textarea></label></p>
 <p><button>Send reply</button></p>
 </form>{% endif %}
-</body></html>"""
+</main></body></html>"""
 
 
 @devmail.before_request
