@@ -104,9 +104,11 @@ def test_the_download_is_the_verifiers_format_and_holds_only_what_the_seat_may_s
     report = verify_bytes(got.data, REGISTRY)
     assert report.ok, report.problems
     assert report.sealed >= 1
+    # A spectator gets no record: its events hold the players' addresses and typed moves.
     public = app.test_client().get(f"/games/{gid}/export.json")
-    assert json.loads(public.data)["seen_by"] == "public"
-    assert stake.split()[-1] not in public.text and verify_bytes(public.data, REGISTRY).ok
+    assert public.status_code == 403 and "e-mail addresses" in public.text
+    assert "@" not in public.text and stake.split()[-1] not in public.text
+    assert "Download" not in app.test_client().get(f"/games/{gid}").text
     # A forged byte is caught by the verifier: the check can fail.
     forged = got.data.replace(b'"draw"', b'"keep"', 1)
     assert not verify_bytes(forged, REGISTRY).ok

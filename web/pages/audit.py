@@ -119,17 +119,25 @@ def export(game_id: str) -> Any:
     """The game's verifiable record as a file to keep, in the format the offline verifier
     checks (``pbem.audit.export``, ``python -m pbem.audit.verify``): a seat's own bundle (the
     others' secret choices not yet revealed carried as their commitments, their standing
-    orders left out, so the chain still checks), the administrator's whole bundle, or for a
-    spectator the public one (nobody's secrets)."""
+    orders left out, so the chain still checks) or the administrator's whole bundle.
+
+    Decision: not for spectators. The log's events hold the players' e-mail addresses and
+    each move as it was typed (with its mail's Message-ID), and the hash chain covers them, so
+    a bundle that leaves them out would not check; the seats, who play with those players,
+    and the administrator may have it, anyone else gets the audit page (every event, without
+    them)."""
     svc = pc.service()
-    public = request.args.get("view") == "public"
     try:
-        seat = None if public else pc.session_seat(game_id)
-        admin = not public and seat is None and svc.is_admin(game_id, pc.held_admin(game_id))
-        if seat is not None:
-            bundle = svc.export_game(game_id, seat)
-        else:
-            bundle = svc.export_game(game_id, public=not admin)
+        seat = pc.session_seat(game_id)
+        admin = seat is None and svc.is_admin(game_id, pc.held_admin(game_id))
+        if seat is None and not admin:  # (a private game answered "no such game" before this)
+            return pc.refused(
+                "The game's record holds its players' e-mail addresses and each move as it "
+                "was typed, so only the game's seats (from their seat page) and its "
+                "administrator may download it. The audit page shows every event without them.",
+                403,
+            )
+        bundle = svc.export_game(game_id, seat) if seat is not None else svc.export_game(game_id)
     except ServiceError as e:
         return pc.refused(e.message, e.status)
     return Response(
