@@ -179,6 +179,11 @@ def test_a_lancelot_reply_that_is_not_a_move_is_refused_and_changes_nothing(
         # A greeting below the first command is not at the top: it stays, and is refused.
         ("E5\nHi,", ("E5", "Hi,")),
         ("Hi,\nCheers, Ann", ()),
+        # A greeting and thanks on the first line say nothing: the move under them is read.
+        ("Hi, thanks for the game!\nE5", ("E5",)),
+        ("Hello all - cheers\nknight 2 to C", ("knight 2 to C",)),
+        ("Hi Bob, thanks!\nE5", ("E5",)),
+        ("Hi, thanks, E5", ("thanks, E5",)),  # a move after them: not dropped, refused
         # The sender's own name alone under the commands is a signature; another's is not.
         ("knight 2 to E with 1 squire\n\nAnn", ("knight 2 to E with 1 squire",)),
         ("E5\n-- Ann Smith", ("E5",)),
@@ -225,6 +230,7 @@ def test_a_reply_signed_with_the_senders_name_alone_applies_its_move(world: Mail
         "E5\nx Alice",  # a sign-off line: before, it made the applied move "partly applied"
         "E5\n\nThanks for the game!\nAlice",
         "Hi Bob - I'll take E5. Cheers, Alice xx\n\nSent from my iPhone",
+        "Hi, thanks for the game!\nE5",  # before, the greeting line ended the reply: "Hi"
     ],
 )
 def test_courtesy_on_the_commands_line_or_under_it_applies_the_move_cleanly(

@@ -129,13 +129,29 @@ def is_own_name(line: str, sender_words: frozenset[str]) -> bool:
     return bool(tokens) and all(t in sender_words and t not in _COMMAND_WORDS for t in tokens)
 
 
+def greeting_then_closing(line: str, sender_words: frozenset[str]) -> bool:
+    """Whether ``line`` is a greeting, a separator and a closing, nothing else: "Hi, thanks
+    for the game!", "Hello all - cheers". Such a line opening a reply says nothing: read as a
+    command line with a closing, it would end the reply before the move under it."""
+    found = _GREETING.match(line)
+    if found is None:
+        return False
+    rest = line[found.end() :]
+    end = _GREETING_END.search(rest)
+    return (
+        end is not None
+        and _only_names(rest[: end.start()], frozenset())
+        and is_closing(rest[end.end() :].strip(), sender_words)
+    )
+
+
 def drop_opening(lines: list[str], sender_words: frozenset[str]) -> list[str]:
     """The lines without the greetings at the top, nor a "Thanks!" (and the sender's name
     under it) written before any command."""
     i = 0
     while i < len(lines):
         line = lines[i]
-        if not line.strip() or is_greeting(line):
+        if not line.strip() or is_greeting(line) or greeting_then_closing(line, sender_words):
             i += 1
         elif is_closing(line, sender_words):
             i += 1
