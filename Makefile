@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint types pytest venv clean bench
+.PHONY: run test lint types pytest pytest-slow venv clean bench
 
 # (Re)install when pyproject.toml changes; the stamp makes repeated runs fast.
 $(STAMP): pyproject.toml
@@ -31,6 +31,10 @@ PYTEST_XDIST ?= -n auto --dist loadfile
 
 pytest: $(STAMP)
 	$(BIN)/python -m pytest -q $(PYTEST_XDIST) $(PYTEST_ARGS)
+
+# The tests marked slow only (tests/conftest.py leaves them out of every other run).
+pytest-slow: $(STAMP)
+	$(BIN)/python -m pytest -q $(PYTEST_XDIST) -m slow $(PYTEST_ARGS)
 
 test: lint types pytest
 

@@ -37,6 +37,19 @@ Flask.test_client_class = FormClient
 DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``slow`` (the same code paths as a plain run, at a larger scale: more seeds,
+    more playouts, larger fuzzing campaigns) run only when the marker expression names them:
+    ``pytest -m slow`` runs them alone, ``pytest -m "slow or not slow"`` runs everything. A
+    plain run (``make test``) deselects them, so it stays within its time budget."""
+    if "slow" in (config.option.markexpr or ""):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]
+
+
 def _postgres_required() -> bool:
     return os.environ.get("PBEM_REQUIRE_POSTGRES", "") not in {"", "0", "false", "no"}
 

@@ -31,18 +31,6 @@ from tests.settings import contract_settings
 from web import create_app
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The slow contract tests (more seeds) run only when the marker expression names them
-    (``-m slow``)."""
-    if "slow" in (config.option.markexpr or ""):
-        return
-    here = Path(__file__).parent
-    slow = [i for i in items if i.get_closest_marker("slow") and here in i.path.parents]
-    if slow:
-        config.hook.pytest_deselected(items=slow)
-        items[:] = [i for i in items if i not in slow]
-
-
 @pytest.fixture(
     scope="module",
     params=[

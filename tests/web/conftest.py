@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -13,18 +11,6 @@ from pbem.core.db import Database
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings
 from web import create_app
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The slow web tests (larger fuzzing campaigns) run only when the marker expression
-    names them (``-m slow``); a bounded variant of each runs in every plain run."""
-    if "slow" in (config.option.markexpr or ""):
-        return
-    here = Path(__file__).parent
-    slow = [i for i in items if i.get_closest_marker("slow") and here in i.path.parents]
-    if slow:
-        config.hook.pytest_deselected(items=slow)
-        items[:] = [i for i in items if i not in slow]
 
 
 @pytest.fixture(scope="module")

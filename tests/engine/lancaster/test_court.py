@@ -407,3 +407,17 @@ def test_the_text_rendering_counts_in_the_singular_for_one() -> None:
         "  Supply: 5 bishops, 24 regal seals",
     ):
         assert line in lines, line
+
+
+def test_an_office_grants_no_seal_once_the_supply_is_empty() -> None:
+    """An office grants its seals while the supply lasts (the random playouts reach an empty
+    supply only in their ``-m slow`` batch, so a plain run checks it here)."""
+    g = game()
+    g.edit(seal_supply=0)
+    g.play(RED, "lord to chancellor")
+    g.play(BLUE, "lord to constable")
+    place_all(g)
+    g.stop_after("offices")
+    g.reject_all_new_laws()
+    assert g.said("Red is appointed: Lord High Chancellor.")
+    assert (g.c(RED).seals, g.c(BLUE).seals, g.state.seal_supply) == (0, 0, 0)
