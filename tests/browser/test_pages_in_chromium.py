@@ -60,6 +60,7 @@ def test_a_lancelot_game_created_on_new_and_played_to_the_end_by_clicking(
     assert organiser.input_value("#name1") == "Bob"
     organiser.fill("#email1", "")
     organiser.click("text=Create the game")
+    organiser.locator(".seat-links a").first.wait_for()  # the created page (a loaded machine)
     links = organiser.locator(".seat-links a").evaluate_all("els => els.map(e => e.href)")
     assert len(links) == 2
     pages = [_open(browser, link) for link in links]

@@ -87,7 +87,8 @@ def plain_text(message: object) -> str:
     assert part is not None, "the mail has no text/plain part"
     content = part.get_content()
     assert isinstance(content, str)
-    return content
+    # Lines as a mail program shows them (a part of a multipart mail keeps its CRLFs).
+    return content.replace("\r\n", "\n")
 
 
 def text_part(raw: bytes) -> str:
@@ -99,7 +100,8 @@ def text_part(raw: bytes) -> str:
     assert part is not None, "the mail has no text/plain part"
     content = part.get_content()
     assert isinstance(content, str)
-    return content
+    # Lines as a mail program shows them (a part of a multipart mail keeps its CRLFs).
+    return content.replace("\r\n", "\n")
 
 
 def reply_to(

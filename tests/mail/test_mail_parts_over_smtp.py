@@ -138,19 +138,20 @@ def test_a_move_tapped_in_a_turn_mail_is_applied_by_mail_in(run, database_url: s
         if invitation.kind == "invitation":
             assert run("mail-in", input=reply_to(invitation, "accept")).exit_code == 0
     turn = next(m for m in _outbox(database_url, game_id) if m.kind == "turn")
-    address, subject, body = _mailto_of(turn.message, "D5")
+    # G8: one of the centre squares the opening offers (pbem.play.quick_moves)
+    address, subject, body = _mailto_of(turn.message, "G8")
     assert subject.startswith("Re: [pbem] Lancelot game")
     result = run("mail-in", input=_written_from_link(f"Ann <{ann}>", address, subject, body))
-    assert result.exit_code == 0 and result.output == "applied: D5\n", result.output
+    assert result.exit_code == 0 and result.output == "applied: G8\n", result.output
     log = run("log", game_id).output
-    assert "Ann (Red): D5 — Ann (Red) placed a knight on D5.  [email]" in log, log
+    assert "Ann (Red): G8 — Ann (Red) placed a knight on G8.  [email]" in log, log
 
 
 def test_a_move_tapped_from_a_composer_writing_html_too_is_applied(world: MailWorld) -> None:
     game = world.new_game()
     turn = next(m for m in world.outbox(game.id) if m.kind == "turn")
-    address, subject, body = _mailto_of(turn.message, "D4")
+    address, subject, body = _mailto_of(turn.message, "G7")
     raw = _written_from_link("Alice <alice@example.com>", address, subject, body, html=True)
     result = build_inbound(world.service).receive(raw, "webhook")
-    assert (result.outcome, result.detail) == ("applied", "D4"), result.detail
+    assert (result.outcome, result.detail) == ("applied", "G7"), result.detail
     assert world.service.load(game.id).version == game.version + 1
