@@ -248,7 +248,9 @@ def _body(raw: bytes) -> str:
     message = message_from_bytes(raw, policy=policy.default)
     assert isinstance(message, EmailMessage)
     part = message.get_body(preferencelist=("plain",))
-    return str(part.get_content()) if part is not None else ""
+    # Its lines as the seat's mail program showed them: a part of a multipart mail (each of
+    # ours is text and HTML) keeps the CRLFs a whole text mail's content did not.
+    return str(part.get_content()).replace("\r\n", "\n") if part is not None else ""
 
 
 def _header(message: Any, name: str) -> str | None:
