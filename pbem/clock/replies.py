@@ -293,57 +293,70 @@ def _deadline(r: VacationResult) -> str:
     return f" Your deadline there is now {due_text(r.due_at)}." if r.due_at else ""
 
 
-def away_answer(until: datetime, results: Sequence[VacationResult], here: str) -> str:
-    """The answer to ``away until …``: one paragraph per game of the address."""
+def away_game_lines(until: datetime, results: Sequence[VacationResult], here: str) -> list[str]:
+    """What ``away until …`` did in each game of the address, a sentence each (the mail's
+    answer and the seat page's notice say the same)."""
     asked = when_text(until)
     lines = []
     for r in results:
         name = _game_named(r, here)
         if r.version is None and r.allowance_left == 0:
             lines.append(
-                f"- {name}: you have no time away left in this game (it allows "
+                f"{name}: you have no time away left in this game (it allows "
                 f"{format_duration(r.allowance or 0)} in all), so your clock there keeps "
                 f"running.{_deadline(r)}"
             )
         elif r.version is None:
-            lines.append(f"- {name}: nothing changed there: {note_sentence(r.note)}")
+            lines.append(f"{name}: nothing changed there: {note_sentence(r.note)}")
         elif r.until is not None and r.until < format_time(until):  # ISO UTC: compared as text
             lines.append(
-                f"- {name}: the game's vacation allowance runs out first, so your clock there "
+                f"{name}: the game's vacation allowance runs out first, so your clock there "
                 f"stops only until {due_text(r.until)} and runs again then."
                 f"{_allowance(r, 'after this ')}{_deadline(r)}"
             )
         else:
             lines.append(
-                f"- {name}: your clock stops until {asked}."
+                f"{name}: your clock stops until {asked}."
                 f"{_allowance(r, 'after this ')}{_deadline(r)}"
             )
+    return lines
+
+
+def away_answer(until: datetime, results: Sequence[VacationResult], here: str) -> str:
+    """The answer to ``away until …``: one paragraph per game of the address."""
+    lines = away_game_lines(until, results, here)
     return "\n\n".join(
         [
-            f"You are away until {asked}.",
+            f"You are away until {when_text(until)}.",
             AWAY_MEANS,
-            "In each of your games:\n" + "\n".join(lines),
+            "In each of your games:\n" + "\n".join(f"- {line}" for line in lines),
             "Back sooner? Reply 'back' on a line of its own: your clocks run again at once, "
             "and the time away you did not use is kept.",
         ]
     )
 
 
-def back_answer(results: Sequence[VacationResult], here: str) -> str:
-    """The answer to ``back``: one line per game of the address."""
+def back_game_lines(results: Sequence[VacationResult], here: str) -> list[str]:
+    """What ``back`` did in each game of the address, a sentence each."""
     lines = []
     for r in results:
         name = _game_named(r, here)
         if r.version is None:
-            lines.append(f"- {name}: you were not away there; nothing changed.{_allowance(r)}")
+            lines.append(f"{name}: you were not away there; nothing changed.{_allowance(r)}")
         else:
-            lines.append(f"- {name}: your clock runs again from now.{_allowance(r)}{_deadline(r)}")
+            lines.append(f"{name}: your clock runs again from now.{_allowance(r)}{_deadline(r)}")
+    return lines
+
+
+def back_answer(results: Sequence[VacationResult], here: str) -> str:
+    """The answer to ``back``: one line per game of the address."""
+    lines = back_game_lines(results, here)
     return "\n\n".join(
         [
             "Welcome back: your time counts again in every game where you were away, and "
             "your deadlines pass as usual (at a deadline you miss, your standing order or "
             "the game's default move is played for you).",
-            "In each of your games:\n" + "\n".join(lines),
+            "In each of your games:\n" + "\n".join(f"- {line}" for line in lines),
         ]
     )
 

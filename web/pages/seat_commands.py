@@ -20,9 +20,10 @@ from typing import Any
 from flask import Blueprint, request
 
 from pbem.clock.commands import MAX_ORDER, duration, parse_until
+from pbem.clock.display import when_text
 from pbem.clock.events import REQUESTS
+from pbem.clock.replies import away_game_lines, back_game_lines
 from pbem.core.errors import BadRequest, Forbidden, ServiceError
-from pbem.core.time_source import format_time
 from web.pages.common import ADDRESS_NEEDS_MAIL, opened_by_mail, seat_or_refusal, service
 from web.pages.game_page import done, render_game
 
@@ -96,15 +97,12 @@ def away(game_id: str) -> Any:
         results = svc.away(address, until, channel=CHANNEL)
     except ServiceError as e:
         return render_game(game_id, seat, alert=e.message, until_typed=typed, status=e.status)
-    games = "; ".join(
-        f"game {r.game_id}: {r.note}"
-        + (f" (your clock stops until {_shown(r.until)})" if r.until else "")
-        for r in results
-    )
+    # The mail's answer to "away until …", game by game, in the same words.
+    games = " ".join(away_game_lines(until, results, game_id))
     return done(
         game_id,
-        f"Away until {_shown(format_time(until))}: your clocks stop in each of your games, "
-        f"within its vacation allowance ({games}).",
+        f"You are away until {when_text(until)}: your time stops counting in each of your "
+        f"games, within its vacation allowance. {games}",
     )
 
 
@@ -122,8 +120,8 @@ def back(game_id: str) -> Any:
         results = svc.back(address, channel=CHANNEL)
     except ServiceError as e:
         return render_game(game_id, seat, alert=e.message, status=e.status)
-    games = "; ".join(f"game {r.game_id}: {r.note}" for r in results)
-    return done(game_id, f"Welcome back: your clocks run again ({games}).")
+    games = " ".join(back_game_lines(results, game_id))
+    return done(game_id, f"Welcome back: your time counts again in every game. {games}")
 
 
 @seat_commands.post("/games/<game_id>/clock-request")
