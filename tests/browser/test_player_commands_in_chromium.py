@@ -96,7 +96,7 @@ def test_every_player_command_on_the_page_answers_at_the_top(browser: Any, site:
         ann.locator("#away summary").click()
         ann.fill("#until", "2026-12-24")
         _send(ann, "text=Go away")
-        assert "Away until" in _notice_in_view(ann)
+        assert "You are away until" in _notice_in_view(ann)  # the mail answer's words
         assert "You are away until" in ann.inner_text("#clock")
         for details in ("#standing-order", "#away", "#ask", "#preferences"):
             ann.locator(f"{details} summary").click()
