@@ -80,6 +80,17 @@ class PositionNeutral(Payload):
     them still answers the same position (a dispute's steps, the clock's events)."""
 
 
+class SeatPlayerChanged(PositionNeutral):
+    """Base of the event types that give a seat another player (a substitute,
+    ``pbem.handover``): the core's ``seats`` read model takes the seat's new name and address
+    from them, so the core names no feature. Its dataclass declares ``seat``, ``new_name``
+    and ``new_email``."""
+
+    seat: int
+    new_name: str
+    new_email: str
+
+
 def register(*classes: type[Payload]) -> None:
     """Derive and register the schema of each event dataclass (one per schema version).
 
