@@ -72,6 +72,7 @@ def create_app(
 
     import web.api.clock
     import web.api.disputes  # noqa: F401  (its routes join the API's blueprint)
+    import web.api.handover  # noqa: F401  (its routes join the API's blueprint)
     from web.api.admin import admin
     from web.api.routes import blp
     from web.inbound import inbound, receive_email
