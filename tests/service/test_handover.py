@@ -262,3 +262,33 @@ def test_who_may_not_hand_a_seat_over(service: GameService, clock: ManualClock) 
     service.admin_end(gid, created.admin_token)
     with pytest.raises(Conflict, match="over"):
         service.admin_substitute(gid, created.admin_token, 1, "Fay", "fay@example.org", channel="api")
+
+
+def test_the_export_and_its_offline_check_name_both_players(
+    service: GameService, tmp_path: Path
+) -> None:
+    import json
+
+    from pbem.audit.export import bundle_text
+    from pbem.audit.verify import verify_bundle, verify_bytes
+
+    created = new_game(service)
+    gid = created.id
+    service.admin_substitute(gid, created.admin_token, 2, "Dan", "dan@example.org", channel="api")
+    service.accept_substitution(gid, accept_link(service, gid), channel="web")
+    handed = service.raw_events(gid)[-1].version
+    for seat in (None, 0, 2):
+        bundle = service.export_game(gid, seat)
+        assert [p for p in bundle["players"] if p["seat"] == 2] == [
+            {"seat": 2, "name": "Cy", "from_version": 1, "to_version": handed - 1},
+            {"seat": 2, "name": "Dan", "from_version": handed, "to_version": None},
+        ]
+        report = verify_bytes(bundle_text(bundle).encode(), REGISTRY)
+        assert report.ok, report.problems
+    # A bundle whose players were changed no longer checks.
+    forged = json.loads(bundle_text(service.export_game(gid)))
+    forged["players"][-1]["name"] = "Mallory"
+    assert not verify_bundle(forged, REGISTRY).ok
+    # A bundle without players (written before substitutes existed) still checks.
+    del forged["players"]
+    assert verify_bundle(forged, REGISTRY).ok

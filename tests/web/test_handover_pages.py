@@ -124,6 +124,12 @@ def test_the_administrator_hands_a_seat_over_on_the_admin_page(app: Flask) -> No
     assert reopened.status_code == 401 and "replaced" in reopened.text
     again = app.test_client().post(f"/handover/{g.id}", data={"link": link})
     assert again.status_code == 403 and "revoked" in again.text
+    # The audit page names both players with the versions each played.
+    audit = app.test_client().get(f"/games/{g.id}/audit").text
+    assert "Who played which versions" in audit
+    assert re.search(r"<strong>Bob</strong>, versions 1 to \d+", audit)
+    assert re.search(r"<strong>Dan</strong>, from version \d+", audit)
+    assert "dan@example.org" not in audit
 
 
 def test_the_other_seats_agree_on_the_page_and_by_the_api(app: Flask) -> None:
