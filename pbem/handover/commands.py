@@ -26,8 +26,7 @@ from pbem.core.repository import game_or_404, seat_infos, seats_of
 from pbem.core.time_source import Clock, format_time
 from pbem.core.unit_of_work import Transactions, UnitOfWork
 from pbem.handover import events as he
-from pbem.handover import rules
-from pbem.handover import texts
+from pbem.handover import rules, texts
 from pbem.mail.outbound import compose as c
 from pbem.mail.outbound.address import HANDOVER, BadToken, make_token, peek, verify
 from pbem.play.command_checks import check_admin, check_can_act

@@ -42,10 +42,7 @@ def event_text(kind: str, d: dict[str, Any], names: Names | None) -> str | None:
     if kind == he.SUBSTITUTE_PROPOSED:
         seat = _seat(d["seat"], names)
         if d["by_seat"] is None:
-            return (
-                f"the administrator hands {seat} to {d['name']}, a substitute, once they "
-                "accept"
-            )
+            return f"the administrator hands {seat} to {d['name']}, a substitute, once they accept"
         return (
             f"{who(d['by_seat'])} proposes {d['name']} as a substitute for {seat} (proposal "
             f"for the other players to agree to)"

@@ -51,8 +51,7 @@ def _proposed(append: AppendMails) -> SeatMail | None:
         if seat.seat == p.seat:
             headline = f"a substitute is proposed for your seat, {label}."
             asked = (
-                "You keep playing the seat until the newcomer accepts; the other players "
-                "decide."
+                "You keep playing the seat until the newcomer accepts; the other players decide."
             )
             return Mail("notice", append.notice(seat, headline, asked))
         if row.status == "agreed":

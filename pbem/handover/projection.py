@@ -65,9 +65,7 @@ def _settle(session: Session, game_id: str, row: SeatHandover, *, by_administrat
     if by_administrator:
         row.status = "agreed"
         return
-    seats = seat_infos(
-        list(session.exec(select(Seat).where(Seat.game_id == game_id)).all())
-    )
+    seats = seat_infos(list(session.exec(select(Seat).where(Seat.game_id == game_id)).all()))
     if not awaited(row, seats):
         row.status = "agreed"
 

@@ -389,9 +389,7 @@ def event_text(
             left = names.many(gone) if names is not None else str(gone)
             return f"finished: {left} resigned; winner {named}"
         return f"finished ({d['reason']}): winner {named}"
-    return (
-        clock_event_text(kind, d, names) or handover_display.event_text(kind, d, names) or kind
-    )
+    return clock_event_text(kind, d, names) or handover_display.event_text(kind, d, names) or kind
 
 
 def _resolved_text(d: dict[str, Any]) -> str:

@@ -51,7 +51,7 @@ def new_game(service: GameService, players: int = 3, time_control: Any = TEN_HOU
     tag = secrets.token_hex(4)
     names = ["Ann", "Bob", "Cy", "Di"][:players]
     people = [{"name": n, "email": f"{n.lower()}{tag}@example.org"} for n in names]
-    
+
     created = service.create_game(
         "hoard", {"rounds": 3, "players": players}, people, time_control=time_control
     )
@@ -261,7 +261,9 @@ def test_who_may_not_hand_a_seat_over(service: GameService, clock: ManualClock) 
     # A finished game takes no substitute.
     service.admin_end(gid, created.admin_token)
     with pytest.raises(Conflict, match="over"):
-        service.admin_substitute(gid, created.admin_token, 1, "Fay", "fay@example.org", channel="api")
+        service.admin_substitute(
+            gid, created.admin_token, 1, "Fay", "fay@example.org", channel="api"
+        )
 
 
 def test_the_export_and_its_offline_check_name_both_players(

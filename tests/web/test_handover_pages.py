@@ -41,9 +41,7 @@ def timed_game(app: Flask, players: int = 3) -> Any:
     names = ["Ann", "Bob", "Cy", "Di"][:players]
     seats = [{"name": name, "email": f"ho{n}-{i}@example.org"} for i, name in enumerate(names)]
     welcome(app.test_client(), seats)
-    return _service(app).create_game(
-        "hoard", {"players": players}, seats, time_control="48h"
-    )
+    return _service(app).create_game("hoard", {"players": players}, seats, time_control="48h")
 
 
 def missed(app: Flask, game_id: str, seat: int, times: int = 2) -> None:

@@ -34,7 +34,7 @@ SUBSTITUTE = "propose or answer a substitute"
 
 
 @handover_pages.app_context_processor
-def _panel() -> dict[str, Callable[..., Any]]:
+def _panel() -> dict[str, Any]:
     """``substitute_waiting(game_id)`` for the partials: the proposal waiting, if any."""
 
     def waiting(game_id: str) -> dict[str, Any] | None:
@@ -70,7 +70,9 @@ def propose(game_id: str) -> Any:
         return render_game(game_id, seat, alert=e.message, status=e.status)
     if result.status == "agreed":
         return done(game_id, f"Proposed, and agreed: {name} is invited to take the seat over.")
-    return done(game_id, f"Proposed {name}: the seat is handed over when every other player agrees.")
+    return done(
+        game_id, f"Proposed {name}: the seat is handed over when every other player agrees."
+    )
 
 
 @handover_pages.post("/games/<game_id>/substitute/<int:proposal>/decision")
