@@ -14,7 +14,6 @@ admin token, the signed link); every form carries the CSRF token.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, redirect, render_template, request
