@@ -129,7 +129,9 @@ def invitation(game_id: str) -> Any:
         players=names.many(s for s in range(len(names.people)) if s != offer["seat"]),
         link=link,
     )
-    return page, 200, {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+    # The default Referrer-Policy (same-origin) keeps the link from other sites; "no-referrer"
+    # would make Chromium send "Origin: null" with the button's post, refused as cross-site.
+    return page, 200, {"Cache-Control": "no-store"}
 
 
 @handover_pages.post("/handover/<game_id>")
