@@ -117,7 +117,8 @@ def test_the_administrator_hands_a_seat_over_on_the_admin_page(app: Flask) -> No
     assert "Dan" in page and service.seat_info(g.id, 1).name == "Dan"
     # The old player's session no longer opens the seat; their token is refused as replaced.
     refused = old.post(f"/games/{g.id}/undo", data={"expected_version": "9"})
-    assert refused.status_code == 403 and "Only a player of this game" in refused.text
+    assert refused.status_code == 403 and "no longer opens it" in refused.text
+    assert "handed to another player" in refused.text
     reopened = app.test_client().get(f"/games/{g.id}?token={g.seats[1].token}")
     assert reopened.status_code == 401 and "replaced" in reopened.text
     again = app.test_client().post(f"/handover/{g.id}", data={"link": link})
@@ -163,6 +164,17 @@ def test_the_other_seats_agree_on_the_page_and_by_the_api(app: Flask) -> None:
     read = api.get(f"/api/v1/games/{g.id}/substitute")
     assert read.status_code == 200 and read.json["substitute"]["new_name"] == "Dan"
     assert "dan@example.org" not in read.text
+    # A visitor (page or API, no token) and another game's seat cannot decide.
+    decision = f"/games/{g.id}/substitute/{waiting['proposal']}/decision"
+    assert app.test_client().post(decision, data={"agree": "yes"}).status_code == 403
+    assert api.post("/api/v1" + decision, json={"agree": True}).status_code in (401, 403)
+    assert (
+        api.post(
+            "/api/v1" + decision, json={"agree": True}, headers=bearer(other.seats[2].token)
+        ).status_code
+        == 403
+    )
+    assert service.substitute_waiting(g.id) == waiting
     decided = api.post(
         f"/api/v1/games/{g.id}/substitute/{waiting['proposal']}/decision",
         json={"agree": True},
