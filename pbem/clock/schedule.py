@@ -203,6 +203,7 @@ class GameClock:
         the deadline or restart it; restarting is fairer to someone who just arrived."""
         self._come_back(seat, at)
         seat.standing_order = None
+        seat.invited = False  # the newcomer accepted by taking the seat over
         if seat.owes_since is not None:
             self._begin_decision(seat, at)
 

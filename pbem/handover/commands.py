@@ -25,6 +25,7 @@ from pbem.core.naming import Names, names_for
 from pbem.core.repository import game_or_404, seat_infos, seats_of
 from pbem.core.time_source import Clock, format_time
 from pbem.core.unit_of_work import Transactions, UnitOfWork
+from pbem.create.invitations import is_waiting
 from pbem.handover import events as he
 from pbem.handover import rules, texts
 from pbem.mail.outbound import compose as c
@@ -271,6 +272,8 @@ class Handovers:
                 raise Conflict("The seat has resigned since: it can no longer be taken over.")
             old = txn.seat_infos()[seat]
             names = _names(txn)
+            # An address that never accepted its invitation gets nothing but it (DESIGN.md).
+            farewell = bool(old.email) and not is_waiting(txn.session, game_id, seat)
             now = self.clock.now()
             # Revoked before the append: the newcomer's first mail is signed with the new key.
             replace_seat_token(txn.session, game_id, seat, format_time(now))
@@ -287,7 +290,7 @@ class Handovers:
                 channel=channel,
             )
             stored = txn.append([event], txn.state, lapse=False)
-            if old.email:
+            if farewell and old.email:
                 txn.session.add(self._farewell(txn, old.name, old.email, seat, names, event))
             return HandoverResult(game_id, stored[-1].version, proposal, seat, "handed_over")
 

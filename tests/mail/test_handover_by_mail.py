@@ -163,3 +163,26 @@ def test_the_newcomers_first_mail_holds_nothing_the_seat_could_not_see(
     assert "It is your turn" in text
     played = _post(client, reply_to(welcome, "vote yes"))
     assert played["outcome"] == "applied", played
+
+
+def test_a_seat_whose_player_never_accepted_the_invitation_can_be_handed_over(
+    world: MailWorld,
+) -> None:
+    """The commonest case: someone never showed up. Their invitation held back the seat's
+    mails; the newcomer's taking the seat over lets them through."""
+    client = create_app(world.settings, world.service).test_client()
+    seats = [{"name": n, "email": f"{n.lower()}.ho@example.com"} for n in PEOPLE[:2]]
+    world.welcome(seats)
+    ghost = {"name": "Cat", "email": "never.answers@example.net"}
+    game = world.service.create_game("lancaster", {}, [*seats, ghost], channel="api")
+    assert world.service.invitation_waiting(game.id, 2)
+    world.service.admin_substitute(
+        game.id, game.admin_token, 2, "Dan", "dan@example.org", channel="api"
+    )
+    (invitation,) = [m for m in world.outbox(game.id) if m.kind == "substitute"]
+    _accept(client, invitation.message, game.id)
+    welcome = [m for m in world.outbox(game.id) if m.kind == "welcome"]
+    assert [m.recipient for m in welcome] == ["dan@example.org"]
+    assert not world.service.invitation_waiting(game.id, 2)
+    # Nothing reaches the old address afterwards but its farewell (it never accepted: none).
+    assert all(m.recipient != ghost["email"] or m.kind == "invitation" for m in world.outbox())
