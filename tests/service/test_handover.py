@@ -294,3 +294,24 @@ def test_the_export_and_its_offline_check_name_both_players(
     # A bundle without players (written before substitutes existed) still checks.
     del forged["players"]
     assert verify_bundle(forged, REGISTRY).ok
+
+
+def test_the_time_control_says_after_how_many_missed_deadlines(
+    service: GameService, clock: ManualClock
+) -> None:
+    from pbem.clock.time_control import TimeControl, TimeControlError, parse_time_control
+
+    assert TimeControl().substitute_after_missed == 2
+    chosen = parse_time_control({"preset": "standard", "substitute_after_missed": "3"})
+    assert chosen.substitute_after_missed == 3
+    assert TimeControl.from_json(chosen.to_json()) == chosen
+    # A time control stored before the option existed reads as the default.
+    old = {k: v for k, v in chosen.to_json().items() if k != "substitute_after_missed"}
+    assert TimeControl.from_json(old).substitute_after_missed == 2
+    for bad in ("x", 21, -1, True, "²", 1.5):
+        with pytest.raises(TimeControlError, match="substitute_after_missed"):
+            parse_time_control({"preset": "standard", "substitute_after_missed": bad})
+    gid = new_game(service, time_control={**TEN_HOURS, "substitute_after_missed": 0}).id
+    miss(service, clock, 6)
+    with pytest.raises(Forbidden, match="only the administrator"):
+        service.propose_substitute(gid, 1, 0, "Dan", "dan@example.org", channel="api")
