@@ -35,6 +35,10 @@ from pbem.disputes import events as dispute_events
 from pbem.disputes import mails as dispute_mails
 from pbem.disputes import projection as disputes_projection
 from pbem.disputes import replies as disputes
+from pbem.handover import events as handover_events
+from pbem.handover import mails as handover_mails
+from pbem.handover import projection as handover_projection
+from pbem.handover import replies as handover_replies
 from pbem.mail.inbound import reply_answers
 from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.inbound.reply_words import ReplyWords
@@ -70,12 +74,14 @@ def register_features() -> None:
         *undo_events.UNDO_EVENTS,
         *dispute_events.DISPUTE_EVENTS,
         *clock_events.CLOCK_EVENTS,
+        *handover_events.HANDOVER_EVENTS,
     )
     # In the order they are projected, after the core's games and seats.
     register_read_models(
         undo_projection.READ_MODEL,
         disputes_projection.READ_MODEL,
         create_projection.READ_MODEL,
+        handover_projection.READ_MODEL,  # after ``seats``, which it reads
         # after ``seats`` and ``invitations``, which the deadlines' projection reads
         *clock_projection.READ_MODELS,
     )
@@ -161,6 +167,8 @@ def reply_words(service: GameService) -> ReplyWords:
     # default, away until, back, extend, pause, resume, agree/disagree extend …, time zone,
     # digest
     clock_replies.register_reply_words(words, service, service.clock)
+    # substitute … with …, agree substitute, refuse substitute
+    handover_replies.register_reply_words(words, parts.handovers, parts.queries)
     return words
 
 
@@ -217,10 +225,13 @@ def mail_planners() -> MailPlanners:
         mails=[
             create_mails.INVITED,  # an invitation waits: nothing but the invitation
             create_mails.JOINED,  # the game as it stands, on accepting
+            handover_mails.HANDED_OVER,  # the newcomer's first mail: everything so far
             play_mails.GAME_OVER,
             play_mails.RESIGNED,  # nothing more, once resigned
             play_mails.TURN,
             undo_mails.REQUEST,  # to answer with accept or decline
+            handover_mails.PROPOSED,  # to answer with agree or refuse substitute
+            handover_mails.DECIDED,
             play_mails.CONFIRMATION,
             dispute_mails.NEWS,
             clock_mails.NEWS,

@@ -17,6 +17,7 @@ delegates; entry points never reach into the parts):
 - ``pbem.play.resignation``: resigning, and the administrator's resign-a-seat and end-the-game;
 - ``pbem.play.queries``: the read side;
 - ``pbem.disputes.commands``: opening, answering and resolving disputes;
+- ``pbem.handover.commands``: substitutes (proposing, deciding, the newcomer accepting);
 - ``pbem.clock.deadline_moves``: what happens when a seat's deadline has passed;
 - ``pbem.clock.commands``: the clock's commands (extensions, pauses, time controls, standing
   orders, vacations); ``pbem.clock.consent``: what the seats change on it by consent;
@@ -51,6 +52,7 @@ from pbem.core.unit_of_work import Listener, Transactions
 from pbem.create.creation import GameCreation
 from pbem.create.invitations import Invitations
 from pbem.disputes.commands import Disputes
+from pbem.handover.commands import Handovers
 from pbem.mail.queues import MailQueues
 from pbem.play.command_checks import StalePolicy
 from pbem.play.pages_data import PageReads
@@ -176,6 +178,14 @@ class GameService:
         self.answer_dispute = parts.disputes.answer
         self.resolve_dispute = parts.disputes.resolve
 
+        # -- substitutes (``pbem.handover.commands``) -------------------------------------
+        self.propose_substitute = parts.handovers.propose
+        self.admin_substitute = parts.handovers.admin_propose
+        self.decide_substitute = parts.handovers.decide
+        self.substitute_invitation = parts.handovers.invitation
+        self.accept_substitution = parts.handovers.accept
+        self.substitute_waiting = parts.handovers.waiting
+
         # -- the game clock (``pbem.clock``) --------------------------------------------------
         self.deadline_passed = parts.deadline_moves.deadline_passed
         self.deadlines = parts.clocks.deadlines
@@ -246,6 +256,7 @@ class Parts:
         self.undo = UndoCommands(transactions)
         self.resignation = Resignation(clock, transactions)
         self.disputes = Disputes(db, clock, transactions, self.queries)
+        self.handovers = Handovers(db, settings, clock, transactions)
         self.deadline_moves = DeadlineMoves(clock, transactions)
         self.clocks = ClockCommands(db, clock, transactions)
         self.consent = ClockConsent(transactions)

@@ -24,6 +24,7 @@ from typing import Any
 
 from sqlmodel import col, select
 
+from pbem.audit.players import players_of
 from pbem.audit.verify import FORMAT
 from pbem.clock import events as ce
 from pbem.core import chain
@@ -118,6 +119,9 @@ def bundle_of(
         "head_hash": rows[-1].hash,
         "version": rows[-1].version,
         "events": events,
+        # who played each seat over which versions (substitutes): checked offline against
+        # the events by the verifier
+        "players": players_of(events),
     }
 
 

@@ -38,6 +38,7 @@ from typing import Any, TextIO
 import engine
 from engine.core import EngineError
 from engine.core.registry import Registry, UnknownRules
+from pbem.audit.players import players_of
 from pbem.core import chain
 from pbem.core.fold import Fold, FoldError
 
@@ -56,6 +57,9 @@ BUNDLE_KEYS = frozenset(
         "events",
     }
 )
+#: fields a bundle may carry besides ``BUNDLE_KEYS`` (bundles written before them have none):
+#: ``players``, who played each seat over which versions (``pbem.audit.players``)
+OPTIONAL_KEYS = frozenset({"players"})
 EVENT_KEYS = frozenset(
     {"version", "type", "schema_version", "data", "recorded_at", "prev_hash", "hash"}
 )
@@ -203,7 +207,7 @@ def verify_bundle(
 def _check_shape(bundle: Any, report: Report) -> list[dict[str, Any]]:
     if not isinstance(bundle, dict):
         raise _BadBundle("the bundle is not a JSON object")
-    keys = set(bundle)
+    keys = set(bundle) - OPTIONAL_KEYS
     if keys != BUNDLE_KEYS:
         raise _BadBundle(
             f"the bundle's fields are not those of {FORMAT}: unknown "
@@ -310,6 +314,11 @@ def _check_fields(
     for name, value in recorded.items():
         if bundle[name] != value:
             report.add(name, f"the bundle says {bundle[name]!r}, its events say {value!r}")
+    if "players" in bundle and bundle["players"] != players_of(events):
+        report.add(
+            "players",
+            f"the bundle says {bundle['players']!r}, its events say {players_of(events)!r}",
+        )
     seen_by = bundle["seen_by"]
     if (
         seen_by not in ("everything", "public")

@@ -30,6 +30,7 @@ from pbem.core import events as ev
 from pbem.core.time_source import format_time, parse_time
 from pbem.create import events as creation_events
 from pbem.disputes import events as dispute_events
+from pbem.handover import events as handover_events
 
 Interval = tuple[datetime, datetime | None]
 
@@ -189,8 +190,22 @@ class GameClock:
             seat.invited = False
         elif isinstance(p, ev.PlayerResigned) and seat is not None:
             seat.resigned = True
+        elif isinstance(p, handover_events.SeatHandedOver) and seat is not None:
+            self._hand_over(seat, at)
         elif isinstance(p, ev.GameFinished):
             self.finished = True
+
+    def _hand_over(self, seat: SeatClock, at: datetime) -> None:
+        """A substitute took the seat (docs/deadlines.md, "Substitutes"): the decision it
+        owes starts again for the newcomer (a clock's bank is kept, the time the old player
+        spent on this decision is not counted); the old player's standing order and
+        vacation were theirs, not the newcomer's. Decided here: the issue let us continue
+        the deadline or restart it; restarting is fairer to someone who just arrived."""
+        self._come_back(seat, at)
+        seat.standing_order = None
+        seat.invited = False  # the newcomer accepted by taking the seat over
+        if seat.owes_since is not None:
+            self._begin_decision(seat, at)
 
     def _resume_decisions(self, retracted: set[int]) -> None:
         """An undone action gives its decision back as it stood, time spent included: an

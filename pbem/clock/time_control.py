@@ -13,8 +13,9 @@ Options: ``reminders`` (times before the deadline), ``remind_at_fraction`` (one 
 when that share of the time is gone, e.g. 0.8), ``grace`` (how long after the deadline the
 deadline move waits), ``weekend_pause`` (Saturday and Sunday in ``time_zone`` do not count),
 ``on_deadline`` (``move``: the seat's standing order or the engine's default is played;
-``wait``: the game waits for the administrator) and ``vacation`` (the time each seat may be
-away, per game).
+``wait``: the game waits for the administrator), ``vacation`` (the time each seat may be
+away, per game) and ``substitute_after_missed`` (after how many deadlines missed in a row the
+other seats may propose a substitute for a seat, ``pbem.handover``; 0: only the administrator).
 
 Durations are whole seconds, written for people as ``48h``, ``1d 12h``, ``90s`` or ``2m``.
 """
@@ -68,6 +69,9 @@ class TimeControl:
     on_deadline: OnDeadline = "move"
     #: seconds each seat may be away (``away until …``) in this game
     vacation: int = 14 * DAY
+    #: deadlines a seat must miss in a row before the other seats may propose a substitute
+    #: for it (``pbem.handover.rules``); 0: only the administrator may
+    substitute_after_missed: int = 2
 
     @property
     def enabled(self) -> bool:
@@ -105,6 +109,8 @@ class TimeControl:
             time_zone=data.get("time_zone", "UTC"),
             on_deadline=data.get("on_deadline", "move"),
             vacation=data.get("vacation", 14 * DAY),
+            # games created before substitutes existed: the default
+            substitute_after_missed=data.get("substitute_after_missed", 2),
         )
 
     def describe(self) -> str:
@@ -214,6 +220,7 @@ _FIELDS = {
     "time_zone",
     "on_deadline",
     "vacation",
+    "substitute_after_missed",
 }
 
 
@@ -287,6 +294,8 @@ def parse_time_control(value: Any) -> TimeControl:
         changes["weekend_pause"] = value["weekend_pause"]
     if "time_zone" in value:
         changes["time_zone"] = value["time_zone"]
+    if "substitute_after_missed" in value:
+        changes["substitute_after_missed"] = _missed(value["substitute_after_missed"])
     if "on_deadline" in value:
         if value["on_deadline"] not in ON_DEADLINE:
             raise TimeControlError(
@@ -295,6 +304,21 @@ def parse_time_control(value: Any) -> TimeControl:
             )
         changes["on_deadline"] = value["on_deadline"]
     return _checked(replace(base, **changes))
+
+
+#: the most deadlines ``substitute_after_missed`` may ask for
+MOST_MISSED = 20
+
+
+def _missed(value: Any) -> int:
+    """``substitute_after_missed``: a whole number from 0 (only the administrator) to 20."""
+    what = "substitute_after_missed"
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise TimeControlError(f"{what}: a whole number of deadlines, 0 to {MOST_MISSED}")
+    try:
+        return read_int(value, what=what, minimum=0, maximum=MOST_MISSED)
+    except NumberError as e:
+        raise TimeControlError(f"{what}: {e}") from None
 
 
 def _fraction(value: Any) -> float | None:

@@ -53,6 +53,9 @@ Ref = str | None
 SCHEMAS: dict[tuple[str, int], Schema] = {}
 #: type -> the schema version new events are written in (the highest registered)
 CURRENT_VERSION: dict[str, int] = {}
+#: the types of the events that give a seat another player (``SeatPlayerChanged``), so that a
+#: projection can pick them out by type without decoding every payload; filled by ``register``
+SEAT_PLAYER_CHANGES: set[str] = set()
 #: (type, from schema version) -> function turning that version's typed payload into the next's
 UPCASTERS: dict[tuple[str, int], Callable[[Any], Payload]] = {}
 
@@ -80,6 +83,17 @@ class PositionNeutral(Payload):
     them still answers the same position (a dispute's steps, the clock's events)."""
 
 
+class SeatPlayerChanged(PositionNeutral):
+    """Base of the event types that give a seat another player (a substitute,
+    ``pbem.handover``): the core's ``seats`` read model takes the seat's new name and address
+    from them, so the core names no feature. Its dataclass declares ``seat``, ``new_name``
+    and ``new_email``."""
+
+    seat: int
+    new_name: str
+    new_email: str
+
+
 def register(*classes: type[Payload]) -> None:
     """Derive and register the schema of each event dataclass (one per schema version).
 
@@ -93,6 +107,8 @@ def register(*classes: type[Payload]) -> None:
                 continue
             raise ValueError(f"{cls.TYPE} v{cls.VERSION} is registered twice")
         SCHEMAS[key] = schema_for(cls)()
+        if issubclass(cls, SeatPlayerChanged):
+            SEAT_PLAYER_CHANGES.add(cls.TYPE)
         CURRENT_VERSION[cls.TYPE] = max(cls.VERSION, CURRENT_VERSION.get(cls.TYPE, 0))
 
 

@@ -302,3 +302,30 @@ class ReminderSent(SQLModel, table=True):
     reminder: str = Field(primary_key=True, max_length=40)
     address: str = Field(max_length=320)
     sent_at: str = Field(max_length=32)
+
+
+class SeatHandover(SQLModel, table=True):
+    """Read model of a proposal to hand a seat to a substitute (``pbem.handover.projection``):
+    who proposed it, the newcomer, the answers, and — once the newcomer accepted — from which
+    version the newcomer plays the seat."""
+
+    __tablename__ = "seat_handovers"
+    __table_args__ = (Index("ix_seat_handovers_status", "game_id", "status"),)
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    #: the version of its SubstituteProposed event
+    proposal: int = Field(primary_key=True)
+    #: the seat to be handed over
+    seat: int
+    #: the seat that proposed it; None: the game's administrator
+    by_seat: int | None = None
+    #: the newcomer
+    new_name: str = Field(max_length=200)
+    new_email: str = Field(max_length=320)
+    #: open (the other seats decide) | agreed (waiting for the newcomer to accept) |
+    #: refused | superseded | handed_over
+    status: str = Field(max_length=16)
+    #: canonical JSON list of the seats that agreed so far
+    agreed_by: str = Field(sa_type=Text)
+    #: the version of its SeatHandedOver event, once handed over
+    handed_over: int | None = None

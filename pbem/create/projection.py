@@ -17,7 +17,7 @@ def project(
     session: Session, game_id: str, events: Sequence[ev.StoredEvent], to_act: frozenset[int]
 ) -> None:
     for e in events:
-        if e.type not in _TYPES:
+        if e.type not in _TYPES and e.type not in ev.SEAT_PLAYER_CHANGES:
             continue
         p = e.payload
         if isinstance(p, ev.GameCreated):
@@ -32,6 +32,14 @@ def project(
                 for seat in p.invited
             )
             session.flush()  # an acceptance later in the same events finds them
+        elif isinstance(p, ev.SeatPlayerChanged):
+            # A substitute took the seat over (``pbem.handover``): they accepted by taking
+            # it, so an invitation its old player never answered no longer holds its mails.
+            row = session.get(Invitation, (game_id, p.seat))
+            if row is not None and row.accepted_at is None:
+                row.accepted_at = e.recorded_at
+                row.accepted_version = e.version
+                session.add(row)
         elif isinstance(p, creation_events.InvitationAccepted):
             row = session.get(Invitation, (game_id, p.seat))
             if row is not None and row.accepted_at is None:

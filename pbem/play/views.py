@@ -19,6 +19,8 @@ from pbem.core.events import StoredEvent
 from pbem.core.naming import Names
 from pbem.create import events as creation_events
 from pbem.disputes import events as dispute_events
+from pbem.handover import display as handover_display
+from pbem.handover import events as handover_events
 from pbem.play import seat_acts
 from pbem.undo import events as undo_events
 
@@ -228,6 +230,8 @@ def _visible_data(e: StoredEvent, viewer: int | None, revealed: dict[int, bool])
         data["channel_ref"] = None
     if isinstance(p, ce.CLOCK_FROM_CHANNEL):
         return _visible_clock_data(p, data, viewer)
+    if isinstance(p, handover_events.HANDOVER_EVENTS):
+        return handover_display.visible_data(p, data, viewer)
     if isinstance(p, ev.GameCreated):
         data["seats"] = [
             {"seat": s.seat, "name": s.name, "email": s.email if s.seat == viewer else None}
@@ -385,7 +389,7 @@ def event_text(
             left = names.many(gone) if names is not None else str(gone)
             return f"finished: {left} resigned; winner {named}"
         return f"finished ({d['reason']}): winner {named}"
-    return clock_event_text(kind, d, names) or kind
+    return clock_event_text(kind, d, names) or handover_display.event_text(kind, d, names) or kind
 
 
 def _resolved_text(d: dict[str, Any]) -> str:

@@ -23,6 +23,7 @@ def test_the_composition_root_registers_every_features_reply_words(world: MailWo
         *("dispute", "agree", "disagree"),  # disputes (pbem.disputes.replies)
         *("default", "away until", "back", "extend, pause, resume"),  # the clock
         *("agree/disagree extend, pause, resume", "time zone", "digest"),
+        *("substitute", "agree substitute", "refuse substitute"),  # pbem.handover.replies
     ]
 
 
@@ -41,6 +42,9 @@ def test_the_composition_root_registers_every_features_reply_words(world: MailWo
         ("E5", None),
         ("undo E5", None),  # a word is a whole line, or a first word registered as one
         ("I agree", None),
+        ("substitute Yellow with Dan <dan@example.org>", "substitute"),
+        ("Agree substitute.", "agree substitute"),  # the substitutes', not a dispute's
+        ("refuse  substitute", "refuse substitute"),
     ],
 )
 def test_a_line_is_read_as_the_most_specific_word_it_fits(

@@ -156,6 +156,25 @@ EXAMPLES: dict[tuple[str, int], list[dict[str, Any]]] = {
         {"seat": 0, "what": "pause", "seconds": None, **REF},
     ],
     ("ClockRequestAnswered", 1): [{"request": 5, "seat": 1, "agree": False, **REF}],
+    # substitutes (pbem.handover.events): the administrator's proposal has no seat
+    ("SubstituteProposed", 1): [
+        {"seat": 2, "by_seat": 0, "name": "Dan", "email": "dan@example.org", **REF},
+        {"seat": 1, "by_seat": None, "name": "Eve", "email": "eve@example.org", **REF},
+    ],
+    ("SubstituteDecided", 1): [{"proposal": 9, "seat": 1, "agree": True, **REF}],
+    ("SeatHandedOver", 1): [
+        {
+            "proposal": 9,
+            "seat": 2,
+            "old_name": "Cat",
+            "old_email": None,
+            "new_name": "Dan",
+            "new_email": "dan@example.org",
+            "from_version": 12,
+            "by": "consent",
+            "channel": "web",
+        }
+    ],
 }
 
 #: what an old version reads as once upcast to the current one (what the API shows)

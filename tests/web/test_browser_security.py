@@ -332,6 +332,7 @@ def _path_for(rule: Any, game_id: str) -> str:
         "dispute": "1",
         "undo_request": "1",
         "request_id": "1",
+        "proposal": "1",
         "filename": "pbem.css",
         "game": "lancaster",
         "name": "none.eml",

@@ -37,6 +37,31 @@ def resign_seat(game_id: str) -> Any:
     return _result(_service().admin_resign(game_id, bearer_token(), seat))
 
 
+@admin.post("/substitute")
+def substitute(game_id: str) -> Any:
+    """Hand a seat to a newcomer (no consent needed): they are invited, and the seat changes
+    hands when they accept."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        body = {}
+    seat, name, email = body.get("seat"), body.get("name"), body.get("email")
+    if (
+        not isinstance(seat, int)
+        or isinstance(seat, bool)
+        or not isinstance(name, str)
+        or not isinstance(email, str)
+    ):
+        raise BadRequest(
+            'Send the seat and the newcomer as JSON: {"seat": 1, "name": "Dan", '
+            '"email": "dan@example.org"}.'
+        )
+    seat = read_int(seat, what="the seat")
+    result = _service().admin_substitute(
+        game_id, bearer_token(), seat, name[:200], email[:320], channel="api"
+    )
+    return jsonify(result.to_json()), 201
+
+
 @admin.post("/end")
 def end_game(game_id: str) -> Any:
     """End the game: every seat still playing resigns; the seed is revealed."""

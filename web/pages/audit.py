@@ -16,6 +16,7 @@ from typing import Any
 from flask import Blueprint, Response, render_template, request
 
 from pbem.audit.export import bundle_text
+from pbem.audit.players import players_of
 from pbem.audit.receipts import ReceiptCheck
 from pbem.core import events as ev
 from pbem.core.errors import BadRequest, ServiceError
@@ -76,6 +77,7 @@ def audit_page(game_id: str) -> Any:
         public=public,
         admin=admin,
         disputes=disputes,
+        players=players_of(events),
     )
 
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app, render_template, session
+from flask import current_app, g, render_template, session
 
 from engine.core.protocol import Choices
 from pbem.app.service import GameService
@@ -81,6 +81,8 @@ def session_seat(game_id: str) -> int | None:
         return seat_from_credential(game_id, credential)
     except ServiceError:
         forget(game_id)
+        # A form posted with it is told why (a substitute took the seat over, a rotated link).
+        g.lost_seat = True
         return None
 
 
@@ -221,6 +223,13 @@ def seat_or_refusal(game_id: str, doing: str) -> tuple[int | None, Any]:
     """The seat this browser holds in the game, or (None and) the page refusing a visitor
     without one what it asked to do (``doing``: "open or answer a dispute")."""
     seat = session_seat(game_id)
+    if seat is None and g.get("lost_seat"):
+        return None, refused(
+            "This browser's link to your seat no longer opens it: the seat was handed to "
+            "another player, or its links were replaced. Nothing was done. If you still play "
+            "it, open the link in the latest mail of the game.",
+            403,
+        )
     if seat is None:
         return None, refused(
             f"Only a player of this game can {doing} here: open your seat's link from a mail "

@@ -38,6 +38,7 @@ from web.pages.common import (
 )
 from web.pages.disputes import disputes_pages
 from web.pages.game_page import render_game
+from web.pages.handover import handover_pages
 from web.pages.history import history
 from web.pages.newgame import newgame
 from web.pages.seat_commands import seat_commands
@@ -51,6 +52,7 @@ pages.register_blueprint(disputes_pages)
 pages.register_blueprint(undo_pages)
 pages.register_blueprint(seat_commands)
 pages.register_blueprint(admin_page)
+pages.register_blueprint(handover_pages)
 
 #: The longest move text the page accepts (a whole mail's worth of lines).
 MAX_TEXT = 4000

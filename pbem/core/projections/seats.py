@@ -1,4 +1,5 @@
-"""The ``seats`` read model: each seat's player, address and whether it resigned."""
+"""The ``seats`` read model: each seat's player, address and whether it resigned. A seat
+handed to a substitute (an event of ``SeatPlayerChanged``'s kind) names its new player."""
 
 from __future__ import annotations
 
@@ -25,4 +26,10 @@ def project(
             seat = session.get(Seat, (game_id, p.seat))
             if seat is not None:
                 seat.resigned = True
+                session.add(seat)
+        elif isinstance(p, ev.SeatPlayerChanged):
+            seat = session.get(Seat, (game_id, p.seat))
+            if seat is not None:
+                seat.name = p.new_name
+                seat.email = p.new_email
                 session.add(seat)

@@ -40,6 +40,9 @@ _TEXT_ID = re.compile(r"^[A-Za-z0-9_-]{1,18}$")
 REPLY, PAGE = b"pbem reply token", b"pbem seat page"
 #: The link in an invitation that accepts it.
 INVITATION = b"pbem invitation"
+#: The link in a substitute's invitation that takes the seat over (``pbem.handover``); its
+#: ``version_seen`` is the proposal's version.
+HANDOVER = b"pbem seat handover"
 
 
 class BadToken(ValueError):

@@ -1,0 +1,207 @@
+"""Who may hand a seat to a substitute, and when (docs/mail.md, "Substitutes").
+
+- The game's administrator may propose a newcomer for any seat still played, at any time
+  while the game runs; that needs no one's consent.
+- A seat may propose a newcomer for another seat only once that seat has missed
+  ``substitute_after_missed`` deadlines **in a row** (the game's time control; 2 unless it
+  says otherwise; 0 leaves it to the administrator). A missed deadline is a
+  ``DeadlineMissed`` of the seat (the sweep played its standing order or default move, or
+  the game waited for the administrator); the count starts again whenever the seat acts
+  itself, and at a hand-over. Decision (the issue was silent): in a row, so that a player who
+  missed two deadlines months apart is not replaced for it.
+- Every other seat still playing (not the seat being replaced, which cannot block it) must
+  agree; the proposer agrees by proposing; one refusal ends the proposal.
+- One proposal waits at a time in a game; the administrator's replaces one that waits.
+- The seat changes hands when the newcomer accepts (``pbem.handover.commands``); until then
+  the old player still plays it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlmodel import Session, col, select
+
+from pbem.clock import events as ce
+from pbem.clock.time_control import TimeControl
+from pbem.core import events as ev
+from pbem.core.errors import BadRequest, Conflict, Forbidden
+from pbem.core.header_text import clean_address
+from pbem.core.models import SeatHandover
+from pbem.core.naming import Names
+from pbem.core.repository import SeatInfo
+from pbem.create.player_names import check_player_name
+from pbem.handover import events as handover_events
+
+#: the statuses of a proposal still waiting: for the seats' answers, or for the newcomer
+WAITING = ("open", "agreed")
+#: the longest newcomer's name (the seats table's column holds 200)
+MAX_NAME = 100
+
+
+@dataclass(frozen=True)
+class Newcomer:
+    name: str
+    email: str
+
+
+def check_newcomer(name: str, email: str, seats: Sequence[SeatInfo], seat: int) -> Newcomer:
+    """The newcomer's name and address, checked; BadRequest saying what to change."""
+    name = " ".join(str(name).split())
+    email = str(email).strip()
+    if not name:
+        raise BadRequest("Name the newcomer: 'substitute Red with Dan <dan@example.org>'.")
+    if len(name) > MAX_NAME:
+        raise BadRequest(f"The newcomer's name is longer than {MAX_NAME} characters.")
+    try:
+        check_player_name(name)
+    except ValueError as e:
+        raise BadRequest(f"The newcomer's name {e}.") from None
+    try:
+        email = clean_address(email)
+    except ValueError as e:
+        raise BadRequest(f"The newcomer's address: {e}.") from None
+    for other in seats:
+        if other.email and other.email.lower() == email.lower():
+            if other.seat == seat:
+                raise BadRequest("That is the address of the seat's own player.")
+            # One person playing two seats would see both seats' secrets.
+            raise BadRequest("That address already plays another seat of this game.")
+    return Newcomer(name, email)
+
+
+def missed_in_a_row(events: Sequence[ev.StoredEvent], seat: int) -> int:
+    """The deadlines ``seat`` missed since it last acted itself (or was handed over)."""
+    count = 0
+    for e in events:
+        p = e.payload if e.type in _COUNTED else None
+        if isinstance(p, ce.DeadlineMissed) and p.seat == seat:
+            count += 1
+        elif isinstance(p, ev.ActionApplied) and p.seat == seat:
+            if p.channel not in ("deadline", "auto"):
+                count = 0
+        elif isinstance(p, handover_events.SeatHandedOver) and p.seat == seat:
+            count = 0
+    return count
+
+
+_COUNTED = frozenset({ce.DEADLINE_MISSED, ev.ACTION_APPLIED, handover_events.SEAT_HANDED_OVER})
+
+
+def time_control_of(events: Sequence[ev.StoredEvent]) -> TimeControl:
+    """The game's time control as its log last set it."""
+    found = TimeControl()
+    for e in events:
+        if e.type == ce.TIME_CONTROL_SET and isinstance(p := e.payload, ce.TimeControlSet):
+            found = TimeControl.from_json(p.time_control)
+    return found
+
+
+def check_seat_may_propose(
+    events: Sequence[ev.StoredEvent], seats: Sequence[SeatInfo], by: int, seat: int, names: Names
+) -> None:
+    """Forbidden unless ``by`` may propose a newcomer for ``seat`` (the module's rules)."""
+    if by == seat:
+        raise Forbidden(
+            "You cannot propose a substitute for your own seat: ask the game's administrator, "
+            "or resign."
+        )
+    needed = time_control_of(events).substitute_after_missed
+    if needed <= 0:
+        raise Forbidden(
+            "In this game only the administrator can hand a seat to a substitute (its time "
+            "control sets substitute_after_missed to 0)."
+        )
+    missed = missed_in_a_row(events, seat)
+    if missed < needed:
+        raise Forbidden(
+            f"{names.of(seat)} has missed {missed} deadline{'s' if missed != 1 else ''} in a "
+            f"row; the other players can propose a substitute after {needed}. The game's "
+            "administrator can hand the seat over at any time."
+        )
+
+
+def check_target(seats: Sequence[SeatInfo], seat: int, names: Names) -> None:
+    if not 0 <= seat < len(seats):
+        raise BadRequest(f"There is no seat {seat} in this game.")
+    if seats[seat].resigned:
+        raise Conflict(
+            f"{names.of(seat)} has resigned: its turns are played automatically and it cannot "
+            "be handed to a substitute."
+        )
+
+
+def deciders(row: SeatHandover, seats: Sequence[SeatInfo]) -> frozenset[int]:
+    """The seats whose consent the proposal needs: every seat still playing but its own."""
+    return frozenset(s.seat for s in seats if not s.resigned and s.seat != row.seat)
+
+
+def awaited(row: SeatHandover, seats: Sequence[SeatInfo]) -> frozenset[int]:
+    """The deciders that have not agreed yet (empty: agreed)."""
+    return deciders(row, seats) - frozenset(agreed_by(row))
+
+
+def agreed_by(row: SeatHandover) -> list[int]:
+    found: list[int] = json.loads(row.agreed_by)
+    return found
+
+
+def waiting_proposal(session: Session, game_id: str) -> SeatHandover | None:
+    """The game's proposal still waiting (for answers, or for the newcomer), if any."""
+    return session.exec(
+        select(SeatHandover)
+        .where(SeatHandover.game_id == game_id, col(SeatHandover.status).in_(WAITING))
+        .order_by(col(SeatHandover.proposal).desc())
+    ).first()
+
+
+def handed_over(session: Session, game_id: str) -> list[SeatHandover]:
+    """The game's hand-overs done, oldest first."""
+    return list(
+        session.exec(
+            select(SeatHandover)
+            .where(SeatHandover.game_id == game_id, SeatHandover.status == "handed_over")
+            .order_by(col(SeatHandover.proposal))
+        ).all()
+    )
+
+
+# -- the mail line ---------------------------------------------------------------------------
+
+#: ``substitute Red with Dan <dan@example.org>`` (the seat by colour, player's name or number)
+_PROPOSAL = re.compile(
+    r"^substitute\s+(?P<seat>.+?)\s+with\s+(?P<name>[^<>]+?)\s*<(?P<email>[^<>\s]+)>\s*\.?$",
+    re.IGNORECASE,
+)
+PROPOSAL_FORM = "substitute Red with Dan <dan@example.org>"
+
+
+def read_proposal(line: str, names: Names) -> tuple[int, str, str]:
+    """The seat, newcomer's name and address a mail line proposes; BadRequest otherwise."""
+    match = _PROPOSAL.match(" ".join(line.split()))
+    if match is None:
+        raise BadRequest(
+            f"Write a proposal as '{PROPOSAL_FORM}': the seat (its colour or player), "
+            "'with', the newcomer's name and address in angle brackets."
+        )
+    return seat_named(match.group("seat"), names), match.group("name"), match.group("email")
+
+
+def seat_named(said: str, names: Names) -> int:
+    """The seat ``said`` names: its colour ("Red"), its player ("Ann"), both ("Ann (Red)")
+    or its number; BadRequest listing the seats otherwise."""
+    wanted = " ".join(said.split()).lower()
+    for seat in range(len(names.people)):
+        label = names.label(seat)
+        known = {names.of(seat).lower(), names.people[seat].lower(), str(seat)}
+        if label:
+            known.add(label.lower())
+        if wanted in known:
+            return seat
+    raise BadRequest(
+        f"{said[:40]!r} is not a seat of this game; the seats are "
+        f"{names.many(range(len(names.people)))}."
+    )
