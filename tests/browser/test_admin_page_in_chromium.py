@@ -241,3 +241,42 @@ def test_every_other_kind_of_page_has_no_serious_axe_violation(browser: Any, sit
                 assert no_horizontal_scroll(page), (name, size)
             assert page.locator("textarea[name=text]").count() == 1  # the reply form
         page.context.close()
+
+
+def test_the_buttons_of_the_pages_that_hold_a_link_work_in_chromium(
+    browser: Any, site: Site
+) -> None:
+    """The invitation's accept button and the questions before a link replaces the seat or
+    admin link a browser holds: pressed in Chromium, each does what it says. These pages
+    hold a credential in their address; with "Referrer-Policy: no-referrer" Chromium posted
+    their forms with "Origin: null" and every press was refused as cross-site."""
+    svc = site.service
+    g = _timed(site, 2)
+    invited = svc.create_game(
+        "lancelot", {}, [{"name": n, "email": f"{n.lower()}@example.org"} for n in ("Ann", "Bob")]
+    )
+    with database_of(svc).read() as session:
+        link = invitation_link(session, svc.settings, invited.id, 0)
+    page = browser.new_context().new_page()
+    page.goto(link)
+    with page.expect_navigation():
+        page.click("#accept")
+    assert "another site" not in page.inner_text("body")
+    assert page.url.startswith(f"{site.url}/games/{invited.id}")
+    assert svc.invitation_waiting(invited.id, 0) is False
+
+    page.goto(f"{site.url}/games/{g.id}?token={g.seats[0].token}")
+    page.goto(f"{site.url}/games/{g.id}?token={g.seats[1].token}")  # asks first
+    with page.expect_navigation():
+        page.click("#switch")
+    assert "another site" not in page.inner_text("body")
+    assert page.url == f"{site.url}/games/{g.id}"
+    assert page.locator("#switch").count() == 0  # the browser now plays Bob's seat
+
+    page.context.add_cookies([_holding_an_older_admin_token(site, g.id)])
+    page.goto(f"{site.url}/games/{g.id}?admin={g.admin_token}")  # asks first
+    with page.expect_navigation():
+        page.click("#switch-admin")
+    assert "another site" not in page.inner_text("body")
+    assert page.locator("#admin-page").count() == 1  # the game's page, as its administrator
+    page.close()

@@ -39,7 +39,9 @@ def take_admin_link(game_id: str, presented: str, page: str, *, confirmed: bool 
             page=page if page in PAGES else "game",
             back=url_for(back, game_id=game_id),
         )
-        # The page holds the admin token: no cache keeps it, no Referer carries it.
-        return html, 200, {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+        # The page holds the admin token: no cache keeps it; the site's Referrer-Policy
+        # (same-origin) keeps it from other sites ("no-referrer" would post its form with
+        # "Origin: null", refused as cross-site).
+        return html, 200, {"Cache-Control": "no-store"}
     pc.remember_admin(game_id, presented)
     return redirect(url_for(back, game_id=game_id), 303)

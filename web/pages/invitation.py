@@ -43,7 +43,10 @@ def show(game_id: str) -> Any:
         link=link,
         seat_link=seat_link,
     )
-    return page, 200, {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+    # No cache keeps the link. The site's own Referrer-Policy (same-origin) keeps it from other
+    # sites; "no-referrer" would make Chromium post the accept form with "Origin: null",
+    # which the cross-site check refuses (web.browser_security).
+    return page, 200, {"Cache-Control": "no-store"}
 
 
 @invitation.post("/invitation/<game_id>")

@@ -195,8 +195,10 @@ def switch_seat_page(game_id: str, held: int, offered: int, kind: str, credentia
         kind=kind,
         credential=credential,
     )
-    # The page holds a seat's credential: no cache keeps it, no Referer carries it.
-    return page, 200, {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+    # The page holds a seat's credential: no cache keeps it; the site's Referrer-Policy
+    # (same-origin) keeps it from other sites ("no-referrer" would post its form with
+    # "Origin: null", refused as cross-site).
+    return page, 200, {"Cache-Control": "no-store"}
 
 
 @pages.post("/games/<game_id>/seat")
