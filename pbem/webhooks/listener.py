@@ -124,8 +124,10 @@ class WebhookListener:
 
     def on_appended(self, ctx: AppendContext) -> None:
         seats_of_address: dict[str, set[int]] = {}
+        # Resigned seats too: they are still told how the game ends (the turn notices leave
+        # them out themselves).
         for seat in ctx.seats:
-            if seat.email and not seat.resigned:
+            if seat.email:
                 seats_of_address.setdefault(address_key(seat.email), set()).add(seat.seat)
         # One indexed query per append; with no subscription nothing else is done.
         subscriptions = active_subscriptions(ctx.session, ctx.game_id, seats_of_address)

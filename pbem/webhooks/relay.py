@@ -144,10 +144,8 @@ class WebhookRelay:
                 sub = session.get(WebhookSubscription, row.subscription_id)
                 claimed.append((row, sub))
             session.flush()
-            for row, sub in claimed:
-                session.expunge(row)
-                if sub is not None:
-                    session.expunge(sub)
+            # Read after the transaction: detached, with the values claimed.
+            session.expunge_all()
         return claimed
 
     def _attempt(

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from sqlmodel import col, select
 
+from pbem.app.service import Created
 from pbem.webhooks.models import WebhookDelivery
 from pbem.webhooks.relay import Post, WebhookRelay
 from pbem.webhooks.safety import Resolver, system_resolver
@@ -72,3 +73,13 @@ def fake_resolver(table: dict[str, list[str]]) -> Resolver:
 
 
 PostWrapper = Callable[[Post], Post]
+
+
+def timed_game(world: MailWorld, time_control: str = "demo") -> Created:
+    """A 2-seat Lancelot game (Alice, Bob) with a time control (``demo``: 3 minutes a
+    decision, reminders 2 and 1 minutes before)."""
+    seats = [{"name": n, "email": f"{n.lower()}@example.com"} for n in ("Alice", "Bob")]
+    world.welcome(seats)
+    return world.service.create_game(
+        "lancelot", {}, seats, channel="api", time_control=time_control
+    )
