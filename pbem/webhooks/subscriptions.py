@@ -159,6 +159,9 @@ class Webhooks:
         self, game_id: str, admin_token: str | None, url: str, form: str | None, channel: str
     ) -> Added:
         """A subscription of the game's public notices; ``Added.secret`` is shown once."""
+        with self.db.read() as session:  # who asks first: a stranger learns nothing of URLs
+            self._check_admin(session, game_id, admin_token)
+        # Resolved outside the write transaction (a slow DNS must not hold the database).
         safety.check_url(url, self.settings.webhooks, self.resolve)
         chosen = parse_form(form, url)
         now = format_time(self.clock.now())
