@@ -10,22 +10,23 @@ subscription, even when one address plays several seats of a game.
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import or_
-from sqlmodel import Session, col, select
+from sqlalchemy import TextClause, text
+from sqlmodel import Session
 
 from pbem.app.config import Settings
 from pbem.clock.display import due_text
-from pbem.core.hot_path import insert_rows
+from pbem.core.hot_path import fetch_rows, insert_rows
 from pbem.core.models import Deadline, Game, Seat
 from pbem.core.time_source import Clock, SystemClock, format_time
 from pbem.core.unit_of_work import AppendContext
 from pbem.webhooks.forms import body_for
-from pbem.webhooks.models import ACTIVE, PENDING, WebhookDelivery, WebhookSubscription
+from pbem.webhooks.models import ACTIVE, PENDING, WebhookDelivery
 from pbem.webhooks.notices import EVERYONE, GAME, Notice, notices_of
 
 
@@ -44,23 +45,41 @@ def new_delivery_id() -> str:
     return "whd_" + uuid.uuid4().hex
 
 
+class ActiveSubscription(NamedTuple):
+    """What writing a delivery needs of a subscription."""
+
+    id: int
+    address: str | None
+    game_id: str | None
+    form: str
+
+
 def active_subscriptions(
     session: Session, game_id: str | None, addresses: Iterable[str]
-) -> list[WebhookSubscription]:
+) -> list[ActiveSubscription]:
+    """The active subscriptions of the game and of these addresses (lower-cased). Read on
+    every append: one statement built once per number of addresses, run on the driver
+    (``pbem.core.hot_path``, as the mails' facts are)."""
     keys = sorted(set(addresses))
-    who = []
-    if game_id is not None:
-        who.append(col(WebhookSubscription.game_id) == game_id)
-    if keys:
-        who.append(col(WebhookSubscription.address).in_(keys))
-    if not who:
-        return []
-    query = select(WebhookSubscription).where(col(WebhookSubscription.status) == ACTIVE, or_(*who))
-    return list(session.exec(query.order_by(col(WebhookSubscription.id))))
+    params: dict[str, object] = {"game_id": game_id or "", "active": ACTIVE}
+    params.update({f"a{i}": a for i, a in enumerate(keys)})
+    rows = fetch_rows(session, _subscriptions_query(len(keys)), params)
+    return [ActiveSubscription(int(r[0]), r[1], r[2], str(r[3])) for r in rows]
+
+
+@functools.cache
+def _subscriptions_query(addresses: int) -> TextClause:
+    by_address = (
+        f" OR address IN ({', '.join(f':a{i}' for i in range(addresses))})" if addresses else ""
+    )
+    return text(
+        "SELECT id, address, game_id, form FROM webhook_subscriptions "
+        f"WHERE status = :active AND (game_id = :game_id{by_address}) ORDER BY id"
+    )
 
 
 def delivery_row(
-    subscription: WebhookSubscription,
+    subscription: ActiveSubscription,
     notice: Notice,
     game_id: str | None,
     version: int | None,
@@ -69,7 +88,6 @@ def delivery_row(
 ) -> dict[str, Any]:
     delivery_id = new_delivery_id()
     stamp = format_time(now)
-    assert subscription.id is not None
     return {
         "delivery_id": delivery_id,
         "subscription_id": subscription.id,
@@ -89,7 +107,7 @@ def delivery_row(
 
 
 def rows_for(
-    subscriptions: Sequence[WebhookSubscription],
+    subscriptions: Sequence[ActiveSubscription],
     notices: Sequence[Notice],
     seats_of_address: dict[str, set[int]],
     game_id: str,
