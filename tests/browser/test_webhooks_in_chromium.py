@@ -90,7 +90,10 @@ def test_webhooks_added_on_the_pages_receive_signed_notices(
     browser: Any, hooked_site: Site, receiver: Receiver
 ) -> None:
     svc = hooked_site.service
-    seats = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]
+    seats = [
+        {"name": "Ann", "email": "ann@example.org"},
+        {"name": "Bob", "email": "bob@example.org"},
+    ]
     game = svc.create_game("lancelot", {}, seats, channel="api")
     for seat in game.seats:
         svc.accept_invitation(game.id, seat.seat, channel="cli")

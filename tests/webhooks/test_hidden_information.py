@@ -21,7 +21,7 @@ TEXTS = [
     re.compile(
         r"Your turn in game \w+ \(Lancaster\), version \d+: you play [\w ()]+\. "
         r"Your board and moves are in your mail\."
-    ),  # fmt: skip
+    ),
     re.compile(r"Game \w+ \(Lancaster\), version \d+: waiting for [\w ()',]+\."),
     re.compile(r"Game \w+ \(Lancaster\) is over: .*"),
 ]
