@@ -30,10 +30,11 @@ from sqlmodel import Session, col, select
 
 from pbem.app.config import Settings
 from pbem.core.db import Database
-from pbem.core.errors import BadRequest, Forbidden, GameNotFound, TooManyRequests
+from pbem.core.errors import BadRequest, Conflict, Forbidden, GameNotFound, TooManyRequests
 from pbem.core.models import Game, Seat
 from pbem.core.repository import game_or_404
 from pbem.core.time_source import Clock, format_time
+from pbem.create.invitations import has_played
 from pbem.mail.outbound import compose as c
 from pbem.seats import credentials
 from pbem.webhooks import safety
@@ -239,6 +240,13 @@ class Webhooks:
                 raise GameNotFound(f"There is no seat {seat} in a game {game_id!r}.")
             if not seat_row.email:
                 raise BadRequest("This seat has no address to confirm a webhook with.")
+            if not has_played(session, seat_row.email):
+                # Mail to an address that never played is its invitation alone (DESIGN): no
+                # confirmation mail goes to it before its player accepts.
+                raise Conflict(
+                    "This seat's player has not accepted the invitation yet: a webhook can "
+                    "be asked for once they have."
+                )
             address = address_key(seat_row.email)
             stamp = format_time(now)
             owned = session.exec(

@@ -238,3 +238,28 @@ def test_the_mail_words_ask_list_and_remove_and_a_forged_mail_does_nothing(
     assert _subs(world) == []
     outcome, _, bad = world.say(game.id, 1, "webhook http://example.com/x")
     assert outcome != "applied" and "https://" in mail_text(bad)
+
+
+def test_no_confirmation_goes_to_an_address_whose_invitation_waits(world: MailWorld) -> None:
+    from pbem.core.errors import Conflict
+
+    seats = [
+        {"name": "Newcomer", "email": "new@example.com"},
+        {"name": "Bob", "email": "bob@example.com"},
+    ]
+    world.welcome(seats[1:])
+    game = world.service.create_game("lancelot", {}, seats, channel="api")
+    with pytest.raises(Conflict, match="not accepted the invitation"):
+        world.service.request_address_webhook(game.id, 0, HOOK, None, "api")
+    assert [m for m in world.outbox() if m.kind == "confirm"] == [] and _subs(world) == []
+
+
+def test_the_operator_lists_and_removes_webhooks(world: MailWorld) -> None:
+    from tests.webhooks.test_delivery import _cli
+
+    game = world.new_game()
+    added = world.service.add_game_webhook(game.id, game.admin_token, HOOK, None, "api")
+    listed = _cli(world, "webhook", "list")
+    assert f"game {game.id}" in listed and "secret-part" not in listed
+    assert "removed" in _cli(world, "webhook", "remove", str(added.subscription.id))
+    assert _cli(world, "webhook", "list").strip() == "no webhook"
