@@ -98,3 +98,24 @@ def with_mail(settings: Settings, **changes: object) -> Settings:
 def with_invitations(settings: Settings, **limits: object) -> Settings:
     """``settings`` whose ``[invitations]`` are the defaults with ``limits`` changed."""
     return settings.with_changes(invitations=InvitationSettings().with_changes(**limits))
+
+
+def webhook_settings(database_url: str, var_dir: Path, **webhooks: object) -> Settings:
+    """The webhook suite's settings: the mail suite's, with webhooks allowed to reach the
+    tests' receiver on 127.0.0.1 over http (never so in production)."""
+    return build_settings(
+        database_url,
+        var_dir,
+        base_url="https://pbem.test",
+        secret_key="test-only-secret-for-the-mail-suite",
+        mail=MAIL_SUITE,
+        webhooks={
+            "allow_private": True,
+            "allow_http": True,
+            "backoff_base": 30,
+            "backoff_cap": 600,
+            "max_attempts": 4,
+            "timeout": 2,
+            **webhooks,
+        },
+    )

@@ -75,6 +75,7 @@ def create_app(
     import web.api.handover  # noqa: F401  (their routes join the API's blueprint)
     from web.api.admin import admin
     from web.api.routes import blp
+    from web.api.webhooks import webhooks_api
     from web.inbound import inbound, receive_email
     from web.pages.devmail import devmail
     from web.pages.invitation import invitation
@@ -87,6 +88,7 @@ def create_app(
     )
     api.register_blueprint(blp)
     app.register_blueprint(admin)  # /api/v1/games/<id>/admin/…: the admin token's uses
+    app.register_blueprint(webhooks_api)  # /api/v1/games/<id>/…webhooks (docs/webhooks.md)
     app.register_blueprint(pages)
     app.register_blueprint(inbound)  # POST /inbound/email (mail)
     app.register_blueprint(invitation)  # /invitation/<id>: accepting an invitation
@@ -95,6 +97,6 @@ def create_app(
         app.register_blueprint(devmail)  # /dev/mail (mail, development only)
     # Programs call these, with a bearer token or the webhook's secret and no cookie: another
     # site's form can send neither, so they need no CSRF token.
-    security.exempt(blp, admin, receive_email)
+    security.exempt(blp, admin, webhooks_api, receive_email)
     register_error_handlers(app)
     return app

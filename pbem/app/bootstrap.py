@@ -51,6 +51,9 @@ from pbem.undo import events as undo_events
 from pbem.undo import mails as undo_mails
 from pbem.undo import projection as undo_projection
 from pbem.undo import rules as undo_rules
+from pbem.webhooks import replies as webhook_replies
+from pbem.webhooks.listener import WebhookListener
+from pbem.webhooks.notices import register_builtin_notices
 
 if TYPE_CHECKING:
     # Built by the commands that use them (``pbem sweep``, ``digest``, ``mail relay``, the
@@ -58,6 +61,7 @@ if TYPE_CHECKING:
     from pbem.clock.digest import Digester
     from pbem.clock.sweep import Sweeper
     from pbem.mail.outbound.relay import Relay
+    from pbem.webhooks.relay import WebhookRelay
 
 # -- the features' event types, read models and lapse rules, registered with the core's ----
 
@@ -87,6 +91,9 @@ def register_features() -> None:
     )
     # What lapses when an append moves the game on: an undo request waiting for answers.
     register_lapse_rules(undo_rules.lapse_waiting_request)
+    # The webhook notices of the core's and the clock's events (a feature registers its own
+    # with ``pbem.webhooks.notices.register_notice``, e.g. table talk's ``TableTalkSent``).
+    register_builtin_notices(clock_events.DEADLINE_MISSED)
 
 
 def open_database(settings: Settings) -> Database:
@@ -123,9 +130,13 @@ def upgrade_database(settings: Settings, revision: str = "head") -> set[str]:
 
 
 def default_listeners(settings: Settings, clock: Clock) -> list[Listener]:
-    """The listeners every append runs inside its transaction: the mail outbox, and the
-    mails of the clock's requests."""
-    return [outbox_listener(settings, clock), ClockNotices(settings, clock)]
+    """The listeners every append runs inside its transaction: the mail outbox, the mails of
+    the clock's requests, and the webhook outbox."""
+    return [
+        outbox_listener(settings, clock),
+        ClockNotices(settings, clock),
+        WebhookListener(settings, clock),
+    ]
 
 
 def build_service(
@@ -169,6 +180,7 @@ def reply_words(service: GameService) -> ReplyWords:
     clock_replies.register_reply_words(words, service, service.clock)
     # substitute … with …, agree substitute, refuse substitute
     handover_replies.register_reply_words(words, parts.handovers, parts.queries)
+    webhook_replies.register_reply_words(words, service)  # webhook, webhooks, webhook remove
     return words
 
 
@@ -194,11 +206,20 @@ def build_relay(service: GameService, settings: Settings | None = None) -> Relay
     return Relay(service.parts.db, settings, transport, service.clock)
 
 
+def build_webhook_relay(service: GameService, settings: Settings | None = None) -> WebhookRelay:
+    """The relay that delivers the webhook outbox."""
+    from pbem.webhooks.relay import WebhookRelay
+
+    return WebhookRelay(service.parts.db, settings or service.settings, service.clock)
+
+
 def build_sweeper(service: GameService, settings: Settings | None = None) -> Sweeper:
     """The deadline sweep: acts on passed deadlines and sends reminders through ``service``."""
     from pbem.clock.sweep import Sweeper
+    from pbem.webhooks.listener import reminder_notices
 
-    return Sweeper(service.parts.db, service, settings or service.settings)
+    settings = settings or service.settings
+    return Sweeper(service.parts.db, service, settings, reminder_notices(settings))
 
 
 def build_digester(service: GameService, settings: Settings | None = None) -> Digester:

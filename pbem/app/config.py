@@ -146,6 +146,37 @@ class DeadlineSettings(_Section):
     sweep_batch: int = 1000
 
 
+class WebhookSettings(_Section):
+    """The ``[webhooks]`` section: outgoing notices to Discord, Slack or a signed JSON
+    receiver (docs/webhooks.md)."""
+
+    #: Allow receivers on private, loopback, link-local, multicast and reserved addresses
+    #: (an SSRF guard: off, a webhook can reach only the public internet). Tests turn it on
+    #: for their receiver on 127.0.0.1.
+    allow_private: bool = False
+    #: Allow ``http://`` URLs besides ``https://`` (tests' local receiver; never in production).
+    allow_http: bool = False
+    #: Seconds to connect, and to wait for the answer, per delivery.
+    timeout: int = 5
+    #: Seconds between webhook relay runs.
+    relay_interval: int = 5
+    #: Deliveries per relay run at most.
+    relay_batch: int = 20
+    #: Failed attempts after which a delivery is dead (``pbem webhook dead``).
+    max_attempts: int = 8
+    #: Backoff after the first failure, doubled each time up to ``backoff_cap``, in seconds.
+    backoff_base: int = 30
+    backoff_cap: int = 3600
+    #: How long a relay holds the deliveries it is making before another relay may take them.
+    lease_seconds: int = 60
+    #: Subscriptions one address may have (active or waiting for confirmation).
+    max_per_address: int = 5
+    #: Subscriptions one game may have.
+    max_per_game: int = 5
+    #: Hours a confirmation link of a player's subscription works.
+    confirm_hours: int = 24
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         frozen=True,
@@ -189,6 +220,8 @@ class Settings(BaseSettings):
     invitations: InvitationSettings = Field(default_factory=InvitationSettings)
     #: Deadlines: the sweep's interval and batch (``[deadlines]`` section).
     deadlines: DeadlineSettings = Field(default_factory=DeadlineSettings)
+    #: Webhooks: the SSRF guard, delivery and limits (``[webhooks]`` section).
+    webhooks: WebhookSettings = Field(default_factory=WebhookSettings)
 
     @classmethod
     def settings_customise_sources(

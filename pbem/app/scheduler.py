@@ -1,6 +1,7 @@
-"""The background runner: APScheduler 3 running the mail relay, the inbound recovery (messages
-left by a worker that died, ``pbem.mail.inbound.recovery``), the IMAP poll, the deadline sweep
-(``pbem.clock.sweep``) and the daily digest (``pbem.clock.digest``) on intervals.
+"""The background runner: APScheduler 3 running the mail relay, the webhook relay
+(``pbem.webhooks.relay``), the inbound recovery (messages left by a worker that died,
+``pbem.mail.inbound.recovery``), the IMAP poll, the deadline sweep (``pbem.clock.sweep``)
+and the daily digest (``pbem.clock.digest``) on intervals.
 
 Embedded in ``pbem serve`` by default (``mail.embedded_scheduler``), or its own process as
 ``pbem scheduler`` when several web workers run. Jobs live in a MemoryJobStore (nothing is
@@ -31,6 +32,7 @@ from pbem.app.bootstrap import (
     build_relay,
     build_service,
     build_sweeper,
+    build_webhook_relay,
 )
 from pbem.app.config import Settings
 from pbem.app.service import GameService
@@ -118,6 +120,15 @@ def build_scheduler(settings: Settings, service: GameService | None = None) -> B
         seconds=max(1, settings.mail.relay_interval),
         id="mail-relay",
         next_run_time=now,  # send what waited while the service was down, at once
+        **JOB_DEFAULTS,
+    )
+    webhook_relay = build_webhook_relay(service, settings)
+    scheduler.add_job(
+        _logged("webhook relay", webhook_relay.run_once),
+        "interval",
+        seconds=max(1, settings.webhooks.relay_interval),
+        id="webhook-relay",
+        next_run_time=now,  # deliver what waited while the service was down, at once
         **JOB_DEFAULTS,
     )
     inbound = build_inbound(service, settings)

@@ -24,7 +24,8 @@ delegates; entry points never reach into the parts):
 - ``pbem.play.command_checks``: the checks the commands share; ``pbem.play.results``: their answers;
 - ``pbem.play.pages_data``: the reads the pages need beyond the queries;
 - ``pbem.audit``: evidence, export, receipts, and a game checked against its log;
-- ``pbem.mail.queues``: the mail queues as an operator sees them.
+- ``pbem.mail.queues``: the mail queues as an operator sees them;
+- ``pbem.webhooks.subscriptions``: the webhooks' subscriptions and dead letters.
 
 The database itself is the composition root's (``pbem.app.bootstrap``) to hand to the parts:
 no entry point opens a session.
@@ -68,6 +69,7 @@ from pbem.play.results import (
 from pbem.play.submission import MAX_KEY, Submission
 from pbem.seats.tokens import SeatTokens
 from pbem.undo.commands import UndoCommands
+from pbem.webhooks.subscriptions import Webhooks
 
 # What callers import from here, though it lives in the parts.
 __all__ = [
@@ -211,6 +213,21 @@ class GameService:
         self.requeue_dead_mail = parts.mail.requeue_dead
         self.purge_inbound = parts.mail.purge_inbound
 
+        # -- webhooks (``pbem.webhooks.subscriptions``) -------------------------------------
+        self.add_game_webhook = parts.webhooks.add_for_game
+        self.game_webhooks = parts.webhooks.list_for_game
+        self.remove_game_webhook = parts.webhooks.remove_for_game
+        self.request_address_webhook = parts.webhooks.request_for_seat
+        self.webhook_waiting = parts.webhooks.waiting_for
+        self.confirm_webhook = parts.webhooks.confirm
+        self.address_webhooks = parts.webhooks.list_for_address
+        self.remove_address_webhook = parts.webhooks.remove_for_address
+        self.remove_webhook = parts.webhooks.remove
+        self.all_webhooks = parts.webhooks.all_subscriptions
+        self.webhook_counts = parts.webhooks.counts
+        self.dead_webhooks = parts.webhooks.dead
+        self.retry_dead_webhooks = parts.webhooks.retry_dead
+
         #: the database's connections released (a command ending); the next use opens others
         self.release_connections = db.dispose
 
@@ -266,3 +283,4 @@ class Parts:
         self.evidence = Evidence(db, settings, clock, self.queries, self.clocks)
         self.log_checks = LogChecks(db, settings, repository.registry)
         self.mail = MailQueues(db, settings, clock)
+        self.webhooks = Webhooks(db, settings, clock)

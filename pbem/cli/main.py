@@ -587,3 +587,7 @@ for _command in (
 from pbem.cli import tokens as token_cli  # noqa: E402  (it uses this module's Context)
 
 main.add_command(token_cli.rotate_token)
+
+from pbem.cli import webhooks as webhook_cli  # noqa: E402  (it uses this module's Context)
+
+main.add_command(webhook_cli.webhook_group)

@@ -14,6 +14,7 @@ runs one by hand.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -91,15 +92,28 @@ class SweepReport:
         return out
 
 
+#: What else a reminder mail causes, in its transaction (given the session, the mail and the
+#: time): the composition root passes the webhooks' notices (``pbem.webhooks.listener``).
+OnReminded = Callable[[Session, ReminderMail, datetime], None]
+
+
 class Sweeper:
     """Acts on what is due (built by ``pbem.app.bootstrap.build_sweeper``)."""
 
-    def __init__(self, db: Database, service: GameService, settings: Settings) -> None:
+    def __init__(
+        self,
+        db: Database,
+        service: GameService,
+        settings: Settings,
+        on_reminded: OnReminded | None = None,
+    ) -> None:
         #: what is due is read, and the reminders claimed, in this database; each deadline
         #: move goes through ``service``
         self.db = db
         self.service = service
         self.settings = settings
+        #: run in the transaction that writes a reminder mail (the webhooks' notices of it)
+        self.on_reminded = on_reminded
 
     def sweep(self, now: datetime | None = None) -> SweepReport:
         """One sweep at ``now`` (the service's clock by default)."""
@@ -147,4 +161,7 @@ class Sweeper:
         with self.db.write() as session:
             # The game as it stands: its seats' names (labels such as colours come from its
             # public view) and what its deadline would play for the reminded seat.
-            return write_reminders(session, self.settings, address, now, self.service.load, limit)
+            mail = write_reminders(session, self.settings, address, now, self.service.load, limit)
+            if mail is not None and self.on_reminded is not None:
+                self.on_reminded(session, mail, now)
+            return mail

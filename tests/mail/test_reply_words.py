@@ -24,6 +24,7 @@ def test_the_composition_root_registers_every_features_reply_words(world: MailWo
         *("default", "away until", "back", "extend, pause, resume"),  # the clock
         *("agree/disagree extend, pause, resume", "time zone", "digest"),
         *("substitute", "agree substitute", "refuse substitute"),  # pbem.handover.replies
+        *("webhooks", "webhook"),  # webhooks (pbem.webhooks.replies)
     ]
 
 
@@ -39,6 +40,9 @@ def test_the_composition_root_registers_every_features_reply_words(world: MailWo
         ("back", "back"),
         ("time zone Europe/Paris", "time zone"),
         ("default E5", "default"),
+        ("webhook https://discord.com/api/webhooks/1/x discord", "webhook"),
+        ("webhook remove 3", "webhook"),
+        ("Webhooks", "webhooks"),
         ("E5", None),
         ("undo E5", None),  # a word is a whole line, or a first word registered as one
         ("I agree", None),

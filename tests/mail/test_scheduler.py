@@ -45,6 +45,7 @@ def test_jobs_are_in_memory_and_the_imap_poll_only_when_configured(world: MailWo
     jobs = {job.id: job for job in scheduler.get_jobs()}
     assert set(jobs) == {
         "mail-relay",
+        "webhook-relay",
         "mail-inbound-recovery",
         "mail-imap",
         "deadline-sweep",

@@ -340,6 +340,7 @@ def _path_for(rule: Any, game_id: str) -> str:
         "name": "none.eml",
         "key": "k",
         "token": "t",
+        "subscription": "1",
     }
     path = str(rule.rule)
     for argument in rule.arguments:

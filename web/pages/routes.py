@@ -43,6 +43,7 @@ from web.pages.history import history
 from web.pages.newgame import newgame
 from web.pages.seat_commands import seat_commands
 from web.pages.undo import undo_pages
+from web.pages.webhooks import webhook_pages
 
 pages = Blueprint("pages", __name__)
 pages.register_blueprint(history)
@@ -53,6 +54,7 @@ pages.register_blueprint(undo_pages)
 pages.register_blueprint(seat_commands)
 pages.register_blueprint(admin_page)
 pages.register_blueprint(handover_pages)
+pages.register_blueprint(webhook_pages)
 
 #: The longest move text the page accepts (a whole mail's worth of lines).
 MAX_TEXT = 4000

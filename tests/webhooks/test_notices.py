@@ -1,0 +1,120 @@
+"""What each notice says, to whom, in which form: Discord's and Slack's shapes, the notice
+registry a feature fills (``register_notice``), reminders, deadlines passed and game ends."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import timedelta
+
+from pbem.app.bootstrap import build_sweeper
+from pbem.clock.events import GAME_PAUSED
+from pbem.core.events import StoredEvent
+from pbem.core.unit_of_work import AppendContext
+from pbem.webhooks.forms import body_for
+from pbem.webhooks.notices import EVERYONE, Notice, register_notice, unregister_notice
+from tests.mail.helpers import MailWorld
+from tests.webhooks.helpers import play_one, relay, subscribe_address, timed_game
+from tests.webhooks.receiver import Receiver
+
+
+def _by_path(receiver: Receiver) -> dict[str, list[dict[str, object]]]:
+    found: dict[str, list[dict[str, object]]] = {}
+    for r in receiver.received:
+        found.setdefault(r.path, []).append(r.json)
+    return found
+
+
+def test_discord_and_slack_get_the_bodies_their_incoming_webhooks_take(
+    world: MailWorld, receiver: Receiver
+) -> None:
+    game = world.new_game()
+    world.service.add_game_webhook(game.id, game.admin_token, receiver.url("/d"), "discord", "api")
+    world.service.add_game_webhook(game.id, game.admin_token, receiver.url("/s"), "slack", "api")
+    play_one(world, game.id)
+    relay(world).run_once()
+    discord, slack = (next(r for r in receiver.received if r.path == p) for p in ("/d", "/s"))
+    expected = f"Game {game.id} (Lancelot), version 3: waiting for Bob (Blue). "
+    assert discord.json == {
+        "content": expected + f"https://pbem.test/games/{game.id}",
+        "allowed_mentions": {"parse": []},  # no @everyone from anyone's text
+    }
+    assert slack.json == {"text": expected + f"https://pbem.test/games/{game.id}"}
+    for r in (discord, slack):
+        assert "X-Pbem-Signature" not in r.headers  # they take none: the URL is the secret
+        assert r.headers["Content-Type"] == "application/json"
+
+
+def test_slack_text_is_escaped_and_discord_content_is_cut_at_its_limit() -> None:
+    notice = Notice("talk", "Ann says: <@channel> & <https://evil|click>", EVERYONE)
+    slack = json.loads(body_for("slack", notice, "whd_1", "t", ""))
+    assert slack["text"] == "Ann says: &lt;@channel&gt; &amp; &lt;https://evil|click&gt;"
+    long = Notice("talk", "x" * 3000, EVERYONE)
+    discord = json.loads(body_for("discord", long, "whd_1", "t", ""))
+    assert len(discord["content"]) == 2000 and discord["content"].endswith("…")
+
+
+def test_a_feature_registers_a_notice_builder_for_its_event_type(
+    world: MailWorld, receiver: Receiver
+) -> None:
+    """As table talk registers one for ``TableTalkSent``: here for the clock's
+    ``GamePaused``, one notice to everyone and one to seat 1 alone."""
+
+    def paused(ctx: AppendContext, event: StoredEvent) -> Sequence[Notice]:
+        return [
+            Notice("paused", f"Game {ctx.game_id} paused.", EVERYONE),
+            Notice("whisper", "Only Bob hears this.", frozenset({1})),
+        ]
+
+    register_notice(GAME_PAUSED, paused)
+    try:
+        game = timed_game(world)
+        world.service.add_game_webhook(
+            game.id, game.admin_token, receiver.url("/admin"), "json", "api"
+        )
+        subscribe_address(world, game.id, 0, receiver.url("/alice"))
+        subscribe_address(world, game.id, 1, receiver.url("/bob"))
+        world.service.pause(game.id, game.admin_token, channel="api")
+        relay(world).run_once()
+    finally:
+        unregister_notice(GAME_PAUSED, paused)
+    kinds = {path: sorted(str(n["kind"]) for n in got) for path, got in _by_path(receiver).items()}
+    assert kinds == {
+        "/admin": ["paused"],  # a seat's notice never reaches the administrator's webhook
+        "/alice": ["paused"],
+        "/bob": ["paused", "whisper"],
+    }
+
+
+def test_reminders_and_a_passed_deadline_are_told(world: MailWorld, receiver: Receiver) -> None:
+    game = timed_game(world)  # 3 minutes a decision, reminders 2 and 1 minutes before
+    world.service.add_game_webhook(game.id, game.admin_token, receiver.url("/admin"), "json", "api")
+    subscribe_address(world, game.id, 0, receiver.url("/alice"))
+    sweeper = build_sweeper(world.service)
+    world.clock.advance(timedelta(minutes=2, seconds=1))
+    sweeper.sweep()
+    relay(world).run_once()
+    [reminder] = _by_path(receiver)["/alice"]
+    assert reminder["kind"] == "reminder"
+    assert str(reminder["text"]).startswith(f"Reminder: your move in game {game.id} (Lancelot)")
+    assert "/admin" not in _by_path(receiver)  # a reminder is the seat's own
+    world.clock.advance(timedelta(minutes=1))
+    sweeper.sweep()
+    relay(world).run_once()
+    admin = _by_path(receiver)["/admin"]
+    assert [n["kind"] for n in admin] == ["deadline", "turn"]
+    assert "Alice (Red)'s deadline passed; a move was played for them." in str(admin[0]["text"])
+    alice = [n["kind"] for n in _by_path(receiver)["/alice"]]
+    assert alice == ["reminder", "deadline"]  # both reminders were due: one mail, one notice
+
+
+def test_the_end_of_the_game_is_told_to_everyone(world: MailWorld, receiver: Receiver) -> None:
+    game = world.new_game()
+    world.service.add_game_webhook(game.id, game.admin_token, receiver.url("/admin"), "json", "api")
+    subscribe_address(world, game.id, 1, receiver.url("/bob"))
+    world.service.admin_end(game.id, game.admin_token)
+    relay(world).run_once()
+    for path in ("/admin", "/bob"):
+        [end] = [n for n in _by_path(receiver)[path] if n["kind"] == "end"]
+        assert str(end["text"]).startswith(f"Game {game.id} (Lancelot) is over:")
+        assert "seed" not in end
