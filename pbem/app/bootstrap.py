@@ -42,6 +42,10 @@ from pbem.mail.outbound.mail_planners import MailPlanners
 from pbem.mail.outbound.outbox import OutboxListener
 from pbem.play import mails as play_mails
 from pbem.play import resignation
+from pbem.rematch import events as rematch_events
+from pbem.rematch import mails as rematch_mails
+from pbem.rematch import projection as rematch_projection
+from pbem.rematch import replies as rematch_replies
 from pbem.undo import commands as undo_commands
 from pbem.undo import events as undo_events
 from pbem.undo import mails as undo_mails
@@ -70,6 +74,7 @@ def register_features() -> None:
         *undo_events.UNDO_EVENTS,
         *dispute_events.DISPUTE_EVENTS,
         *clock_events.CLOCK_EVENTS,
+        *rematch_events.REMATCH_EVENTS,
     )
     # In the order they are projected, after the core's games and seats.
     register_read_models(
@@ -78,6 +83,7 @@ def register_features() -> None:
         create_projection.READ_MODEL,
         # after ``seats`` and ``invitations``, which the deadlines' projection reads
         *clock_projection.READ_MODELS,
+        *rematch_projection.READ_MODELS,
     )
     # What lapses when an append moves the game on: an undo request waiting for answers.
     register_lapse_rules(undo_rules.lapse_waiting_request)
@@ -161,6 +167,8 @@ def reply_words(service: GameService) -> ReplyWords:
     # default, away until, back, extend, pause, resume, agree/disagree extend …, time zone,
     # digest
     clock_replies.register_reply_words(words, service, service.clock)
+    # rematch, rematch same seats, rematch no, no rematch
+    rematch_replies.register_reply_words(words, parts.rematches)
     return words
 
 
@@ -213,11 +221,13 @@ def mail_planners() -> MailPlanners:
             dispute_mails.OPEN_DISPUTES,
             clock_mails.NEWS_LINES,
             undo_mails.PENDING_REQUEST,
+            rematch_mails.ORIGIN,  # the new game's first mails: a rematch of …
         ],
         mails=[
             create_mails.INVITED,  # an invitation waits: nothing but the invitation
             create_mails.JOINED,  # the game as it stands, on accepting
             play_mails.GAME_OVER,
+            rematch_mails.NEWS,  # every seat of a finished game, resigned or not
             play_mails.RESIGNED,  # nothing more, once resigned
             play_mails.TURN,
             undo_mails.REQUEST,  # to answer with accept or decline
