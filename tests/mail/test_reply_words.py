@@ -23,6 +23,7 @@ def test_the_composition_root_registers_every_features_reply_words(world: MailWo
         *("dispute", "agree", "disagree"),  # disputes (pbem.disputes.replies)
         *("default", "away until", "back", "extend, pause, resume"),  # the clock
         *("agree/disagree extend, pause, resume", "time zone", "digest"),
+        *("rematch", "no rematch"),  # rematch (pbem.rematch.replies)
     ]
 
 

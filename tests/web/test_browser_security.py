@@ -331,6 +331,7 @@ def _path_for(rule: Any, game_id: str) -> str:
         "game_id": game_id,
         "dispute": "1",
         "undo_request": "1",
+        "proposal": "1",
         "request_id": "1",
         "filename": "pbem.css",
         "game": "lancaster",
