@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from sqlmodel import Session, col, select
 
 from pbem.core import events as ev
+from pbem.core.models import Seat
 from pbem.core.projections.runner import ReadModel
 from pbem.rematch import events as re
 from pbem.rematch.models import RematchOrigin, RematchProposal
@@ -59,8 +60,6 @@ def project_proposals(
 
 
 def _seats(session: Session, game_id: str) -> list[int]:
-    from pbem.core.models import Seat
-
     return list(session.exec(select(Seat.seat).where(col(Seat.game_id) == game_id)).all())
 
 

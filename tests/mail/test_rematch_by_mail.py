@@ -133,3 +133,13 @@ def test_a_rematch_by_mail_is_refused_in_play_proposed_declined_agreed_and_start
         or "started" in again["detail"]
     )
     assert len([e for e in svc.raw_events(gid) if e.type == re.REMATCH_STARTED]) == 1
+
+
+def test_the_rematch_lines_are_read_as_its_words_and_never_as_moves(world: MailWorld) -> None:
+    from pbem.app.bootstrap import reply_words
+
+    words = reply_words(world.service)
+    for line in ("rematch", "Rematch!", "rematch same seats", "rematch: rotate", "rematch no"):
+        assert words.read(line) == "rematch", line
+    assert words.read("No rematch.") == "no rematch"
+    assert words.read("E5") is None and words.read("I want a rematch") is None
