@@ -7,6 +7,7 @@ created exactly once when agreements and starts race."""
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 from pathlib import Path
@@ -16,10 +17,12 @@ import pytest
 
 from pbem.app.bootstrap import build_service
 from pbem.app.service import Created, GameService
+from pbem.audit.verify import EPILOGUE, verify_bytes
 from pbem.clock.events import TimeControlSet
 from pbem.core import events as ev
 from pbem.core.db import Database
 from pbem.core.errors import BadRequest, Conflict, Forbidden, ServiceError
+from pbem.core.event_base import Epilogue
 from pbem.rematch import events as re
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings
@@ -101,6 +104,14 @@ def test_a_rematch_starts_when_every_seat_agrees_with_the_seats_rotated(
     # Nothing of it is state: the finished game replays and checks as before.
     assert service.replay(old.id).ok and service.replay(new).ok
     assert not service.read_model_difference(old.id) and not service.read_model_difference(new)
+    # The offline verifier checks the finished game's record, its epilogue after the end.
+    for seat in (None, 0):
+        bundle = service.export_game(old.id, seat)
+        assert bundle["events"][-1]["type"] == re.REMATCH_STARTED
+        report = verify_bytes(json.dumps(bundle).encode(), REGISTRY)
+        assert report.ok, report.problems
+    assert re.REMATCH_OF not in EPILOGUE  # (in the new game, before its end)
+    assert {k.TYPE for k in re.REMATCH_EVENTS if issubclass(k, Epilogue)} == EPILOGUE
 
 
 def test_same_seats_keeps_every_player_in_their_seat(service: GameService) -> None:
