@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0018_webhooks"
-down_revision: str | None = "0016_seat_handover"
+down_revision: str | None = "0017_rematch"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -46,6 +46,10 @@ from pbem.mail.outbound.mail_planners import MailPlanners
 from pbem.mail.outbound.outbox import OutboxListener
 from pbem.play import mails as play_mails
 from pbem.play import resignation
+from pbem.rematch import events as rematch_events
+from pbem.rematch import mails as rematch_mails
+from pbem.rematch import projection as rematch_projection
+from pbem.rematch import replies as rematch_replies
 from pbem.undo import commands as undo_commands
 from pbem.undo import events as undo_events
 from pbem.undo import mails as undo_mails
@@ -79,6 +83,7 @@ def register_features() -> None:
         *dispute_events.DISPUTE_EVENTS,
         *clock_events.CLOCK_EVENTS,
         *handover_events.HANDOVER_EVENTS,
+        *rematch_events.REMATCH_EVENTS,
     )
     # In the order they are projected, after the core's games and seats.
     register_read_models(
@@ -88,6 +93,7 @@ def register_features() -> None:
         handover_projection.READ_MODEL,  # after ``seats``, which it reads
         # after ``seats`` and ``invitations``, which the deadlines' projection reads
         *clock_projection.READ_MODELS,
+        *rematch_projection.READ_MODELS,
     )
     # What lapses when an append moves the game on: an undo request waiting for answers.
     register_lapse_rules(undo_rules.lapse_waiting_request)
@@ -181,6 +187,8 @@ def reply_words(service: GameService) -> ReplyWords:
     # substitute … with …, agree substitute, refuse substitute
     handover_replies.register_reply_words(words, parts.handovers, parts.queries)
     webhook_replies.register_reply_words(words, service)  # webhook, webhooks, webhook remove
+    # rematch, rematch same seats, rematch no, no rematch
+    rematch_replies.register_reply_words(words, parts.rematches)
     return words
 
 
@@ -242,12 +250,14 @@ def mail_planners() -> MailPlanners:
             dispute_mails.OPEN_DISPUTES,
             clock_mails.NEWS_LINES,
             undo_mails.PENDING_REQUEST,
+            rematch_mails.ORIGIN,  # the new game's first mails: a rematch of …
         ],
         mails=[
             create_mails.INVITED,  # an invitation waits: nothing but the invitation
             create_mails.JOINED,  # the game as it stands, on accepting
             handover_mails.HANDED_OVER,  # the newcomer's first mail: everything so far
             play_mails.GAME_OVER,
+            rematch_mails.NEWS,  # every seat of a finished game, resigned or not
             play_mails.RESIGNED,  # nothing more, once resigned
             play_mails.TURN,
             undo_mails.REQUEST,  # to answer with accept or decline

@@ -24,6 +24,7 @@ delegates; entry points never reach into the parts):
 - ``pbem.play.command_checks``: the checks the commands share; ``pbem.play.results``: their answers;
 - ``pbem.play.pages_data``: the reads the pages need beyond the queries;
 - ``pbem.audit``: evidence, export, receipts, and a game checked against its log;
+- ``pbem.rematch.commands``: proposing, agreeing to and declining a rematch of a finished game;
 - ``pbem.mail.queues``: the mail queues as an operator sees them;
 - ``pbem.webhooks.subscriptions``: the webhooks' subscriptions and dead letters.
 
@@ -67,6 +68,7 @@ from pbem.play.results import (
     UndoResult,
 )
 from pbem.play.submission import MAX_KEY, Submission
+from pbem.rematch.commands import Rematches
 from pbem.seats.tokens import SeatTokens
 from pbem.undo.commands import UndoCommands
 from pbem.webhooks.subscriptions import Webhooks
@@ -187,6 +189,12 @@ class GameService:
         self.substitute_invitation = parts.handovers.invitation
         self.accept_substitution = parts.handovers.accept
         self.substitute_waiting = parts.handovers.waiting
+        # -- rematch (``pbem.rematch.commands``) --------------------------------------------
+        self.propose_rematch = parts.rematches.propose
+        self.agree_rematch = parts.rematches.agree
+        self.decline_rematch = parts.rematches.decline
+        self.rematch_status = parts.rematches.status
+        self.rematch_of = parts.rematches.rematch_of
 
         # -- the game clock (``pbem.clock``) --------------------------------------------------
         self.deadline_passed = parts.deadline_moves.deadline_passed
@@ -284,3 +292,4 @@ class Parts:
         self.log_checks = LogChecks(db, settings, repository.registry)
         self.mail = MailQueues(db, settings, clock)
         self.webhooks = Webhooks(db, settings, clock)
+        self.rematches = Rematches(db, transactions, self.creation)

@@ -65,6 +65,10 @@ EVENT_KEYS = frozenset(
 )
 GAME_CREATED = "GameCreated"
 GAME_FINISHED = "GameFinished"
+#: the bookkeeping that may follow the end of a game (``pbem.core.event_base.Epilogue``: a
+#: rematch proposed, agreed to, declined, started; ``pbem.rematch.events``), by type name:
+#: this verifier imports no event module
+EPILOGUE = frozenset({"RematchProposed", "RematchAgreed", "RematchDeclined", "RematchStarted"})
 #: a seat's standing order (``pbem.clock.events``): left out of the other seats' exports
 STANDING_ORDER_SET = "StandingOrderSet"
 
@@ -366,7 +370,15 @@ def _replay(
     except EngineError as e:  # e.g. a config the rules no longer accept
         report.add("version 1", f"the rules refuse the game: {e}")
         return
-    _run(fold, events[1:], report)
+    _run(fold, _to_the_end(events[1:]), report)
+
+
+def _to_the_end(events: Sequence[dict[str, Any]]) -> Sequence[dict[str, Any]]:
+    """The events to re-run: up to the game's end, without the bookkeeping after it."""
+    end = next((i for i, e in enumerate(events) if e["type"] == GAME_FINISHED), None)
+    if end is None or any(e["type"] not in EPILOGUE for e in events[end + 1 :]):
+        return events  # (events after the end that are not bookkeeping: reported by _run)
+    return events[: end + 1]
 
 
 @dataclass(frozen=True)

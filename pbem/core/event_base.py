@@ -94,6 +94,13 @@ class SeatPlayerChanged(PositionNeutral):
     new_email: str
 
 
+class Epilogue(PositionNeutral):
+    """Base of the bookkeeping event types that may follow a game's end (a rematch proposed,
+    agreed to, started): replay and the verifiers check the game up to its ``GameFinished``
+    and accept these after it (the offline verifier by their type names,
+    ``pbem.audit.verify.EPILOGUE``)."""
+
+
 def register(*classes: type[Payload]) -> None:
     """Derive and register the schema of each event dataclass (one per schema version).
 

@@ -242,6 +242,8 @@ def _check_fold(
         snaps.at(rules, 1, events[0].hash, fold.state)
     over_at: int | None = None
     for event in events[1:]:
+        if over_at is not None and isinstance(event.payload, ev.Epilogue):
+            continue  # bookkeeping after the end (a rematch), nothing to re-run
         if over_at is not None:
             report.add(event.version, f"an event after the game finished at version {over_at}")
             return

@@ -63,12 +63,25 @@ class GameCreation:
         requester: str | None = None,
         organiser_key: str | None = None,
         time_control: Any = None,
+        vouched_requester: str | None = None,
+        admin_token_hash: str | None = None,
+        linked: Sequence[ev.Payload] = (),
     ) -> Created:
         """``private``: only the seats and the admin will see the game (``can_see``).
         ``idempotency_key``: a retry with the same key and request gets the same game.
         ``requester``: who asks (a client address), for the rate limit of invitations;
-        ``organiser_key``: needed when the settings list organiser keys."""
-        asker = invitations.requester_for(self.settings, organiser_key, requester)
+        ``organiser_key``: needed when the settings list organiser keys.
+
+        For a creation the service itself makes on the players' behalf (a rematch every seat
+        agreed to, ``pbem.rematch``): ``vouched_requester`` names it (no organiser key is
+        asked; its idempotency keys are its own); ``admin_token_hash`` is kept as the new
+        game's admin token's (whoever held that token administers this game too; the
+        answer's ``admin_token`` then opens nothing); ``linked`` are events appended after
+        ``GameStarted`` in the creation's transaction (``RematchOf``)."""
+        if vouched_requester is not None:
+            asker = game_requests.VOUCHED + vouched_requester
+        else:
+            asker = invitations.requester_for(self.settings, organiser_key, requester)
         game_requests.check_key(idempotency_key)
         rules = self.repository.rules_for(game)
         seats = check_players(players, rules)
@@ -143,9 +156,12 @@ class GameCreation:
                         # the limits' lock: its answer, not a second count against them.
                         raise _CreatedMeanwhile
                     invited = invitations.to_invite(work.session, emails)
-                    creation_limits.check(
-                        work.session, self.settings, self.clock.now(), asker, emails, invited
-                    )
+                    if vouched_requester is None:
+                        # (A vouched creation is counted, not limited: every player it mails
+                        # asked for it.)
+                        creation_limits.check(
+                            work.session, self.settings, self.clock.now(), asker, emails, invited
+                        )
                     new_events: list[ev.Payload] = [
                         ev.GameCreated(
                             game=game,
@@ -169,7 +185,10 @@ class GameCreation:
                     new_events.append(
                         creation_events.GameStarted(to_act=tuple(sorted(rules.to_act(state))))
                     )
-                    credentials.keep(work.session, game_id, seed, admin_token, tokens)
+                    new_events.extend(linked)
+                    credentials.keep(
+                        work.session, game_id, seed, admin_token, tokens, admin_token_hash
+                    )
                     stored = work.append(new_events, state)
                     game_requests.record(
                         work.session,

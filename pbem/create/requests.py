@@ -28,6 +28,11 @@ from pbem.core.events import StoredEvent
 from pbem.core.models import GameRequest, SeatToken
 from pbem.seats import credentials
 
+#: The prefix of a requester the service vouches for (a creation it makes on the players'
+#: behalf: a rematch). Its keys are apart from clients' as organisers' are: no client can
+#: take one first.
+VOUCHED = "service:"
+
 #: The longest idempotency key.
 MAX_KEY = 200
 
@@ -46,7 +51,7 @@ def key_hash(key: str, requester: str) -> str:
     """The stored form of a key: organisers' keys are apart (``requester`` names the
     organiser key when keys are required). Client addresses share one space of keys, but a
     key is answered only to the requester that used it first (``find``)."""
-    scope = requester if requester.startswith("organiser:") else ""
+    scope = requester if requester.startswith(("organiser:", VOUCHED)) else ""
     return hashlib.sha256(f"{scope}\0{key}".encode()).hexdigest()
 
 

@@ -23,6 +23,7 @@ from pbem.mail.outbound.quick_links import quick_links_text
 from pbem.play import seat_acts
 from pbem.play.quick_moves import quick_moves
 from pbem.play.views import result_text
+from pbem.rematch import mails as rematch_mails
 
 
 def _actors(append: AppendMails) -> frozenset[int]:
@@ -151,8 +152,10 @@ def _end(append: AppendMails) -> SeatMail:
             ),
             seed=p.seed,
             commitment=commitment,
+            rematch=rematch_mails.OFFER,
         )
-        return Mail("end", text, answerable=False)
+        # Answerable: a reply says 'rematch' (``pbem.rematch``).
+        return Mail("end", text)
 
     return mail
 

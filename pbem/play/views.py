@@ -22,6 +22,7 @@ from pbem.disputes import events as dispute_events
 from pbem.handover import display as handover_display
 from pbem.handover import events as handover_events
 from pbem.play import seat_acts
+from pbem.rematch.display import event_text as rematch_event_text
 from pbem.undo import events as undo_events
 
 if TYPE_CHECKING:
@@ -389,7 +390,12 @@ def event_text(
             left = names.many(gone) if names is not None else str(gone)
             return f"finished: {left} resigned; winner {named}"
         return f"finished ({d['reason']}): winner {named}"
-    return clock_event_text(kind, d, names) or handover_display.event_text(kind, d, names) or kind
+    return (
+        clock_event_text(kind, d, names)
+        or handover_display.event_text(kind, d, names)
+        or rematch_event_text(kind, d, names)
+        or kind
+    )
 
 
 def _resolved_text(d: dict[str, Any]) -> str:

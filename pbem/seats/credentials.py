@@ -21,11 +21,17 @@ def new_token() -> str:
 
 
 def keep(
-    session: Session, game_id: str, seed: int, admin_token: str, seat_tokens: list[str]
+    session: Session,
+    game_id: str,
+    seed: int,
+    admin_token: str,
+    seat_tokens: list[str],
+    admin_token_hash: str | None = None,
 ) -> None:
-    session.add(
-        GameSecret(game_id=game_id, seed=str(seed), admin_token_hash=token_hash(admin_token))
-    )
+    """``admin_token_hash``: kept instead of ``admin_token``'s (a rematch keeps its finished
+    game's administrator)."""
+    admin = admin_token_hash or token_hash(admin_token)
+    session.add(GameSecret(game_id=game_id, seed=str(seed), admin_token_hash=admin))
     session.add_all(
         SeatToken(game_id=game_id, seat=i, token_hash=token_hash(t))
         for i, t in enumerate(seat_tokens)
@@ -68,6 +74,11 @@ def is_admin_token(session: Session, game_id: str, token: str | None) -> bool:
     if secret is None or not token:
         return False
     return secrets.compare_digest(secret.admin_token_hash, token_hash(token))
+
+
+def admin_token_hash(session: Session, game_id: str) -> str | None:
+    secret = session.get(GameSecret, game_id)
+    return secret.admin_token_hash if secret is not None else None
 
 
 def seed(session: Session, game_id: str) -> str:

@@ -25,6 +25,7 @@ def test_the_composition_root_registers_every_features_reply_words(world: MailWo
         *("agree/disagree extend, pause, resume", "time zone", "digest"),
         *("substitute", "agree substitute", "refuse substitute"),  # pbem.handover.replies
         *("webhooks", "webhook"),  # webhooks (pbem.webhooks.replies)
+        *("rematch", "no rematch"),  # rematch (pbem.rematch.replies)
     ]
 
 

@@ -41,6 +41,7 @@ from web.pages.game_page import render_game
 from web.pages.handover import handover_pages
 from web.pages.history import history
 from web.pages.newgame import newgame
+from web.pages.rematch import rematch_pages
 from web.pages.seat_commands import seat_commands
 from web.pages.undo import undo_pages
 from web.pages.webhooks import webhook_pages
@@ -51,6 +52,7 @@ pages.register_blueprint(audit)
 pages.register_blueprint(newgame)
 pages.register_blueprint(disputes_pages)
 pages.register_blueprint(undo_pages)
+pages.register_blueprint(rematch_pages)
 pages.register_blueprint(seat_commands)
 pages.register_blueprint(admin_page)
 pages.register_blueprint(handover_pages)

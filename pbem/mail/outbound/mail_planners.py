@@ -43,7 +43,7 @@ class Mail:
     #: what it is (``turn``, ``notice``, ``end`` …): the outbox row's ``kind``
     kind: str
     text: str
-    #: it carries the seat's reply address (not the end of the game: nothing to answer)
+    #: it carries the seat's reply address
     answerable: bool = True
 
 
