@@ -162,6 +162,15 @@ EXAMPLES: dict[tuple[str, int], list[dict[str, Any]]] = {
         {"seat": 1, "by_seat": None, "name": "Eve", "email": "eve@example.org", **REF},
     ],
     ("SubstituteDecided", 1): [{"proposal": 9, "seat": 1, "agree": True, **REF}],
+    # rematch (pbem.rematch.events): in the finished game, and RematchOf in the new one
+    ("RematchProposed", 1): [
+        {"seat": 0, "seating": "rotate", **REF},
+        {"seat": 2, "seating": "same", "channel": "email", "channel_ref": "<a@example.org>"},
+    ],
+    ("RematchAgreed", 1): [{"proposal": 40, "seat": 1, **REF}],
+    ("RematchDeclined", 1): [{"proposal": 40, "seat": 2, **REF}],
+    ("RematchStarted", 1): [{"proposal": 40, "game_id": "3f9a1c2b7d"}],
+    ("RematchOf", 1): [{"game_id": "3f9a1c2b7d", "proposal": 40, "seating": "rotate"}],
     ("SeatHandedOver", 1): [
         {
             "proposal": 9,
