@@ -217,6 +217,7 @@ def mail_planners() -> MailPlanners:
         mails=[
             create_mails.INVITED,  # an invitation waits: nothing but the invitation
             create_mails.JOINED,  # the game as it stands, on accepting
+            create_mails.WAITING,  # a seat in a game waiting for players
             play_mails.GAME_OVER,
             play_mails.RESIGNED,  # nothing more, once resigned
             play_mails.TURN,
