@@ -194,7 +194,8 @@ class UnitOfWork:
         # A game waiting for players asks nobody to act: no deadline, no turn mail.
         to_act = frozenset() if open_seats else self.rules.to_act(state_after)
         projections.project(session, self.game_id, stored, to_act)
-        if self.game is None:
+        if self.game is None or any(e.type == ev.SEAT_TAKEN for e in stored):
+            # (a seat taken: the seats' read model has a row more)
             self.game = session.get(Game, self.game_id)
             self.seats = seats_of(session, self.game_id)
         game = self.game

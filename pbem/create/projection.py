@@ -1,5 +1,6 @@
 """The ``invitations`` read model: each seat whose address had never played when its game was
-created (GameCreated's ``invited``), and when its player accepted (InvitationAccepted)."""
+created (GameCreated's ``invited``) or when it took an open seat (SeatTaken's ``invited``), and
+when its player accepted (InvitationAccepted)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,14 @@ def project(
                 for seat in p.invited
             )
             session.flush()  # an acceptance later in the same events finds them
+        elif isinstance(p, ev.SeatTaken) and p.invited:
+            # An open seat taken by an address that never played: invited as at creation.
+            session.add(
+                Invitation(
+                    game_id=game_id, seat=p.seat, address=p.email.lower(), invited_at=e.recorded_at
+                )
+            )
+            session.flush()
         elif isinstance(p, creation_events.InvitationAccepted):
             row = session.get(Invitation, (game_id, p.seat))
             if row is not None and row.accepted_at is None:
@@ -40,7 +49,7 @@ def project(
                 session.add(row)
 
 
-_TYPES = {ev.GAME_CREATED, creation_events.INVITATION_ACCEPTED}
+_TYPES = {ev.GAME_CREATED, ev.SEAT_TAKEN, creation_events.INVITATION_ACCEPTED}
 
 
 #: registered by the composition root (``pbem.app.bootstrap.register_features``)
