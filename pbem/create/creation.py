@@ -80,9 +80,8 @@ class GameCreation:
         seats = check_players(named, rules, open_seats=open_count)
         total = len(seats) + open_count
         if "players" in config and config["players"] != total:
-            raise BadRequest(
-                f"The config says {config['players']} players but {total} seats were given."
-            )
+            given = f"{total} were named" if not open_count else f"{total} seats were given"
+            raise BadRequest(f"The config says {config['players']} players but {given}.")
         try:
             normalised = rules.validate_config({**config, "players": total})
             seed = secrets.randbits(128)
