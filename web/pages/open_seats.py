@@ -71,8 +71,10 @@ def _join_page(
         errors=errors or {},
         typed=typed or {"name": "", "email": ""},
     )
-    # A private game's page holds its join link's key: no Referer carries it.
-    return page, status, {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+    if key:
+        # The page holds the join link's key: no cache keeps it, no Referer carries it.
+        return page, status, {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+    return page, status
 
 
 @open_seats.get("/games/<game_id>/join")
