@@ -29,6 +29,10 @@ The event types here are those the core reads, registered when this module is im
   upheld dispute write it, but neither owns what it means to the log;
 - ``PlayerResigned``: the core's ``seats`` read model marks the seat resigned, which every
   unit of work reads (``UnitOfWork.resigned``);
+- ``SeatTaken`` and ``SeatsClosed``: a player took an open seat (the core's ``seats`` read
+  model adds it, the ``games`` one counts the seats still open, and the unit of work asks
+  nobody to act while any is); the organiser started a waiting game with fewer players
+  (the fold re-initialises the state there: ``pbem.core.fold``);
 - ``GameFinished``: the core's ``games`` read model and replay read the outcome and the seed
   revealed.
 
