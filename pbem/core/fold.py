@@ -140,7 +140,7 @@ class Fold:
             if check:
                 # The recorded config must be the created one with only the player count
                 # changed, as the rules normalise it: an organiser cannot change the game.
-                expected = self.rules.validate_config({**self._config, "players": p.players})
+                expected = fewer_players_config(self.rules, self._config, p.players)
                 if canonical_json(expected) != canonical_json(p.config):
                     raise FoldError(
                         version, "the recorded config is not the game's with fewer players"
@@ -209,6 +209,18 @@ class Fold:
             raise FoldError(version, "GameFinished recorded but the rules say the game goes on")
         if outcome != recorded:
             raise FoldError(version, "the recorded outcome differs from the engine's")
+
+
+def fewer_players_config(rules: Rules, created: Mapping[str, Any], players: int) -> Any:
+    """GameCreated's config for a game started with ``players``, fewer than its seats: what
+    the rules had filled in by default for the created count is filled in again for the new
+    one (Lancelot's target: 9 for four players, 7 for two), what the organiser chose stays.
+    A choice equal to the old count's default reads as that default (decided here: the
+    normalised config no longer says which it was). The service (``pbem.create.open_seats``)
+    records it in ``SeatsClosed``, and the fold checks the recorded one against it."""
+    defaults = rules.validate_config({"players": created["players"]})
+    chosen = {k: v for k, v in created.items() if k != "players" and defaults.get(k) != v}
+    return rules.validate_config({**chosen, "players": players})
 
 
 def state_hash(rules: Rules, state: Any) -> str:

@@ -36,6 +36,7 @@ from pbem.core import events as ev
 from pbem.core import store
 from pbem.core.db import Database
 from pbem.core.errors import AgainstTheRules, BadRequest, Conflict
+from pbem.core.fold import fewer_players_config
 from pbem.core.models import Game, Seat
 from pbem.core.time_source import Clock
 from pbem.core.unit_of_work import Transactions, UnitOfWork
@@ -254,7 +255,7 @@ class OpenSeats:
             created = store.read(txn.session, game_id, upto=1)[0].payload
             assert isinstance(created, ev.GameCreated)
             try:
-                config = rules.validate_config({**created.config, "players": players})
+                config = fewer_players_config(rules, created.config, players)
             except ConfigError as e:
                 raise AgainstTheRules(
                     f"The game's options do not allow {players} players: {e}"

@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from tests.browser.conftest import Site, run_axe, screenshot
+from tests.browser.test_cross_site_forms_in_chromium import attacker  # noqa: F401 (a fixture)
 
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -103,3 +104,30 @@ def test_the_organiser_starts_a_game_with_fewer_players_on_the_admin_page(
     assert not loaded.waiting and loaded.to_act == frozenset({0}) and len(loaded.seats) == 2
     assert loaded.rules.view(loaded.state, None)["players"] in (2, loaded.view(None)["players"])
     assert site.service.replay(gid).ok
+
+
+JOIN_ATTACK = """<!doctype html><html><body>
+<form id="f" method="post" action="{target}">
+<input type="hidden" name="name" value="Mallory">
+<input type="hidden" name="email" value="mallory@example.org">
+</form>
+<script>document.getElementById("f").submit();</script>
+</body></html>"""
+
+
+def test_a_join_form_posted_from_another_origin_takes_no_seat(
+    browser: Any,
+    site: Site,
+    attacker: dict[str, str],  # noqa: F811 (the fixture imported above)
+) -> None:
+    created = site.service.create_game("lancelot", {}, [{"name": "Ann"}, {"open": True}])
+    gid = created.id
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    attacker["/"] = JOIN_ATTACK.format(target=f"{site.url}/games/{gid}/join")
+    with page.expect_navigation(url=f"{site.url}/games/{gid}/join"):
+        page.goto(attacker["origin"] + "/")
+    assert "sent from another site, so nothing was done" in page.content()
+    loaded = site.service.load(gid)
+    assert loaded.waiting and loaded.version == 1 and len(loaded.seats) == 1
+    context.close()
