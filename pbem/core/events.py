@@ -304,8 +304,8 @@ class SeatsClosed(Payload):
 
     TYPE: ClassVar[str] = SEATS_CLOSED
     players: int
-    #: the config the game is played with from here: GameCreated's with ``players`` changed,
-    #: as the rules normalised it
+    #: the config the game is played with from here: GameCreated's for ``players`` players
+    #: (``pbem.core.fold.fewer_players_config``)
     config: dict[str, Any]
     channel: Channel
 

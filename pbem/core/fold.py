@@ -138,8 +138,8 @@ class Fold:
             raise FoldError(version, "closing seats needs the fold from the game's start")
         try:
             if check:
-                # The recorded config must be the created one with only the player count
-                # changed, as the rules normalise it: an organiser cannot change the game.
+                # The recorded config must be the created one for that many players: an
+                # organiser cannot change the game by starting it.
                 expected = fewer_players_config(self.rules, self._config, p.players)
                 if canonical_json(expected) != canonical_json(p.config):
                     raise FoldError(
