@@ -305,6 +305,8 @@ class GameQueries:
                 "version": g.version,
                 "to_act": json.loads(g.to_act),
                 "finished": g.finished,
+                # seats still open: the game waits for players (``pbem.create.open_seats``)
+                "open_seats": g.open_seats,
                 "players": names.get(g.id, []),
                 "updated_at": g.updated_at,
             }

@@ -64,7 +64,8 @@ def test_a_game_created_with_open_seats_on_new_is_joined_from_the_open_games_pag
     assert f"/games/{gid}/join?key=" in link
     listed = client.get("/games/open").get_data(as_text=True)
     assert gid in listed and f'href="/games/{gid}/join"' in listed
-    assert "/games/open" in client.get("/").get_data(as_text=True)
+    index = client.get("/").get_data(as_text=True)
+    assert "/games/open" in index and "waiting for 2 more players" in index
     page = client.get(f"/games/{gid}").get_data(as_text=True)
     assert "waiting for 2 more players" in page and f'href="/games/{gid}/join"' in page
     # Another browser joins from the list.

@@ -339,6 +339,9 @@ class GameSummaryOut(Schema):
     version = fields.Integer()
     to_act = fields.List(fields.Integer())
     finished = fields.Boolean()
+    open_seats = fields.Integer(
+        metadata={"description": "seats still open: the game waits for players to join"}
+    )
     players = fields.List(fields.String())
     updated_at = fields.String()
 
