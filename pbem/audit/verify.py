@@ -17,7 +17,8 @@ checks, in order:
    re-run by the rules from that seed, every action legal where it was played, its canonical
    text, log and flags the engine's, and the recorded outcome the engine's (a game started
    with fewer players than its seats re-initialised at its ``SeatsClosed``, whose config must
-   be the created one for that many players, ``pbem.core.fold.fewer_players_config``); it prints the final scores.
+   be the created one for that many players, ``pbem.core.fold.fewer_players_config``); it
+   prints the final scores.
 
 Because it stands alone it reads a bundle by key, as the bundle's documentation describes
 it, rather than through the service's event schemas; the game is re-run by the same fold as
