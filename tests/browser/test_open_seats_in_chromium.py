@@ -54,6 +54,7 @@ def test_a_game_is_created_with_open_seats_and_filled_from_the_open_games_page(
     ann.goto(ann_link)
     assert "waiting for 2 more players" in ann.inner_text("#waiting-players")
     assert ann.locator("#play").count() == 0  # no move before the start
+    screenshot(ann, "open-seats-waiting.png")
 
     cy = _join(browser, site, gid, "Cy", "cy@example.org")
     assert "invitation was mailed to cy@example.org" in cy.inner_text("#invited")
