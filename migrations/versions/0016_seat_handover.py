@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0016_seat_handover"
-down_revision: str | None = "0013_drop_request_invitations"
+down_revision: str | None = "0015_open_seats"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -256,6 +256,7 @@ def mail_planners() -> MailPlanners:
             create_mails.INVITED,  # an invitation waits: nothing but the invitation
             create_mails.JOINED,  # the game as it stands, on accepting
             handover_mails.HANDED_OVER,  # the newcomer's first mail: everything so far
+            create_mails.WAITING,  # a seat in a game waiting for players
             play_mails.GAME_OVER,
             rematch_mails.NEWS,  # every seat of a finished game, resigned or not
             play_mails.RESIGNED,  # nothing more, once resigned

@@ -132,6 +132,11 @@ class InvitationSettings(_Section):
     #: Games one address may be named in, in 24 hours, from everyone together (whether it has
     #: played or not); 0: no limit.
     games_per_address_per_day: int = 10
+    #: Open seats one requester (a client address) may take in an hour, in every game
+    #: together; 0: no limit. A join counts against the daily limits above too.
+    joins_per_requester_per_hour: int = 10
+    #: Open seats one address may take in an hour, in every game together; 0: no limit.
+    joins_per_address_per_hour: int = 3
     #: Keys that organisers must give to create a game; empty: anyone may create games.
     organiser_keys: tuple[str, ...] = ()
 

@@ -12,6 +12,7 @@ work, each a module of its own, and wires their methods onto itself (no method h
 delegates; entry points never reach into the parts):
 
 - ``pbem.create.creation``: creating a game (invitations, rate limits, idempotency);
+  ``pbem.create.open_seats``: joining its open seats, and starting it with fewer;
 - ``pbem.play.submission``: submitting actions;
 - ``pbem.undo.commands``: undo and the decisions on undo requests;
 - ``pbem.play.resignation``: resigning, and the administrator's resign-a-seat and end-the-game;
@@ -53,6 +54,7 @@ from pbem.core.time_source import Clock
 from pbem.core.unit_of_work import Listener, Transactions
 from pbem.create.creation import GameCreation
 from pbem.create.invitations import Invitations
+from pbem.create.open_seats import OpenSeats
 from pbem.disputes.commands import Disputes
 from pbem.handover.commands import Handovers
 from pbem.mail.queues import MailQueues
@@ -116,6 +118,12 @@ class GameService:
         self.invitation_waiting = parts.queries.invitation_waiting
         self.was_invited = parts.queries.was_invited
         self.reads_as_action = parts.queries.reads_as_action
+        # open seats (``pbem.create.open_seats``)
+        self.join_game = parts.open_seats.join
+        self.start_game_now = parts.open_seats.start_now
+        self.revoke_join_link = parts.open_seats.revoke_join_link
+        self.open_games = parts.open_seats.open_games
+        self.join_info = parts.open_seats.join_info
 
         # -- reading (``pbem.play.queries``) ------------------------------------------------
         self.load = parts.queries.load
@@ -277,6 +285,7 @@ class Parts:
         self.queries = GameQueries(db, repository)
         self.creation = GameCreation(db, settings, clock, repository, transactions)
         self.invitations = Invitations(transactions)
+        self.open_seats = OpenSeats(db, settings, clock, transactions)
         self.submission = Submission(db, settings, clock, transactions, self.queries)
         self.undo = UndoCommands(transactions)
         self.resignation = Resignation(clock, transactions)

@@ -15,8 +15,10 @@ checks, in order:
    seats' unrevealed votes as their commitments only: their links still check);
 4. once the game is finished: the revealed seed against its commitment, then the whole game
    re-run by the rules from that seed, every action legal where it was played, its canonical
-   text, log and flags the engine's, and the recorded outcome the engine's; it prints the
-   final scores.
+   text, log and flags the engine's, and the recorded outcome the engine's (a game started
+   with fewer players than its seats re-initialised at its ``SeatsClosed``, whose config must
+   be the created one for that many players, ``pbem.core.fold.fewer_players_config``); it
+   prints the final scores.
 
 Because it stands alone it reads a bundle by key, as the bundle's documentation describes
 it, rather than through the service's event schemas; the game is re-run by the same fold as

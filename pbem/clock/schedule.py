@@ -186,6 +186,9 @@ class GameClock:
             for invited in p.invited:
                 if invited in self.seats:
                     self.seats[invited].invited = True
+        elif isinstance(p, ev.SeatTaken):
+            # An open seat taken: a clock of its own (no decision until the game starts).
+            self.seats.setdefault(p.seat, SeatClock(p.seat)).invited = p.invited
         elif isinstance(p, creation_events.InvitationAccepted) and seat is not None:
             seat.invited = False
         elif isinstance(p, ev.PlayerResigned) and seat is not None:

@@ -29,6 +29,10 @@ The event types here are those the core reads, registered when this module is im
   upheld dispute write it, but neither owns what it means to the log;
 - ``PlayerResigned``: the core's ``seats`` read model marks the seat resigned, which every
   unit of work reads (``UnitOfWork.resigned``);
+- ``SeatTaken`` and ``SeatsClosed``: a player took an open seat (the core's ``seats`` read
+  model adds it, the ``games`` one counts the seats still open, and the unit of work asks
+  nobody to act while any is); the organiser started a waiting game with fewer players
+  (the fold re-initialises the state there: ``pbem.core.fold``);
 - ``GameFinished``: the core's ``games`` read model and replay read the outcome and the seed
   revealed.
 
@@ -103,6 +107,8 @@ ACTION_APPLIED = "ActionApplied"
 ACTIONS_RETRACTED = "ActionsRetracted"
 PLAYER_RESIGNED = "PlayerResigned"
 GAME_FINISHED = "GameFinished"
+SEAT_TAKEN = "SeatTaken"
+SEATS_CLOSED = "SeatsClosed"
 
 
 # -- the event types, one frozen dataclass per schema version ----------------------------------
@@ -179,7 +185,7 @@ def _game_created_v1_to_v2(old: GameCreatedV1) -> GameCreatedV2:
 
 
 @dataclass(frozen=True)
-class GameCreated(GameCreatedV2):
+class GameCreatedV3(GameCreatedV2):
     VERSION: ClassVar[int] = 3
     #: the seats whose address had never played: they are mailed an invitation, and no
     #: other mail until they accept
@@ -187,9 +193,27 @@ class GameCreated(GameCreatedV2):
 
 
 @upcaster(GameCreatedV2)
-def _game_created_v2_to_v3(old: GameCreatedV2) -> GameCreated:
+def _game_created_v2_to_v3(old: GameCreatedV2) -> GameCreatedV3:
     # Games created before invitations existed mailed every seat from the start.
-    return GameCreated(**fields_of(old), invited=())
+    return GameCreatedV3(**fields_of(old), invited=())
+
+
+@dataclass(frozen=True)
+class GameCreated(GameCreatedV3):
+    VERSION: ClassVar[int] = 4
+    #: the seats created without a player (open seats, ``pbem.create.open_seats``): ``seats``
+    #: names only the others. They come after the named seats, so the seats taken are always
+    #: the first ones. A game with open seats waits for players: nobody acts, no deadline
+    #: runs and no turn is mailed until every seat is taken (``SeatTaken``) or the organiser
+    #: starts it with fewer (``SeatsClosed``). The default is only for Python callers: the
+    #: stored form of this version always holds the field.
+    open_seats: tuple[int, ...] = ()
+
+
+@upcaster(GameCreatedV3)
+def _game_created_v3_to_v4(old: GameCreatedV3) -> GameCreated:
+    # Games created before open seats existed had every seat named.
+    return GameCreated(**fields_of(old), open_seats=())
 
 
 @dataclass(frozen=True)
@@ -263,6 +287,36 @@ class PlayerResigned(Payload):
 
 
 @dataclass(frozen=True)
+class SeatTaken(Payload):
+    """A player took an open seat (``pbem.create.open_seats``): the core's ``seats`` read model
+    adds the seat, and the ``games`` one counts the seats still open."""
+
+    TYPE: ClassVar[str] = SEAT_TAKEN
+    seat: int
+    name: str
+    email: str
+    #: the address had never played: it is mailed an invitation, and nothing else until its
+    #: player accepts (as ``GameCreated``'s ``invited``)
+    invited: bool
+    channel: Channel
+
+
+@dataclass(frozen=True)
+class SeatsClosed(Payload):
+    """The organiser started a waiting game with the players who had joined: its open seats
+    are closed and the game is played by ``players`` seats. The fold re-initialises the state
+    here from the same seed with ``config`` (nothing was played before: no action can come
+    before it), so a replay and the offline verifier re-run the game the players played."""
+
+    TYPE: ClassVar[str] = SEATS_CLOSED
+    players: int
+    #: the config the game is played with from here: GameCreated's for ``players`` players
+    #: (``pbem.core.fold.fewer_players_config``)
+    config: dict[str, Any]
+    channel: Channel
+
+
+@dataclass(frozen=True)
 class GameFinished(Payload):
     TYPE: ClassVar[str] = GAME_FINISHED
     outcome: dict[str, Any]
@@ -274,11 +328,14 @@ class GameFinished(Payload):
 register(
     GameCreatedV1,
     GameCreatedV2,
+    GameCreatedV3,
     GameCreated,
     ActionAppliedV1,
     ActionApplied,
     ActionsRetracted,
     PlayerResigned,
+    SeatTaken,
+    SeatsClosed,
     GameFinished,
 )
 

@@ -23,6 +23,7 @@ from engine.core import EngineError, Rules, action_from_json
 from pbem.core.chain import ACTION_APPLIED, canonical_json
 
 ACTIONS_RETRACTED = "ActionsRetracted"
+SEATS_CLOSED = "SeatsClosed"
 
 
 class Action(Protocol):
@@ -51,6 +52,15 @@ class Retraction(Protocol):
     def versions(self) -> Sequence[int]: ...
 
 
+class Closing(Protocol):
+    """What the fold reads of a ``SeatsClosed`` payload."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def config(self) -> Mapping[str, Any]: ...
+
+
 class Event(Protocol):
     @property
     def version(self) -> int: ...
@@ -72,10 +82,22 @@ class FoldError(Exception):
 class Fold:
     """The state of one game as events are folded in, from a base state at a base version."""
 
-    def __init__(self, rules: Rules, state: Any, version: int) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        state: Any,
+        version: int,
+        *,
+        seed: int | None = None,
+        config: Mapping[str, Any] | None = None,
+    ) -> None:
+        """``seed`` and ``config`` (GameCreated's): what a ``SeatsClosed`` re-initialises the
+        state with; a fold from a later base has neither, and none is met after it."""
         self.rules = rules
         self.state = state
         self.version = version
+        self._seed = seed
+        self._config = config
         # (version of an effective action, the state before it): what a retraction restores.
         self._stack: list[tuple[int, Any]] = []
         # Whether an action is one of ``legal_actions``: a game may offer ``is_legal``, the
@@ -89,7 +111,7 @@ class Fold:
     @classmethod
     def from_start(cls, rules: Rules, config: Mapping[str, Any], seed: int) -> Fold:
         """The state right after GameCreated (version 1)."""
-        return cls(rules, rules.initial_state(config, seed), 1)
+        return cls(rules, rules.initial_state(config, seed), 1, seed=seed, config=config)
 
     def apply(self, event: Event, *, check: bool = False) -> None:
         """Fold one event in. ``check``: also check that an action was legal where it was
@@ -103,7 +125,29 @@ class Fold:
             self.state = after
         elif event.type == ACTIONS_RETRACTED:
             self.state = self._retract(event.version, event.payload)
+        elif event.type == SEATS_CLOSED:
+            self.state = self._close_seats(event.version, event.payload, check)
         self.version = event.version
+
+    def _close_seats(self, version: int, p: Closing, check: bool) -> Any:
+        """The game started with the players who joined: the same seed, the reduced config.
+        Safe only because nothing was played: an action before it is refused."""
+        if self._stack:
+            raise FoldError(version, "seats are closed after actions were played")
+        if self._seed is None or self._config is None:
+            raise FoldError(version, "closing seats needs the fold from the game's start")
+        try:
+            if check:
+                # The recorded config must be the created one for that many players: an
+                # organiser cannot change the game by starting it.
+                expected = fewer_players_config(self.rules, self._config, p.players)
+                if canonical_json(expected) != canonical_json(p.config):
+                    raise FoldError(
+                        version, "the recorded config is not the game's with fewer players"
+                    )
+            return self.rules.initial_state(p.config, self._seed)
+        except (EngineError, AttributeError, KeyError, TypeError, ValueError) as e:
+            raise FoldError(version, f"the rules refuse the closed seats: {e}") from e
 
     def _act(self, version: int, p: Action, check: bool) -> Any:
         rules, state = self.rules, self.state
@@ -165,6 +209,18 @@ class Fold:
             raise FoldError(version, "GameFinished recorded but the rules say the game goes on")
         if outcome != recorded:
             raise FoldError(version, "the recorded outcome differs from the engine's")
+
+
+def fewer_players_config(rules: Rules, created: Mapping[str, Any], players: int) -> Any:
+    """GameCreated's config for a game started with ``players``, fewer than its seats: what
+    the rules had filled in by default for the created count is filled in again for the new
+    one (Lancelot's target: 9 for four players, 7 for two), what the organiser chose stays.
+    A choice equal to the old count's default reads as that default (decided here: the
+    normalised config no longer says which it was). The service (``pbem.create.open_seats``)
+    records it in ``SeatsClosed``, and the fold checks the recorded one against it."""
+    defaults = rules.validate_config({"players": created["players"]})
+    chosen = {k: v for k, v in created.items() if k != "players" and defaults.get(k) != v}
+    return rules.validate_config({**chosen, "players": players})
 
 
 def state_hash(rules: Rules, state: Any) -> str:

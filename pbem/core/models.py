@@ -59,6 +59,9 @@ class Game(SQLModel, table=True):
     updated_at: str = Field(max_length=32)
     #: only its seats and its admin see it (GameCreated's ``private``)
     private: bool = False
+    #: seats still open: GameCreated's ``open_seats`` less the ``SeatTaken`` since; 0 once
+    #: started (every seat taken, or ``SeatsClosed``). While above 0 nobody acts.
+    open_seats: int = 0
 
 
 class Seat(SQLModel, table=True):
@@ -83,6 +86,9 @@ class GameSecret(SQLModel, table=True):
     seed: str = Field(max_length=80)
     #: sha256 of the admin token (the token itself is shown once, at creation)
     admin_token_hash: str = Field(max_length=64)
+    #: sha256 of the join link's key of a game created with open seats (shown to the
+    #: organiser once; replaced when the organiser revokes the link), else None
+    join_key_hash: str | None = Field(default=None, max_length=64)
 
 
 class SeatToken(SQLModel, table=True):
@@ -329,3 +335,22 @@ class SeatHandover(SQLModel, table=True):
     agreed_by: str = Field(sa_type=Text)
     #: the version of its SeatHandedOver event, once handed over
     handed_over: int | None = None
+
+
+class SeatJoin(SQLModel, table=True):
+    """Who took an open seat (``pbem.create.open_seats``), for the hourly limits on joins
+    (``pbem.create.limits``). Not a read model: the log does not hold who asked."""
+
+    __tablename__ = "seat_joins"
+    __table_args__ = (
+        Index("ix_seat_joins_requester", "requester", "joined_at"),
+        Index("ix_seat_joins_address", "address_key", "joined_at"),
+    )
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seat: int = Field(primary_key=True)
+    #: as in ``game_requests``: ``ip:<address>``, ``organiser:<key id>`` or ``cli``
+    requester: str = Field(max_length=100)
+    #: the joiner's address normalised for the limits (``pbem.create.limits.limit_key``)
+    address_key: str = Field(max_length=320)
+    joined_at: str = Field(max_length=32)

@@ -12,6 +12,7 @@ from pbem.core import store
 from pbem.core.db import Database
 from pbem.core.models import Event
 from pbem.core.projections import runner as projections
+from pbem.core.projections.games import open_after
 from pbem.core.repository import Repository
 
 
@@ -43,13 +44,21 @@ def appends(
     fold = Repository.fold_from_start(session, rules, events[:1])
     batches: list[projections.Batch] = []
     current: list[ev.StoredEvent] = [events[0]]
+    open_seats = 0
+
+    def owing() -> frozenset[int]:
+        # A game waiting for players asks nobody (as the unit of work decides).
+        nonlocal open_seats
+        open_seats = open_after(open_seats, current)
+        return frozenset() if open_seats else rules.to_act(fold.state)
+
     for e in events[1:]:
         if e.recorded_at != current[-1].recorded_at:
-            batches.append((current, rules.to_act(fold.state)))
+            batches.append((current, owing()))
             current = []
         fold.apply(e)
         current.append(e)
-    batches.append((current, rules.to_act(fold.state)))
+    batches.append((current, owing()))
     return batches
 
 

@@ -57,12 +57,21 @@ class Loaded:
     finished: bool
     outcome: dict[str, Any] | None
     at_head: bool
+    #: seats still open (a game waiting for players: nobody acts until it starts)
+    open_seats: int = 0
+
+    @property
+    def waiting(self) -> bool:
+        """The game waits for players to take its open seats: nobody acts yet."""
+        return self.open_seats > 0
 
     @property
     def to_act(self) -> frozenset[int]:
         # A game the service ended (every other seat resigned) asks nobody to move, though
-        # the engine's state still waits for someone.
-        return frozenset() if self.finished else self.rules.to_act(self.state)
+        # the engine's state still waits for someone; nor does one waiting for players.
+        if self.finished or self.waiting:
+            return frozenset()
+        return self.rules.to_act(self.state)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return self.rules.view(self.state, seat)
@@ -73,7 +82,7 @@ class Loaded:
         return names_for(self.rules, self.state, [s.name for s in self.seats])
 
     def legal(self, seat: int) -> list[str]:
-        if self.finished:
+        if self.finished or self.waiting:
             return []
         return [
             self.rules.format_action(self.state, a)
@@ -82,8 +91,8 @@ class Loaded:
 
     def choices(self, seat: int) -> Choices:
         """The seat's decision as the engine words it (``Rules.choices``): what the pages
-        build their buttons from; empty once the game is over."""
-        if self.finished:
+        build their buttons from; empty once the game is over or while it waits for players."""
+        if self.finished or self.waiting:
             return Choices()
         return choices_of(self.rules, self.state, seat)
 
@@ -103,6 +112,8 @@ class GameHead:
     finished: bool
     #: canonical JSON of the outcome, once finished
     outcome: str | None
+    #: seats still open (the game waits for players)
+    open_seats: int = 0
 
 
 def seat_infos(seats: list[Seat] | tuple[Seat, ...]) -> tuple[SeatInfo, ...]:
@@ -183,6 +194,9 @@ class Repository:
             finished=game.finished and at_head,
             outcome=json.loads(game.outcome) if game.outcome and at_head else None,
             at_head=at_head,
+            # (an earlier version of a started game may have waited: the history shows the
+            # position, which nobody could act on then either)
+            open_seats=game.open_seats if at_head else 0,
         )
 
     def cached_head(self, game: GameHead, seats: tuple[SeatInfo, ...]) -> Loaded | None:
@@ -202,6 +216,7 @@ class Repository:
             finished=game.finished,
             outcome=json.loads(game.outcome) if game.outcome else None,
             at_head=True,
+            open_seats=game.open_seats,
         )
 
     def remember(self, game_id: str, version: int, head_hash: str, state: Any) -> None:
@@ -237,6 +252,8 @@ class Repository:
                 if e.type == ev.ACTIONS_RETRACTED
             ):
                 continue  # a retraction reaches behind the base
+            if any(e.type == ev.SEATS_CLOSED for e in events):
+                continue  # the state is re-initialised there, from the seed: fold from the start
             if isinstance(base_state, str):
                 base_state = rules.load_state(json.loads(base_state))
             fold = Fold(rules, base_state, version)

@@ -30,6 +30,7 @@ from pbem.core.events import StoredEvent
 from pbem.core.models import Game, IdempotencyKey, Seat
 from pbem.core.naming import Names, names_for
 from pbem.core.projections import runner as projections
+from pbem.core.projections.games import open_after
 from pbem.core.repository import Loaded, Repository, SeatInfo, seat_infos, seats_of
 from pbem.core.time_source import Clock, format_time
 
@@ -48,6 +49,19 @@ class AppendContext:
     version: int
     head_hash: str
     seats: tuple[SeatInfo, ...]
+    #: seats open before and after the append (a game waiting for players: nobody acts)
+    open_before: int = 0
+    open_after: int = 0
+
+    @property
+    def to_act_before(self) -> frozenset[int]:
+        if self.open_before or self.state_before is None:
+            return frozenset()
+        return self.rules.to_act(self.state_before)
+
+    @property
+    def to_act_after(self) -> frozenset[int]:
+        return frozenset() if self.open_after else self.rules.to_act(self.state_after)
 
     @property
     def names(self) -> Names:
@@ -141,8 +155,13 @@ class UnitOfWork:
         assert g is not None
         return Loaded(
             g.id, g.game, self.rules, self.state, g.version, g.head_hash, self.seat_infos(),
-            g.finished, self.outcome(), True,
+            g.finished, self.outcome(), True, g.open_seats,
         )  # fmt: skip
+
+    @property
+    def waiting(self) -> bool:
+        """The game waits for players to take its open seats: nobody acts yet."""
+        return self.game is not None and self.game.open_seats > 0
 
     def outcome(self) -> dict[str, Any] | None:
         return json.loads(self.game.outcome) if self.game and self.game.outcome else None
@@ -170,8 +189,13 @@ class UnitOfWork:
             for rule in _LAPSE_RULES:
                 new_events = rule(session, self.game_id, new_events)
         stored = store.append(session, self.game_id, before, self.head_hash, new_events, now)
-        projections.project(session, self.game_id, stored, self.rules.to_act(state_after))
-        if self.game is None:
+        open_before = self.game.open_seats if self.game is not None else 0
+        open_seats = open_after(open_before, stored)
+        # A game waiting for players asks nobody to act: no deadline, no turn mail.
+        to_act = frozenset() if open_seats else self.rules.to_act(state_after)
+        projections.project(session, self.game_id, stored, to_act)
+        if self.game is None or any(e.type == ev.SEAT_TAKEN for e in stored):
+            # (a seat taken: the seats' read model has a row more)
             self.game = session.get(Game, self.game_id)
             self.seats = seats_of(session, self.game_id)
         game = self.game
@@ -179,7 +203,7 @@ class UnitOfWork:
         appending.repository.snapshot_if_due(session, game, self.rules, state_after, before)
         ctx = AppendContext(
             session, game.id, game.game, tuple(stored), self.rules, self.state, state_after,
-            game.version, game.head_hash, self.seat_infos(),
+            game.version, game.head_hash, self.seat_infos(), open_before, open_seats,
         )  # fmt: skip
         for listener in appending.listeners:
             listener.on_appended(ctx)

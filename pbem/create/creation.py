@@ -1,6 +1,7 @@
-"""Creating a game: its seats and tokens, its seed, the invitations of addresses that never
-played, the limits on creations (``pbem.create.limits``), and idempotency (a retry with the
-same key and request gets the same game, even when two arrive at the same moment)."""
+"""Creating a game: its seats and tokens (or seats left open for players to join:
+``pbem.create.open_seats``), its seed, the invitations of addresses that never played, the
+limits on creations (``pbem.create.limits``), and idempotency (a retry with the same key and
+request gets the same game, even when two arrive at the same moment)."""
 
 from __future__ import annotations
 
@@ -84,13 +85,18 @@ class GameCreation:
             asker = invitations.requester_for(self.settings, organiser_key, requester)
         game_requests.check_key(idempotency_key)
         rules = self.repository.rules_for(game)
-        seats = check_players(players, rules)
-        if "players" in config and config["players"] != len(seats):
-            raise BadRequest(
-                f"The config says {config['players']} players but {len(seats)} were named."
-            )
+        # Open seats (``{"open": true}``) come after the named ones, whatever their place in
+        # the list: the seats taken are then always the first ones, and a game started with
+        # fewer players keeps its seats' numbers (``pbem.create.open_seats``).
+        named = [p for p in players if not p.get("open")]
+        open_count = len(players) - len(named)
+        seats = check_players(named, rules, open_seats=open_count)
+        total = len(seats) + open_count
+        if "players" in config and config["players"] != total:
+            given = f"{total} were named" if not open_count else f"{total} seats were given"
+            raise BadRequest(f"The config says {config['players']} players but {given}.")
         try:
-            normalised = rules.validate_config({**config, "players": len(seats)})
+            normalised = rules.validate_config({**config, "players": total})
             seed = secrets.randbits(128)
             state = rules.initial_state(normalised, seed)
             ev.canonical_json(normalised)  # refuses what cannot be stored, before anything is
@@ -106,16 +112,24 @@ class GameCreation:
         hashed_config: Mapping[str, Any] = normalised
         if timing.enabled:
             hashed_config = {"config": normalised, "time_control": timing.to_json()}
-        hashed_request = game_requests.request_hash(game, hashed_config, seats, private)
+        # (a request without open seats hashes as before they existed)
+        asked_seats = [*seats, *({"open": True} for _ in range(open_count))]
+        hashed_request = game_requests.request_hash(game, hashed_config, asked_seats, private)
         hashed_key = None
+        join_key: str | None = None
         if idempotency_key is None:
             tokens = [credentials.new_token() for _ in seats]
             admin_token = credentials.new_token()
+            if open_count:
+                join_key = credentials.new_token()
         else:
             hashed_key = game_requests.key_hash(idempotency_key, asker)
             tokens, admin_token = game_requests.derived_tokens(
                 self.settings.secret_key, hashed_key, len(seats)
             )
+            if open_count:
+                join_key = game_requests.derived_join_key(self.settings.secret_key, hashed_key)
+        open_seats = tuple(range(len(seats), total))
 
         def answer(game_id: str, version: int, head_hash: str) -> Created:
             return Created(
@@ -127,6 +141,8 @@ class GameCreation:
                     for i, (s, t) in enumerate(zip(seats, tokens, strict=True))
                 ),
                 admin_token=admin_token,
+                open_seats=open_seats,
+                join_key=join_key,
             )
 
         def earlier() -> Created | None:
@@ -174,6 +190,7 @@ class GameCreation:
                             channel=channel,
                             private=private,
                             invited=invited,
+                            open_seats=open_seats,
                         ),
                     ]
                     if timing.enabled:
@@ -182,12 +199,20 @@ class GameCreation:
                                 time_control=timing.to_json(), by="creator", channel=channel
                             )
                         )
-                    new_events.append(
-                        creation_events.GameStarted(to_act=tuple(sorted(rules.to_act(state))))
-                    )
+                    if not open_seats:
+                        # A game with open seats starts when they are taken (or closed).
+                        new_events.append(
+                            creation_events.GameStarted(to_act=tuple(sorted(rules.to_act(state))))
+                        )
                     new_events.extend(linked)
                     credentials.keep(
-                        work.session, game_id, seed, admin_token, tokens, admin_token_hash
+                        work.session,
+                        game_id,
+                        seed,
+                        admin_token,
+                        tokens,
+                        admin_token_hash=admin_token_hash,
+                        join_key=join_key,
                     )
                     stored = work.append(new_events, state)
                     game_requests.record(

@@ -23,6 +23,11 @@ COMMITTED each statement reads what was committed before it began, so the counti
 follows the lock sees every creation that held it before.
 
 The operator's own creations (the command line) are recorded but not limited.
+
+Taking an open seat (``pbem.create.open_seats``) counts as a creation naming the joiner's
+address, against the joiner's client address (its seat counts in ``creation_addresses``),
+and besides, in any hour: ``joins_per_requester_per_hour`` seats taken from one client
+address, ``joins_per_address_per_hour`` seats taken by one address (``seat_joins``).
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ from sqlmodel import Session, col, select
 
 from pbem.app.config import Settings
 from pbem.core.errors import TooManyRequests
-from pbem.core.models import CreationAddress
+from pbem.core.models import CreationAddress, SeatJoin
 from pbem.core.time_source import format_time
 from pbem.create.invitations import CLI
 
@@ -161,4 +166,81 @@ def record(
                     created_at=created_at,
                 )
             )
+    session.flush()
+
+
+# -- joining open seats ------------------------------------------------------------------------
+
+#: The window of the limits on joins.
+HOUR = timedelta(hours=1)
+
+
+def check_join(
+    session: Session,
+    settings: Settings,
+    now: datetime,
+    requester: str,
+    email: str,
+    invited: bool,
+) -> None:
+    """TooManyRequests when taking an open seat with ``email`` would pass a limit: the hourly
+    limits on joins (per requester, per address), then those of a creation naming that one
+    address (a join mails it as a creation would). Run after ``serialise``."""
+    limits = settings.invitations
+    since = format_time(now - HOUR)
+    if requester != CLI and limits.joins_per_requester_per_hour > 0:
+        joined = int(
+            session.exec(
+                select(func.count())
+                .select_from(SeatJoin)
+                .where(SeatJoin.requester == requester, col(SeatJoin.joined_at) > since)
+            ).one()
+        )
+        if joined + 1 > limits.joins_per_requester_per_hour:
+            raise TooManyRequests(
+                f"{joined} seats have been taken from your address in the last hour, the most "
+                f"allowed ({limits.joins_per_requester_per_hour}): try again later."
+            )
+    if limits.joins_per_address_per_hour > 0:
+        joined = int(
+            session.exec(
+                select(func.count())
+                .select_from(SeatJoin)
+                .where(SeatJoin.address_key == limit_key(email), col(SeatJoin.joined_at) > since)
+            ).one()
+        )
+        if joined + 1 > limits.joins_per_address_per_hour:
+            raise TooManyRequests(
+                f"{email} has taken {joined} open seats in the last hour, the most one address "
+                f"may ({limits.joins_per_address_per_hour}): try again later."
+            )
+    check(session, settings, now, requester, [email], (0,) if invited else ())
+
+
+def record_join(
+    session: Session,
+    game_id: str,
+    seat: int,
+    requester: str,
+    email: str,
+    invited: bool,
+    joined_at: str,
+) -> None:
+    """Count this join against its requester and its address (hourly and daily)."""
+    key = limit_key(email)
+    session.add(
+        SeatJoin(
+            game_id=game_id, seat=seat, requester=requester, address_key=key, joined_at=joined_at
+        )
+    )
+    session.add(
+        CreationAddress(
+            game_id=game_id,
+            seat=seat,
+            requester=requester,
+            address_key=key,
+            invited=invited,
+            created_at=joined_at,
+        )
+    )
     session.flush()

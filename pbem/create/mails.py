@@ -95,11 +95,13 @@ def _invited(append: AppendMails) -> SeatMail | None:
     if not waiting:
         return None
     created = ev.GAME_CREATED in append.types
+    # An open seat taken by an address that never played: its invitation now.
+    taken = _taken(append)
 
     def mail(seat: SeatInfo) -> Mail | None:
         if seat.seat not in waiting:
             return None
-        if not created:
+        if not created and seat.seat not in taken:
             return NO_MAIL  # nothing but the invitation until the player accepts
         text = invitation_text(
             ctx.session, append.settings, ctx.rules, ctx.game_id, seat.seat, append.names,
@@ -146,6 +148,37 @@ def _time_control(append: AppendMails) -> str | None:
     return None
 
 
+def _taken(append: AppendMails) -> frozenset[int]:
+    """The open seats taken in this append."""
+    return frozenset(p.seat for e in append.events if isinstance(p := e.payload, ev.SeatTaken))
+
+
+def waiting_line(open_seats: int) -> str:
+    """What a waiting game's mails and pages say of it."""
+    more = "1 more player" if open_seats == 1 else f"{open_seats} more players"
+    return f"The game starts when {more} have joined (or when its organiser starts it)."
+
+
+def _waiting(append: AppendMails) -> SeatMail | None:
+    """A game waiting for players: each seat named at its creation, and each player taking an
+    open seat (not invited: an invited one gets its invitation), is told it has a seat and
+    that the game starts when every seat is taken. Nothing to the others."""
+    ctx = append.ctx
+    if not ctx.open_after:
+        return None
+    new = (
+        frozenset(s.seat for s in ctx.seats) if ev.GAME_CREATED in append.types else _taken(append)
+    )
+
+    def mail(seat: SeatInfo) -> Mail | None:
+        if seat.seat not in new:
+            return None
+        headline = "you have a seat in this game."
+        return Mail("notice", append.notice(seat, headline, waiting_line(ctx.open_after)))
+
+    return mail
+
+
 def _started(append: AppendMails) -> SeatMail:
     asked = "You will get a mail when it is your turn."
     if (timing := _time_control(append)) is not None:
@@ -158,5 +191,9 @@ def _started(append: AppendMails) -> SeatMail:
 INVITED = MailPlanner(_invited)
 #: A player accepted its invitation: the game as it stands (its turn, or a notice).
 JOINED = MailPlanner(_joined, on=frozenset({creation_events.INVITATION_ACCEPTED}))
-#: The game started: a notice to every seat not invited (and not to act first).
-STARTED = MailPlanner(_started, on=frozenset({ev.GAME_CREATED}))
+#: The game started (at its creation, or when its open seats were filled or closed): a notice
+#: to every seat not invited (and not to act first).
+STARTED = MailPlanner(_started, on=frozenset({creation_events.GAME_STARTED}))
+#: A game waiting for players: its seats named at creation, and each player who takes an open
+#: seat, are told so.
+WAITING = MailPlanner(_waiting, on=frozenset({ev.GAME_CREATED, ev.SEAT_TAKEN}))

@@ -1,5 +1,6 @@
 """The ``invitations`` read model: each seat whose address had never played when its game was
-created (GameCreated's ``invited``), and when its player accepted (InvitationAccepted)."""
+created (GameCreated's ``invited``) or when it took an open seat (SeatTaken's ``invited``), and
+when its player accepted (InvitationAccepted)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,14 @@ def project(
                 row.accepted_at = e.recorded_at
                 row.accepted_version = e.version
                 session.add(row)
+        elif isinstance(p, ev.SeatTaken) and p.invited:
+            # An open seat taken by an address that never played: invited as at creation.
+            session.add(
+                Invitation(
+                    game_id=game_id, seat=p.seat, address=p.email.lower(), invited_at=e.recorded_at
+                )
+            )
+            session.flush()
         elif isinstance(p, creation_events.InvitationAccepted):
             row = session.get(Invitation, (game_id, p.seat))
             if row is not None and row.accepted_at is None:
@@ -48,7 +57,7 @@ def project(
                 session.add(row)
 
 
-_TYPES = {ev.GAME_CREATED, creation_events.INVITATION_ACCEPTED}
+_TYPES = {ev.GAME_CREATED, ev.SEAT_TAKEN, creation_events.INVITATION_ACCEPTED}
 
 
 #: registered by the composition root (``pbem.app.bootstrap.register_features``)

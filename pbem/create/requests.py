@@ -74,6 +74,14 @@ def derived_tokens(secret: str, hashed_key: str, seats: int) -> tuple[list[str],
     return [token(f"seat {i}") for i in range(seats)], token("admin")
 
 
+def derived_join_key(secret: str, hashed_key: str) -> str:
+    """The key of the join link of the creation with this key (its open seats)."""
+    digest = hmac.new(
+        secret.encode(), f"pbem creation\0{hashed_key}\0join".encode(), hashlib.sha256
+    ).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode()
+
+
 def find(
     session: Session, hashed_key: str, hashed_request: str, requester: str
 ) -> GameRequest | None:

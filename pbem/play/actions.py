@@ -16,37 +16,42 @@ from pbem.mail.outbound.headers import check_display_name, clean_address
 MAX_NAME = 200
 
 
-def check_players(players: Sequence[Mapping[str, Any]], rules: Rules) -> list[dict[str, Any]]:
-    if len(players) not in rules.player_counts:
+def check_players(
+    players: Sequence[Mapping[str, Any]], rules: Rules, *, open_seats: int = 0
+) -> list[dict[str, Any]]:
+    """The named players, checked; ``open_seats`` more seats are left for players to join
+    (the count of both together must be one the rules are played by)."""
+    total = len(players) + open_seats
+    if total not in rules.player_counts:
         counts = ", ".join(map(str, rules.player_counts))
-        raise BadRequest(f"{rules.name} is played by {counts} players, not {len(players)}.")
-    seats = []
-    for i, p in enumerate(players):
-        name = str(p.get("name") or "").strip()
-        email = p.get("email") or None
-        if (
-            not name
-            or len(name) > MAX_NAME
-            or any(ord(c) < 32 or c in "\u2028\u2029" for c in name)
-        ):
-            raise BadRequest(
-                f"Player {i + 1} needs a name of 1 to {MAX_NAME} printable characters."
-            )
+        raise BadRequest(f"{rules.name} is played by {counts} players, not {total}.")
+    return [
+        checked_player(p.get("name"), p.get("email"), f"Player {i + 1}")
+        for i, p in enumerate(players)
+    ]
+
+
+def checked_player(name: Any, email: Any, who: str) -> dict[str, Any]:
+    """A player's name and address, checked (BadRequest saying what is wrong with ``who``'s):
+    the name printable and not read as a link, the address one the mail layer can write."""
+    name = str(name or "").strip()
+    email = email or None
+    if not name or len(name) > MAX_NAME or any(ord(c) < 32 or c in "\u2028\u2029" for c in name):
+        raise BadRequest(f"{who} needs a name of 1 to {MAX_NAME} printable characters.")
+    try:
+        check_display_name(name)
+        check_player_name(name)
+    except ValueError as e:
+        raise BadRequest(f"{who}'s name {e}.") from None
+    if email is not None:
+        email = str(email).strip()
         try:
-            check_display_name(name)
-            check_player_name(name)
+            # The check the mail layer makes before it writes the address in a header:
+            # an address accepted here must never make a notification fail later.
+            clean_address(email)
         except ValueError as e:
-            raise BadRequest(f"Player {i + 1}'s name {e}.") from None
-        if email is not None:
-            email = str(email).strip()
-            try:
-                # The check the mail layer makes before it writes the address in a header:
-                # an address accepted here must never make a notification fail later.
-                clean_address(email)
-            except ValueError as e:
-                raise BadRequest(f"Player {i + 1}'s email is not an address: {e}.") from None
-        seats.append({"name": name, "email": email})
-    return seats
+            raise BadRequest(f"{who}'s email is not an address: {e}.") from None
+    return {"name": name, "email": email}
 
 
 def seats_text(seats: frozenset[int]) -> str:

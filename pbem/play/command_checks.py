@@ -31,6 +31,8 @@ StalePolicy = Literal["strict", "own_moves_ok", "same_decision"]
 def check_can_act(txn: UnitOfWork, seat: int) -> None:
     if not 0 <= seat < len(txn.seats):
         raise Forbidden(f"There is no seat {seat} in this game.")
+    if txn.waiting:
+        raise Conflict(not_started(txn.game.open_seats if txn.game else 0))
     if txn.seats[seat].resigned:
         names = names_for(txn.rules, txn.state, [s.name for s in txn.seats])
         raise Forbidden(f"{names.of(seat)} has resigned from this game.")
@@ -145,3 +147,12 @@ def hidden_from(session: Session, game: Game, token: str | None) -> bool:
 def no_such_game(game_id: str) -> GameNotFound:
     # The very words of ``game_or_404``: a private game reads as one that does not exist.
     return GameNotFound(f"There is no game {game_id!r}.")
+
+
+def not_started(open_seats: int) -> str:
+    """What a seat is told when it acts in a game still waiting for players."""
+    more = "1 more player" if open_seats == 1 else f"{open_seats} more players"
+    return (
+        f"The game has not started yet: it is waiting for {more} to join. Nobody can move "
+        "until every seat is taken or the organiser starts it with the players who joined."
+    )

@@ -67,6 +67,7 @@ _VIEWER = (
         col(Seat.resigned),
         col(SeatToken.seat),
         col(GameSecret.admin_token_hash),
+        col(Game.open_seats),
     )
     .outerjoin(Seat, col(Seat.game_id) == col(Game.id))
     .outerjoin(
@@ -233,7 +234,7 @@ class GameQueries:
         game = GameHead(
             id=first[0], game=first[1], rules_version=first[2], version=first[3],
             head_hash=first[4], private=bool(first[5]), finished=bool(first[6]),
-            outcome=first[7],
+            outcome=first[7], open_seats=int(first[14]),
         )  # fmt: skip
         token_seat, admin_hash = first[12], first[13]
         admin = bool(token and admin_hash) and secrets.compare_digest(
@@ -304,6 +305,8 @@ class GameQueries:
                 "version": g.version,
                 "to_act": json.loads(g.to_act),
                 "finished": g.finished,
+                # seats still open: the game waits for players (``pbem.create.open_seats``)
+                "open_seats": g.open_seats,
                 "players": names.get(g.id, []),
                 "updated_at": g.updated_at,
             }

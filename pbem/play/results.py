@@ -26,6 +26,27 @@ class Created:
     head_hash: str
     seats: tuple[CreatedSeat, ...]
     admin_token: str
+    #: the seats left open for players to join (``pbem.create.open_seats``)
+    open_seats: tuple[int, ...] = ()
+    #: the key of the game's join link (shown once), when it has open seats
+    join_key: str | None = None
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A player took an open seat: its seat, its token (shown once) and whether the game
+    started with it (the last seat taken)."""
+
+    game_id: str
+    seat: int
+    name: str
+    email: str
+    token: str
+    #: the address had never played: an invitation was mailed to it
+    invited: bool
+    started: bool
+    #: seats still open after this one
+    open_seats: int
 
 
 @dataclass(frozen=True)

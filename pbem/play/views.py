@@ -238,6 +238,9 @@ def _visible_data(e: StoredEvent, viewer: int | None, revealed: dict[int, bool])
             {"seat": s.seat, "name": s.name, "email": s.email if s.seat == viewer else None}
             for s in p.seats
         ]
+    elif isinstance(p, ev.SeatTaken) and p.seat != viewer:
+        # The joiner's address is its own (as GameCreated's seats' are).
+        data["email"] = None
     elif isinstance(p, ev.ActionApplied):
         if p.secret and not own and not revealed.get(e.version, False):
             return {
@@ -346,6 +349,10 @@ def event_text(
     if kind == creation_events.GAME_STARTED:
         to_act = names.many(d["to_act"]) if names is not None else str(d["to_act"])
         return f"started; to act: {to_act}"
+    if kind == ev.SEAT_TAKEN:
+        return f"{d['name']} took an open seat (seat {d['seat']})"
+    if kind == ev.SEATS_CLOSED:
+        return f"the organiser closed the open seats: {d['players']} players"
     if kind == undo_events.UNDO_REQUESTED:
         taken = moves_text(d["versions"], moves)
         if taken:

@@ -27,11 +27,19 @@ def keep(
     admin_token: str,
     seat_tokens: list[str],
     admin_token_hash: str | None = None,
+    join_key: str | None = None,
 ) -> None:
-    """``admin_token_hash``: kept instead of ``admin_token``'s (a rematch keeps its finished
+    """The new game's secrets: its seed, and the hashes of its tokens and join link's key.
+    ``admin_token_hash``: kept instead of ``admin_token``'s (a rematch keeps its finished
     game's administrator)."""
-    admin = admin_token_hash or token_hash(admin_token)
-    session.add(GameSecret(game_id=game_id, seed=str(seed), admin_token_hash=admin))
+    session.add(
+        GameSecret(
+            game_id=game_id,
+            seed=str(seed),
+            admin_token_hash=admin_token_hash or token_hash(admin_token),
+            join_key_hash=token_hash(join_key) if join_key else None,
+        )
+    )
     session.add_all(
         SeatToken(game_id=game_id, seat=i, token_hash=token_hash(t))
         for i, t in enumerate(seat_tokens)
@@ -85,3 +93,30 @@ def seed(session: Session, game_id: str) -> str:
     secret = session.get(GameSecret, game_id)
     assert secret is not None, f"game {game_id} has no kept seed"
     return secret.seed
+
+
+def add_seat_token(session: Session, game_id: str, seat: int) -> str:
+    """A bearer token for a seat taken after the game was created (an open seat): returned,
+    its only copy."""
+    token = new_token()
+    session.add(SeatToken(game_id=game_id, seat=seat, token_hash=token_hash(token)))
+    return token
+
+
+def is_join_key(session: Session, game_id: str, key: str | None) -> bool:
+    """Whether ``key`` is the key of the game's join link (as it is now: a revoked one is not)."""
+    secret = session.get(GameSecret, game_id)
+    if secret is None or secret.join_key_hash is None or not key:
+        return False
+    return secrets.compare_digest(secret.join_key_hash, token_hash(key))
+
+
+def replace_join_key(session: Session, game_id: str) -> str:
+    """A new key for the game's join link (returned: its only copy); the old link stops
+    working from the commit on."""
+    secret = session.get(GameSecret, game_id)
+    assert secret is not None, f"game {game_id} has no secrets"
+    key = new_token()
+    secret.join_key_hash = token_hash(key)
+    session.add(secret)
+    return key

@@ -87,7 +87,7 @@ def test_a_finished_lancaster_game_verifies_offline_and_its_scores_are_the_servi
     bundle = export_game(database_of(service), gid)
     assert bundle["seed"] is not None and bundle["seen_by"] == "everything"
     # The events as stored: GameCreated in its stored schema version, hashes recomputable.
-    assert [e["schema_version"] for e in bundle["events"][:1]] == [3]
+    assert [e["schema_version"] for e in bundle["events"][:1]] == [4]
     report = verify_bundle(bundle)
     assert report.ok, report.problems
     assert report.replayed and report.commitments_checked > 0 and report.sealed == 0

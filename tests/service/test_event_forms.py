@@ -71,6 +71,14 @@ EXAMPLES: dict[tuple[str, int], list[dict[str, Any]]] = {
         {**CREATED_V1, "private": False, "invited": [1]},
         {**CREATED_V1, "config": {}, "seats": [], "private": True, "invited": []},
     ],
+    (ev.GAME_CREATED, 4): [
+        {**CREATED_V1, "private": False, "invited": [1], "open_seats": []},
+        {**CREATED_V1, "seats": SEATS[:1], "private": True, "invited": [], "open_seats": [1]},
+    ],
+    (ev.SEAT_TAKEN, 1): [
+        {"seat": 1, "name": "Cy", "email": "cy@example.org", "invited": True, "channel": "web"}
+    ],
+    (ev.SEATS_CLOSED, 1): [{"players": 2, "config": {"players": 2}, "channel": "api"}],
     (creation_events.GAME_STARTED, 1): [{"to_act": [0, 1]}, {"to_act": []}],
     (ev.ACTION_APPLIED, 1): [APPLIED_V1, {**APPLIED_V1, "secret": True, "nonce": SALT}],
     (ev.ACTION_APPLIED, 2): [
@@ -188,8 +196,12 @@ EXAMPLES: dict[tuple[str, int], list[dict[str, Any]]] = {
 
 #: what an old version reads as once upcast to the current one (what the API shows)
 UPCAST: dict[tuple[str, int], list[dict[str, Any]]] = {
-    (ev.GAME_CREATED, 1): [{**CREATED_V1, "private": False, "invited": []}],
-    (ev.GAME_CREATED, 2): [{**CREATED_V1, "private": True, "invited": []}],
+    (ev.GAME_CREATED, 1): [{**CREATED_V1, "private": False, "invited": [], "open_seats": []}],
+    (ev.GAME_CREATED, 2): [{**CREATED_V1, "private": True, "invited": [], "open_seats": []}],
+    (ev.GAME_CREATED, 3): [
+        {**CREATED_V1, "private": False, "invited": [1], "open_seats": []},
+        {**CREATED_V1, "config": {}, "seats": [], "private": True, "invited": [], "open_seats": []},
+    ],
     (ev.ACTION_APPLIED, 1): [
         {**APPLIED_V1, "commitment": None},
         {**APPLIED_V1, "secret": True, "nonce": SALT, "commitment": None},

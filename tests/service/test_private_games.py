@@ -64,7 +64,7 @@ def test_only_its_seats_and_admin_can_see_a_private_game(service: GameService) -
     public = service.create_game("lancelot", {}, PLAYERS)
     created = service.raw_events(private.id)[0].payload
     assert isinstance(created, ev.GameCreated) and created.private is True
-    assert service.raw_events(private.id)[0].schema_version == 3
+    assert service.raw_events(private.id)[0].schema_version == 4
     assert not service.can_see(private.id)
     assert not service.can_see(private.id, token="nope")
     assert not service.can_see(private.id, token=public.admin_token)
@@ -140,6 +140,7 @@ def _store_as_version_1(database: Database, gid: str) -> None:
             if type_ == ev.GAME_CREATED:
                 assert payload.pop("private") is False
                 payload.pop("invited")  # V3's field, which came later still
+                assert payload.pop("open_seats") == []  # V4's, later again
                 schema_version = 1
             stored = ev.canonical_json(payload)
             digest = ev.chain_hash(

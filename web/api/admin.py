@@ -1,6 +1,7 @@
 """Game administration under ``/api/v1/games/<id>/admin``, guarded by the admin token shown
 once at the game's creation (``Authorization: Bearer <admin token>``): resign a seat for a
-player who left, end the game, read its whole log as an operator sees it, and see and
+player who left, end the game, start a game waiting for players with those who joined,
+replace its join link, read its whole log as an operator sees it, and see and
 resolve its disputes with all their evidence."""
 
 from __future__ import annotations
@@ -66,6 +67,21 @@ def substitute(game_id: str) -> Any:
 def end_game(game_id: str) -> Any:
     """End the game: every seat still playing resigns; the seed is revealed."""
     return _result(_service().admin_end(game_id, bearer_token()))
+
+
+@admin.post("/start")
+def start_now(game_id: str) -> Any:
+    """Start a game waiting for players with those who joined (where the rules allow it)."""
+    players = _service().start_game_now(game_id, bearer_token(), channel="api")
+    return jsonify({"players": players, "version": _service().load(game_id).version}), 201
+
+
+@admin.post("/join-link")
+def new_join_link(game_id: str) -> Any:
+    """Replace the game's join link: the old one no longer opens it (shown once)."""
+    key = _service().revoke_join_link(game_id, bearer_token())
+    base = _service().settings.base_url.rstrip("/")
+    return jsonify({"join_link": f"{base}/games/{game_id}/join?key={key}"}), 201
 
 
 @admin.get("/log")

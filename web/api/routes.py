@@ -90,6 +90,10 @@ def _private_games() -> None:
     no such game, whatever the endpoint (a 403 would confirm it exists). The same read says
     which seat the token opens, for the endpoint (one read per request, not one per check)."""
     game_id = (request.view_args or {}).get("game_id")
+    if request.endpoint == "api.JoinSeat":
+        # Joining a private game needs its join link's key, which the command checks
+        # (without it: "no such game", as here).
+        return
     if game_id is not None:
         g.api_viewer = service().viewer(game_id, bearer_token())
 
@@ -154,6 +158,54 @@ class Games(MethodView):
             "seats": [{"seat": x.seat, "name": x.name, "token": x.token} for x in created.seats],
             "admin_token": created.admin_token,
             "private": body["private"],
+            "open_seats": list(created.open_seats),
+            "join_link": join_link(created.id, created.join_key) if created.join_key else None,
+        }
+
+
+def join_link(game_id: str, key: str | None) -> str:
+    """The join page of a game: with the key, the link a private game is joined by."""
+    base = service().settings.base_url.rstrip("/")
+    return f"{base}/games/{game_id}/join" + (f"?key={key}" if key else "")
+
+
+@blp.route("/games/open")
+class OpenGames(MethodView):
+    @blp.response(200, s.OpenGamesOut)
+    def get(self) -> dict[str, Any]:
+        """The public games waiting for players (never a private one, nor one started)."""
+        return {
+            "games": [
+                {**g.to_json(), "join_link": join_link(g.id, None)} for g in service().open_games()
+            ]
+        }
+
+
+@blp.route("/games/<game_id>/join")
+class JoinSeat(MethodView):
+    @blp.arguments(s.JoinIn)
+    @blp.response(201, s.JoinedOut)
+    @_errors(400, 404, 409, 413, 429)
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Take an open seat: your name (unique in the game) and your address, which gets the
+        game's mails (an invitation first, if it never played here). A private game needs its
+        join link's key. The game starts when its last open seat is taken."""
+        joined = service().join_game(
+            game_id,
+            body["name"],
+            body["email"],
+            channel=CHANNEL,
+            requester=client_requester(request.remote_addr),
+            join_key=body["join_key"],
+        )
+        return {
+            "game_id": joined.game_id,
+            "seat": joined.seat,
+            "name": joined.name,
+            "token": joined.token,
+            "invited": joined.invited,
+            "started": joined.started,
+            "open_seats": joined.open_seats,
         }
 
 

@@ -3,7 +3,9 @@ and describe responses in the OpenAPI document."""
 
 from __future__ import annotations
 
-from marshmallow import RAISE, Schema, fields, validate
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from web.numbers import WholeNumber
 
@@ -19,8 +21,41 @@ class Strict(Schema):
 
 
 class PlayerIn(Strict):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    name = fields.String(load_default=None, validate=validate.Length(min=1, max=200))
     email = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=320))
+    open = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "an open seat, for a player to join later (no name, no email); "
+            "open seats come after the named ones"
+        },
+    )
+
+    @validates_schema
+    def _named_or_open(self, data: dict[str, Any], **_: Any) -> None:
+        if data.get("open") and (data.get("name") or data.get("email")):
+            raise ValidationError("an open seat has no name or email", "name")
+        if not data.get("open") and not data.get("name"):
+            raise ValidationError("Missing data for required field.", "name")
+
+
+class JoinIn(Strict):
+    name = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=200),
+        metadata={"description": "your name as the other players will see it", "example": "Cy"},
+    )
+    email = fields.String(
+        required=True,
+        validate=validate.Length(min=3, max=320),
+        metadata={"description": "the game's mails go here (an invitation first, if new)"},
+    )
+    join_key = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(max=200),
+        metadata={"description": "the key of a private game's join link (its 'key' parameter)"},
+    )
 
 
 class CreateGameIn(Strict):
@@ -206,6 +241,39 @@ class CreatedOut(Schema):
     seats = fields.List(fields.Nested(SeatCreatedOut))
     admin_token = fields.String()
     private = fields.Boolean()
+    open_seats = fields.List(
+        fields.Integer(), metadata={"description": "the seats left open for players to join"}
+    )
+    join_link = fields.String(
+        allow_none=True,
+        metadata={"description": "the join link (shown once): anyone with it may take a seat"},
+    )
+
+
+class JoinedOut(Schema):
+    game_id = fields.String()
+    seat = fields.Integer()
+    name = fields.String()
+    token = fields.String(metadata={"description": "your seat token, shown once"})
+    invited = fields.Boolean(
+        metadata={"description": "an invitation was mailed: accept it to get the game's mails"}
+    )
+    started = fields.Boolean(metadata={"description": "yours was the last open seat"})
+    open_seats = fields.Integer(metadata={"description": "seats still open"})
+
+
+class OpenGameOut(Schema):
+    id = fields.String()
+    game = fields.String()
+    players = fields.List(fields.String())
+    seats = fields.Integer()
+    open_seats = fields.Integer()
+    created_at = fields.String()
+    join_link = fields.String()
+
+
+class OpenGamesOut(Schema):
+    games = fields.List(fields.Nested(OpenGameOut))
 
 
 class EventOut(Schema):
@@ -271,6 +339,9 @@ class GameSummaryOut(Schema):
     version = fields.Integer()
     to_act = fields.List(fields.Integer())
     finished = fields.Boolean()
+    open_seats = fields.Integer(
+        metadata={"description": "seats still open: the game waits for players to join"}
+    )
     players = fields.List(fields.String())
     updated_at = fields.String()
 

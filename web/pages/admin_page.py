@@ -34,6 +34,7 @@ from pbem.disputes.rules import MAX_TEXT
 from web.pages import common as pc
 from web.pages.admin_links import take_admin_link
 from web.pages.game_page import TOP
+from web.pages.open_seats import join_url
 
 admin_page = Blueprint("admin", __name__)
 
@@ -97,6 +98,8 @@ def _page(game_id: str, *, alert: str | None = None, status: int = 200) -> tuple
         admin=True,
         notices=get_flashed_messages(category_filter=["admin"]),
         alert=alert,
+        open_seats=loaded.open_seats,
+        joined=len(loaded.seats),
     )
     return html, status
 
@@ -228,6 +231,30 @@ def resolve(game_id: str, dispute: int) -> Any:
             f"Dispute {dispute} upheld: version(s) {taken} taken back."
             if taken
             else (f"Dispute {dispute} upheld.")
+        )
+
+    return _command(game_id, act)
+
+
+@admin_page.post("/games/<game_id>/admin/start")
+def start_now(game_id: str) -> Any:
+    """Start a game waiting for players with those who joined (``pbem.create.open_seats``)."""
+
+    def act(token: str) -> str:
+        players = pc.service().start_game_now(game_id, token, channel=CHANNEL)
+        return f"The game has started with {players} players."
+
+    return _command(game_id, act)
+
+
+@admin_page.post("/games/<game_id>/admin/join-link")
+def new_join_link(game_id: str) -> Any:
+    """Replace the game's join link: the old one stops working; the new one is shown once."""
+
+    def act(token: str) -> str:
+        key = pc.service().revoke_join_link(game_id, token)
+        return (
+            f"The old join link no longer works. The new one (shown once): {join_url(game_id, key)}"
         )
 
     return _command(game_id, act)

@@ -162,6 +162,12 @@ def log_lines(events: Sequence[dict[str, Any]], names: Names) -> list[LogLine]:
             text = f"Game of {str(d['game']).title()} created (rules version {d['rules_version']})"
         elif kind == creation_events.GAME_STARTED:
             text = f"The game starts; to act: {names.many(d['to_act'])}"
+        elif kind == ev.SEAT_TAKEN:
+            who = str(d["name"])
+            text = f"{who} takes an open seat"
+        elif kind == ev.SEATS_CLOSED:
+            who = "organiser"
+            text = f"The organiser starts the game with the {d['players']} players who joined"
         elif kind == undo_events.UNDO_REQUESTED:
             text = f"{who} asks to go back to version {d['to_version']}"
         elif kind == undo_events.UNDO_DECIDED:

@@ -65,6 +65,10 @@ def render_game(
         mine = svc.seat_settings(game_id, seat)
         mine["by_mail"] = opened_by_mail(game_id)
     end = _end(game_id, seat, doc, names, lines) if doc["finished"] else None
+    # A game waiting for players: how many more, and (a public one) where to join.
+    join = None
+    if loaded.waiting and svc.can_see(game_id):
+        join = url_for("pages.open_seats.join_page", game_id=game_id)
     html = render_template(
         "game.html",
         g=doc,
@@ -92,6 +96,8 @@ def render_game(
         until_typed=until_typed,
         zone_typed=zone_typed,
         end=end,
+        open_seats=loaded.open_seats,
+        join=join,
         address_needs_mail=ADDRESS_NEEDS_MAIL,
         # a browser holding the game's admin link is offered its administrator's page
         is_admin=svc.is_admin(game_id, held_admin(game_id)),

@@ -1,4 +1,5 @@
-"""Create a game (``/new``): the game, its variants, the players' names and e-mail addresses.
+"""Create a game (``/new``): the game, its variants, the players' names and e-mail addresses,
+or seats left open for players to join (``pbem.create.open_seats``).
 
 Each field is checked before the service is asked, so an error shows next to its field and
 the form comes back as it was typed. On success the service creates the game (which mails
@@ -39,7 +40,11 @@ MAX_NAME = 200
 def _form() -> dict[str, Any]:
     form = request.form
     players = [
-        {"name": form.get(f"name{i}", "").strip(), "email": form.get(f"email{i}", "").strip()}
+        {
+            "name": form.get(f"name{i}", "").strip(),
+            "email": form.get(f"email{i}", "").strip(),
+            "open": bool(form.get(f"open{i}")),
+        }
         for i in range(ROWS)
     ]
     values: dict[str, Any] = {
@@ -62,6 +67,14 @@ def _check(values: dict[str, Any]) -> dict[str, str]:
         errors["game"] = "Choose the game to play."
     filled = 0
     for i, p in enumerate(values["players"]):
+        if p.get("open"):
+            filled += 1
+            if p["name"] or p["email"]:
+                errors[f"name{i}"] = (
+                    "An open seat is for a player to join later: clear this row's name and "
+                    "address, or untick 'open seat'."
+                )
+            continue
         if not p["name"] and not p["email"]:
             continue
         filled += 1
@@ -92,7 +105,9 @@ def _check(values: dict[str, Any]) -> dict[str, str]:
         game_errors.update(game.check_fields(values))
     errors.update(game_errors)
     if filled < 2 and not any(k.startswith("name") for k in errors):
-        errors["players"] = "A game needs 2 to 5 players: fill in at least two rows."
+        errors["players"] = (
+            "A game needs 2 to 5 players: fill in at least two rows (or tick 'open seat')."
+        )
     if chosen is not None and not game_errors:
         # The rules' own check of the chosen game's config, shown by the field it comes from.
         players = max(filled, 2)
@@ -111,7 +126,7 @@ def _config(values: dict[str, Any]) -> dict[str, Any]:
 
 
 def _filled(values: dict[str, Any]) -> int:
-    return sum(1 for p in values["players"] if p["name"] or p["email"])
+    return sum(1 for p in values["players"] if p["name"] or p["email"] or p.get("open"))
 
 
 def _page(values: dict[str, Any], errors: dict[str, str], *, fresh: bool = False) -> str:
@@ -146,7 +161,7 @@ def new_game() -> Any:
         first = next(iter(WEB_GAMES.values()))  # the default: the first registered
         blank: dict[str, Any] = {
             "game": first.name,
-            "players": [{"name": "", "email": ""}] * ROWS,
+            "players": [{"name": "", "email": "", "open": False}] * ROWS,
             "time_control": "none",
         }
         for game in WEB_GAMES.values():
@@ -156,10 +171,12 @@ def new_game() -> Any:
     errors = _check(values)
     status = 400
     if not errors:
+        # An open seat's row is left for a player to join (the service puts the open
+        # seats after the named ones).
         players = [
-            {"name": p["name"], "email": p["email"] or None}
+            {"open": True} if p["open"] else {"name": p["name"], "email": p["email"] or None}
             for p in values["players"]
-            if p["name"] or p["email"]
+            if p["name"] or p["email"] or p["open"]
         ]
         config = _config(values)
         try:
@@ -203,6 +220,12 @@ def new_game() -> Any:
                 private=values["private"],
                 admin_link=f"{base}/games/{created.id}?admin={created.admin_token}",
                 admin_page=f"{base}/games/{created.id}/admin?admin={created.admin_token}",
+                open_seats=len(created.open_seats),
+                join_link=(
+                    f"{base}/games/{created.id}/join?key={created.join_key}"
+                    if created.join_key
+                    else None
+                ),
             )
             # Shown once: no cache may keep the seat links and the admin token.
             return html, 200, {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}

@@ -41,6 +41,7 @@ from web.pages.game_page import render_game
 from web.pages.handover import handover_pages
 from web.pages.history import history
 from web.pages.newgame import newgame
+from web.pages.open_seats import open_seats
 from web.pages.rematch import rematch_pages
 from web.pages.seat_commands import seat_commands
 from web.pages.undo import undo_pages
@@ -57,6 +58,7 @@ pages.register_blueprint(seat_commands)
 pages.register_blueprint(admin_page)
 pages.register_blueprint(handover_pages)
 pages.register_blueprint(webhook_pages)
+pages.register_blueprint(open_seats)
 
 #: The longest move text the page accepts (a whole mail's worth of lines).
 MAX_TEXT = 4000
@@ -71,6 +73,10 @@ def _private_games() -> Any:
     if game_id is None:
         return None
     svc = service()
+    if request.endpoint in ("pages.open_seats.join_page", "pages.open_seats.join"):
+        # A private game's join page opens with its join link's key, which the page checks
+        # (without it: "no such game", in these words).
+        return None
     if svc.can_see(game_id):
         return None  # a public game
     on_game_page = request.endpoint == "pages.game_page"

@@ -1,4 +1,5 @@
-"""The ``games`` read model: one row per game, its head, who owes an action, its outcome."""
+"""The ``games`` read model: one row per game, its head, who owes an action, its outcome, and
+how many of its seats are still open (a game waiting for players)."""
 
 from __future__ import annotations
 
@@ -39,7 +40,13 @@ def project(
                 created_at=e.recorded_at,
                 updated_at=e.recorded_at,
                 private=p.private,
+                open_seats=len(p.open_seats),
             )
+        elif isinstance(p, ev.SeatTaken) and game is not None:
+            changes["open_seats"] = max(0, changes.get("open_seats", game.open_seats) - 1)
+        elif isinstance(p, ev.SeatsClosed) and game is not None:
+            # The config the game is played with from here (its players fewer).
+            changes.update(open_seats=0, config=ev.canonical_json(p.config))
         elif isinstance(p, ev.GameFinished) and game is not None:
             changes.update(finished=True, outcome=ev.canonical_json(p.outcome))
     if game is None:
@@ -52,6 +59,7 @@ def project(
         updated_at=last.recorded_at,
         # A game the service ended (every other seat resigned) asks nobody to move,
         # whatever the engine's state still waits for.
+        # (``to_act`` is empty already while the game waits for players: see ``open_after``)
         to_act="[]" if finished else ev.canonical_json(sorted(to_act)),
         finished=finished,
         outcome=changes.get("outcome", game.outcome),
@@ -67,3 +75,18 @@ def project(
     update_row(session, Game, {"id": game_id}, changes, wait=False)
     for name, value in changes.items():
         set_committed_value(game, name, value)
+
+
+def open_after(open_before: int, events: Sequence[ev.StoredEvent]) -> int:
+    """The seats still open after ``events``, ``open_before`` before them: while any is, the
+    game waits for players and nobody owes an action, whatever the engine's state (set up
+    for every seat) says. The unit of work and the rebuild of the read models ask it."""
+    left = open_before
+    for e in events:
+        if e.type == ev.GAME_CREATED and isinstance(p := e.payload, ev.GameCreated):
+            left = len(p.open_seats)
+        elif e.type == ev.SEAT_TAKEN:
+            left = max(0, left - 1)
+        elif e.type == ev.SEATS_CLOSED:
+            left = 0
+    return left

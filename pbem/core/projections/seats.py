@@ -1,5 +1,6 @@
-"""The ``seats`` read model: each seat's player, address and whether it resigned. A seat
-handed to a substitute (an event of ``SeatPlayerChanged``'s kind) names its new player."""
+"""The ``seats`` read model: each seat's player, address and whether it resigned. An open seat
+has no row until a player takes it (``SeatTaken``); a seat handed to a substitute (an event of
+``SeatPlayerChanged``'s kind) names its new player."""
 
 from __future__ import annotations
 
@@ -22,6 +23,11 @@ def project(
                 for s in p.seats
             )
             session.flush()  # a resignation later in the same events finds them
+        elif isinstance(p, ev.SeatTaken):
+            session.add(
+                Seat(game_id=game_id, seat=p.seat, name=p.name, email=p.email, resigned=False)
+            )
+            session.flush()
         elif isinstance(p, ev.PlayerResigned):
             seat = session.get(Seat, (game_id, p.seat))
             if seat is not None:

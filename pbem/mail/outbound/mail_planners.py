@@ -138,10 +138,9 @@ class AppendMails:
         self.before = ctx.events[0].version - 1
         self.history = history
         self.facts = facts
-        self.to_act_before = (
-            ctx.rules.to_act(ctx.state_before) if ctx.state_before is not None else frozenset()
-        )
-        self.to_act_after = ctx.rules.to_act(ctx.state_after)
+        # (a game waiting for players asks nobody: ``AppendContext``)
+        self.to_act_before = ctx.to_act_before
+        self.to_act_after = ctx.to_act_after
         #: the append ends the game (every mail shows the final board)
         self.game_over = ev.GAME_FINISHED in self.types
         self._rules_link = c.rules_link(settings, ctx.rules)
