@@ -42,6 +42,10 @@ from pbem.mail.outbound.mail_planners import MailPlanners
 from pbem.mail.outbound.outbox import OutboxListener
 from pbem.play import mails as play_mails
 from pbem.play import resignation
+from pbem.talk import events as talk_events
+from pbem.talk import mails as talk_mails
+from pbem.talk import projection as talk_projection
+from pbem.talk import replies as talk_replies
 from pbem.undo import commands as undo_commands
 from pbem.undo import events as undo_events
 from pbem.undo import mails as undo_mails
@@ -70,6 +74,7 @@ def register_features() -> None:
         *undo_events.UNDO_EVENTS,
         *dispute_events.DISPUTE_EVENTS,
         *clock_events.CLOCK_EVENTS,
+        *talk_events.TALK_EVENTS,
     )
     # In the order they are projected, after the core's games and seats.
     register_read_models(
@@ -78,6 +83,7 @@ def register_features() -> None:
         create_projection.READ_MODEL,
         # after ``seats`` and ``invitations``, which the deadlines' projection reads
         *clock_projection.READ_MODELS,
+        talk_projection.READ_MODEL,
     )
     # What lapses when an append moves the game on: an undo request waiting for answers.
     register_lapse_rules(undo_rules.lapse_waiting_request)
@@ -161,6 +167,7 @@ def reply_words(service: GameService) -> ReplyWords:
     # default, away until, back, extend, pause, resume, agree/disagree extend …, time zone,
     # digest
     clock_replies.register_reply_words(words, service, service.clock)
+    talk_replies.register_reply_words(words, parts.talk)  # say …, to Bob: …
     return words
 
 
@@ -219,6 +226,7 @@ def mail_planners() -> MailPlanners:
             create_mails.JOINED,  # the game as it stands, on accepting
             play_mails.GAME_OVER,
             play_mails.RESIGNED,  # nothing more, once resigned
+            talk_mails.TALK,  # table talk: its own mail to its recipients, nothing else
             play_mails.TURN,
             undo_mails.REQUEST,  # to answer with accept or decline
             play_mails.CONFIRMATION,

@@ -17,6 +17,7 @@ delegates; entry points never reach into the parts):
 - ``pbem.play.resignation``: resigning, and the administrator's resign-a-seat and end-the-game;
 - ``pbem.play.queries``: the read side;
 - ``pbem.disputes.commands``: opening, answering and resolving disputes;
+- ``pbem.talk.commands``: table talk (sending and hiding messages, the conversation);
 - ``pbem.clock.deadline_moves``: what happens when a seat's deadline has passed;
 - ``pbem.clock.commands``: the clock's commands (extensions, pauses, time controls, standing
   orders, vacations); ``pbem.clock.consent``: what the seats change on it by consent;
@@ -65,6 +66,7 @@ from pbem.play.results import (
 )
 from pbem.play.submission import MAX_KEY, Submission
 from pbem.seats.tokens import SeatTokens
+from pbem.talk.commands import Talk
 from pbem.undo.commands import UndoCommands
 
 # What callers import from here, though it lives in the parts.
@@ -176,6 +178,12 @@ class GameService:
         self.answer_dispute = parts.disputes.answer
         self.resolve_dispute = parts.disputes.resolve
 
+        # -- table talk (``pbem.talk.commands``) --------------------------------------------
+        self.send_talk = parts.talk.send
+        self.hide_talk = parts.talk.hide
+        self.talk_messages = parts.talk.messages
+        self.talk_recipients = parts.talk.recipients_choice
+
         # -- the game clock (``pbem.clock``) --------------------------------------------------
         self.deadline_passed = parts.deadline_moves.deadline_passed
         self.deadlines = parts.clocks.deadlines
@@ -246,6 +254,7 @@ class Parts:
         self.undo = UndoCommands(transactions)
         self.resignation = Resignation(clock, transactions)
         self.disputes = Disputes(db, clock, transactions, self.queries)
+        self.talk = Talk(db, clock, transactions, self.queries)
         self.deadline_moves = DeadlineMoves(clock, transactions)
         self.clocks = ClockCommands(db, clock, transactions)
         self.consent = ClockConsent(transactions)
