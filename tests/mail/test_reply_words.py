@@ -23,6 +23,7 @@ def test_the_composition_root_registers_every_features_reply_words(world: MailWo
         *("dispute", "agree", "disagree"),  # disputes (pbem.disputes.replies)
         *("default", "away until", "back", "extend, pause, resume"),  # the clock
         *("agree/disagree extend, pause, resume", "time zone", "digest"),
+        *("say", "to"),  # table talk (pbem.talk.replies)
     ]
 
 
@@ -38,6 +39,8 @@ def test_the_composition_root_registers_every_features_reply_words(world: MailWo
         ("back", "back"),
         ("time zone Europe/Paris", "time zone"),
         ("default E5", "default"),
+        ("say Good luck, all!", "say"),
+        ("To Bob and Cy: shall we?", "to"),
         ("E5", None),
         ("undo E5", None),  # a word is a whole line, or a first word registered as one
         ("I agree", None),
