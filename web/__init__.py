@@ -71,7 +71,8 @@ def create_app(
     security.init_app(app, base_url=settings.base_url)
 
     import web.api.clock
-    import web.api.disputes  # noqa: F401  (its routes join the API's blueprint)
+    import web.api.disputes
+    import web.api.talk  # noqa: F401  (its routes join the API's blueprint)
     from web.api.admin import admin
     from web.api.routes import blp
     from web.inbound import inbound, receive_email

@@ -337,6 +337,7 @@ def _path_for(rule: Any, game_id: str) -> str:
         "name": "none.eml",
         "key": "k",
         "token": "t",
+        "version": "1",  # a message of table talk
     }
     path = str(rule.rule)
     for argument in rule.arguments:

@@ -41,6 +41,7 @@ from web.pages.game_page import render_game
 from web.pages.history import history
 from web.pages.newgame import newgame
 from web.pages.seat_commands import seat_commands
+from web.pages.talk import talk_pages
 from web.pages.undo import undo_pages
 
 pages = Blueprint("pages", __name__)
@@ -50,6 +51,7 @@ pages.register_blueprint(newgame)
 pages.register_blueprint(disputes_pages)
 pages.register_blueprint(undo_pages)
 pages.register_blueprint(seat_commands)
+pages.register_blueprint(talk_pages)
 pages.register_blueprint(admin_page)
 
 #: The longest move text the page accepts (a whole mail's worth of lines).
