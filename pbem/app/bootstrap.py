@@ -46,6 +46,7 @@ from pbem.talk import events as talk_events
 from pbem.talk import mails as talk_mails
 from pbem.talk import projection as talk_projection
 from pbem.talk import replies as talk_replies
+from pbem.talk.coalescing import TalkCoalescing
 from pbem.undo import commands as undo_commands
 from pbem.undo import events as undo_events
 from pbem.undo import mails as undo_mails
@@ -123,9 +124,10 @@ def upgrade_database(settings: Settings, revision: str = "head") -> set[str]:
 
 
 def default_listeners(settings: Settings, clock: Clock) -> list[Listener]:
-    """The listeners every append runs inside its transaction: the mail outbox, and the
-    mails of the clock's requests."""
-    return [outbox_listener(settings, clock), ClockNotices(settings, clock)]
+    """The listeners every append runs inside its transaction: the mail outbox, the mails
+    of the clock's requests, and table talk's folding of a message's waiting mail into the
+    turn mail that carries it (after the outbox: it reads the mails just written)."""
+    return [outbox_listener(settings, clock), ClockNotices(settings, clock), TalkCoalescing(clock)]
 
 
 def build_service(

@@ -1,10 +1,11 @@
 """The mails of table talk. A message reaches only its recipients (every other seat, for
-``say``): each gets a mail of its own at once, in the game's thread and answerable like every
-mail of the game, whose "What happened" lists the message (and only what that seat may see:
-its own board, never another seat's view). Its writer gets no copy (the page and the API
-show it; a reply by mail is answered only when it fails). A seat's next turn mail lists the
-messages written to it since its last move among what happened, so a message is also read
-with the turn it bears on.
+``say``): each gets a mail of its own within a minute, in the game's thread and answerable like
+every mail of the game, whose "What happened" lists the message (and only what that seat may
+see: its own board, never another seat's view). Its writer gets no copy (the page and the
+API show it; a reply by mail is answered only when it fails). A seat's next turn mail lists
+the messages written to it since its last move among what happened: when that mail is
+written within the minute, the message's own mail is dropped (``pbem.talk.coalescing``), so
+a message beside a move arrives with the turn it brings.
 
 Nobody else gets a mail for a message, nor for the administrator hiding one (the page shows
 the reason in its place): the outbox asks this planner before the others for these appends
@@ -16,6 +17,7 @@ from __future__ import annotations
 from pbem.core.repository import SeatInfo
 from pbem.mail.outbound.mail_planners import NO_MAIL, AppendMails, Mail, MailPlanner, SeatMail
 from pbem.talk import events as talk_events
+from pbem.talk.coalescing import DELAY
 from pbem.talk.visibility import may_read
 
 
@@ -37,7 +39,8 @@ def _talk(append: AppendMails) -> SeatMail | None:
             "To answer, write on a line of your reply 'say <your words>' (to everyone) or "
             f"'to {first_name}: <your words>' (to {first_name} alone)."
         )
-        return Mail("talk", append.notice(seat, headline, asked))
+        # It waits a minute: a turn mail written meanwhile carries it instead (coalescing).
+        return Mail("talk", append.notice(seat, headline, asked), not_before=DELAY)
 
     return mail
 

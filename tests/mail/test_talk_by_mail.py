@@ -8,6 +8,7 @@ nothing. A private message's words are in no mail of any other seat."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
@@ -97,6 +98,11 @@ def test_say_and_to_reach_only_their_recipients_over_smtp(
     )
     assert answer["outcome"] == "applied", answer
     relay.run_once()
+    # A message's own mail waits a minute (for a turn mail that could carry it instead).
+    assert not any(SECRET in plain_text(_parse(r.data)) for r in smtp_server.messages())
+    world.clock.advance(timedelta(seconds=61))
+    relay.run_once()
+    next_seat = min(world.service.load(gid).to_act)
     for who, address in ADDRESSES.items():
         mails = _received(smtp_server, address)
         talk = [m for m in mails if m["X-Pbem-Mail"] == "talk"]
@@ -111,9 +117,14 @@ def test_say_and_to_reach_only_their_recipients_over_smtp(
             assert "writes to" in plain_text(mail)
         else:
             assert not any(SECRET in t for t in texts), who
-        # Everyone but Alice got her word to the table; she got no copy of it.
-        good_luck = [m for m in talk if "Good luck, all!" in plain_text(m)]
+        # Everyone but Alice got her word to the table once; she got no copy of it. The
+        # seat her move made the next to act read it in that turn mail, not in one more.
+        good_luck = [m for m in mails if "Good luck, all!" in plain_text(m)]
         assert len(good_luck) == (0 if who == seat else 1), who
+        if who == next_seat:
+            assert good_luck[0]["X-Pbem-Mail"] == "turn"
+        elif who != seat:
+            assert good_luck[0]["X-Pbem-Mail"] == "talk"
 
 
 def test_an_unknown_name_is_refused_with_the_names_to_use(world: MailWorld) -> None:
@@ -194,8 +205,40 @@ def test_a_private_message_is_in_no_mail_of_a_seat_it_is_not_for(world: MailWorl
         if SECRET in re.sub(r"\s+", " ", plain_text(_parse(mail.message)))
         or SECRET.encode() in mail.message
     }
-    assert (1, "talk") in holding
-    # Bob's next turn mail lists it too, as its writer's does; Alice's mails never.
-    assert (1, "turn") in holding
+    # Bob's turn mail, written within the minute, carried it (its own mail was dropped);
+    # Carol's lists it too, as its writer's; Alice's mails never.
+    assert (1, "turn") in holding and (1, "talk") not in holding
     assert {seat for seat, _ in holding} <= {1, 2}, holding
     assert (2, "talk") not in holding  # no copy to its writer
+
+
+def test_a_lancaster_talk_mail_shows_its_reader_nothing_of_the_writers_secret_vote(
+    world: MailWorld,
+) -> None:
+    from pbem.mail.outbound.compose import board_text
+    from tests.mail.test_simultaneous_by_mail import _inbound, _lancaster, _latest, _to_parliament
+
+    game = _lancaster(world)
+    gid = game.id
+    _to_parliament(world, gid)
+    inbound = _inbound(world)
+    ann_turn = _latest(world, gid, 0, "turn")
+    # Ann votes in secret and writes to Bob in the same reply.
+    result = inbound.receive(
+        reply_to(ann_turn, "vote yes 1\nto Bob: the weather is fine"), "webhook"
+    )
+    assert result.outcome == "applied", result.detail
+    world.clock.advance(timedelta(seconds=61))
+    talk = [m for m in world.outbox(gid) if m.kind == "talk"]
+    assert [m.seat for m in talk] == [1]
+    text = plain_text(_parse(talk[0].message))
+    assert "the weather is fine" in text
+    loaded = world.service.load(gid)
+    names = loaded.names
+    bobs = board_text(loaded.rules, loaded.state, 1, names)
+    anns = board_text(loaded.rules, loaded.state, 0, names)
+    assert bobs.strip() in text  # the reader's own board
+    assert anns != bobs and anns.strip() not in text  # never the writer's
+    # Nothing of Ann's vote: the log line of it Bob may see says only that she voted.
+    vote = [e for e in world.service.raw_events(gid) if e.type == "ActionApplied"][-1]
+    assert vote.data["secret"] and vote.data["canonical"] not in text

@@ -22,6 +22,7 @@ from pbem.mail.models import OutboxMail
 from pbem.talk import events as talk_events
 from pbem.talk.limits import PER_GAME_PER_DAY, PER_SEAT_PER_HOUR
 from tests.helpers import database_of
+from tests.mail.helpers import text_part
 from tests.service.helpers import REGISTRY
 from tests.service.test_games import play
 
@@ -108,7 +109,7 @@ def test_a_message_mails_only_its_recipients_and_not_its_writer(service: GameSer
     service.send_talk(gid, 0, SECRET, (1,), channel="web")
     new = _mails(service, gid)[already:]
     assert [(m.seat, m.kind) for m in new] == [(1, "talk")]
-    text = new[0].message.decode("utf-8", "replace")
+    text = text_part(new[0].message)
     assert "Ann writes to Bob" in text
     service.send_talk(gid, 2, "hello table", channel="web")
     newer = _mails(service, gid)[already + 1 :]
@@ -220,3 +221,49 @@ def test_a_resigned_seat_writes_no_more(service: GameService) -> None:
     service.resign(gid, 2, channel="api")
     with pytest.raises(Forbidden, match="resigned"):
         service.send_talk(gid, 2, "bye", channel="api")
+
+
+def test_a_message_changes_no_deadline_and_lets_no_undo_request_lapse(
+    service: GameService, clock: ManualClock
+) -> None:
+    names = [{"name": n, "email": f"{n.lower()}.clock@example.org"} for n in ("Ann", "Bob")]
+    created = service.create_game("hoard", {"rounds": 3}, names, time_control="48h")
+    gid = created.id
+    to_act = min(service.load(gid).rules.to_act(service.load(gid).state))
+    before = service.deadlines(gid)
+    clock.advance(timedelta(hours=5))
+    service.send_talk(gid, 1 - to_act, "take your time", channel="api")
+    service.send_talk(gid, to_act, "thinking", channel="api")
+    # The seat to act still owes the same decision by the same time.
+    assert service.deadlines(gid) == before
+    # An undo request waiting for answers stays open across a message.
+    play(service, gid, to_act, "keep")
+    other = min(service.load(gid).rules.to_act(service.load(gid).state))
+    play(service, gid, other, "keep")
+    asked = service.undo(gid, to_act, to_version=service.load(gid).version - 2, channel="api")
+    assert service.open_undo_request(gid) is not None, asked
+    service.send_talk(gid, other, "no way", channel="api")
+    assert service.open_undo_request(gid) is not None
+
+
+def test_a_messages_mail_waits_a_minute_and_a_turn_mail_carrying_it_replaces_it(
+    service: GameService, clock: ManualClock
+) -> None:
+    gid = _game(service, players=2).id
+    to_act = min(service.load(gid).rules.to_act(service.load(gid).state))
+    waiting = 1 - to_act
+    service.send_talk(gid, to_act, "brace yourself", channel="api")
+    [talk] = [m for m in _mails(service, gid) if m.kind == "talk"]
+    assert talk.seat == waiting and talk.next_attempt_at > talk.created_at
+    # The move within the minute makes the other seat to act: its turn mail says it all.
+    clock.advance(timedelta(seconds=30))
+    play(service, gid, to_act, "keep")
+    mails = _mails(service, gid)
+    assert not [m for m in mails if m.kind == "talk"]
+    [turn] = [m for m in mails if m.kind == "turn" and m.seat == waiting][-1:]
+    assert "brace yourself" in text_part(turn.message)
+    # A minute later, the message's mail has gone its way: a turn mail does not undo that.
+    service.send_talk(gid, waiting, "well played", channel="api")
+    clock.advance(timedelta(seconds=61))
+    play(service, gid, waiting, "keep")
+    assert [m.seat for m in _mails(service, gid) if m.kind == "talk"] == [to_act]

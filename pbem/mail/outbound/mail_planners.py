@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from sqlmodel import Session
@@ -45,6 +45,9 @@ class Mail:
     text: str
     #: it carries the seat's reply address (not the end of the game: nothing to answer)
     answerable: bool = True
+    #: sent no sooner than this after the append (table talk waits a minute, so that a mail
+    #: of the game written meanwhile can carry it instead: ``pbem.talk.coalescing``)
+    not_before: timedelta = timedelta(0)
 
 
 #: A planner's answer that the seat gets no mail for this append, whatever later planners say.

@@ -37,7 +37,7 @@ from pbem.core import store
 from pbem.core.cache import EventTails
 from pbem.core.events import StoredEvent
 from pbem.core.hot_path import insert_rows
-from pbem.core.time_source import Clock, SystemClock
+from pbem.core.time_source import Clock, SystemClock, format_time
 from pbem.core.unit_of_work import AppendContext
 from pbem.mail.models import OutboxMail
 from pbem.mail.outbound import compose as c
@@ -135,4 +135,6 @@ def plan_mails(
                 board=append.board(seat.seat),
             )
         )
+        if planned.not_before:
+            mails[-1]["next_attempt_at"] = format_time(now + planned.not_before)
     return mails
