@@ -39,7 +39,7 @@ from pbem.core.models import Event
 from pbem.core.store import stored_event
 from pbem.play.views import revealed_after
 from pbem.talk import events as talk_events
-from pbem.talk.visibility import hidden_reasons, visible_data
+from pbem.talk.visibility import TalkLog, visible_data
 
 
 def export_game(
@@ -83,7 +83,7 @@ def bundle_of(
         raise BadRequest("A bundle is a seat's or the public's, not both.")
     # whose view: a seat's, the public's (nobody's secrets), or everything
     partial = seat is not None or public
-    hidden_talk = hidden_reasons(stored) if partial else {}
+    talk_log = TalkLog(stored) if partial else None
     events = []
     for row, event in zip(rows, stored, strict=True):
         data: dict[str, Any] | None = json.loads(row.data)
@@ -105,7 +105,8 @@ def bundle_of(
         elif (
             partial
             and row.type in talk_events.TALK_TYPES
-            and (event.version in hidden_talk or visible_data(event, seat, stored) is None)
+            and talk_log is not None
+            and (event.version in talk_log.hidden or visible_data(event, seat, talk_log) is None)
         ):
             # Table talk the seat may not read, or a message hidden since: left out whole,
             # its link taken as recorded (the rules' re-run never reads talk).

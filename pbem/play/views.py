@@ -138,6 +138,7 @@ def visible_events(
     named = _undone_versions(events, after) if names is not None else set()
     moves: dict[int, str] = {}
     out = []
+    talk_log: talk_visibility.TalkLog | None = None  # read at the first talk event, if any
     for e in events:
         if e.version <= after:
             if e.version in named and e.type == ev.ACTION_APPLIED and names is not None:
@@ -146,7 +147,9 @@ def visible_events(
             continue
         if e.type in talk_events.TALK_TYPES and not everything:
             # Table talk the viewer may not read is not listed at all (pbem.talk.visibility).
-            talk = talk_visibility.visible_data(e, viewer, events)
+            if talk_log is None:
+                talk_log = talk_visibility.TalkLog(events)
+            talk = talk_visibility.visible_data(e, viewer, talk_log)
             if talk is None:
                 continue
             data = talk

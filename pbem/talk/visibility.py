@@ -50,12 +50,24 @@ def messages_by_version(events: Iterable[StoredEvent]) -> dict[int, talk_events.
     return found
 
 
+class TalkLog:
+    """What deciding a talk event's visibility needs of the log it is in, read once: which
+    messages were hidden (and why), and each message by its version."""
+
+    def __init__(self, events: Iterable[StoredEvent]) -> None:
+        talk = [e for e in events if e.type in talk_events.TALK_TYPES]
+        self.hidden = hidden_reasons(talk)
+        self.messages = messages_by_version(talk)
+
+
 def visible_data(
-    e: StoredEvent, viewer: int | None, events: Sequence[StoredEvent]
+    e: StoredEvent, viewer: int | None, log: TalkLog | Sequence[StoredEvent]
 ) -> dict[str, Any] | None:
     """A talk event's payload as ``viewer`` may see it in the log; None: not shown at all.
-    ``events``: the log it is in (whether the message was hidden, and whose the message a
-    hiding names is)."""
+    ``log``: the log it is in (whether the message was hidden, and whose the message a
+    hiding names is), read once for many events as a ``TalkLog``."""
+    if not isinstance(log, TalkLog):
+        log = TalkLog(log)
     p = e.payload
     if isinstance(p, talk_events.TableTalkSent):
         if not may_read(p, viewer):
@@ -63,13 +75,13 @@ def visible_data(
         data = dict(e.data)
         if viewer != p.seat:
             data["channel_ref"] = None  # the Message-ID is its writer's
-        reason = hidden_reasons(x for x in events if x.version > e.version).get(e.version)
+        reason = log.hidden.get(e.version)
         if reason is not None:
             data["text"] = HIDDEN.format(reason=reason)
             data["hidden"] = True
         return data
     if isinstance(p, talk_events.TableTalkHidden):
-        message = messages_by_version(x for x in events if x.version == p.message).get(p.message)
+        message = log.messages.get(p.message)
         if message is None or not may_read(message, viewer):
             return None
         return dict(e.data)
