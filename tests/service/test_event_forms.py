@@ -20,6 +20,7 @@ from pbem.core import chain
 from pbem.core import events as ev
 from pbem.create import events as creation_events
 from pbem.disputes import events as dispute_events
+from pbem.talk import events as talk_events
 from pbem.undo import events as undo_events
 
 SALT = "5" * 32
@@ -156,6 +157,19 @@ EXAMPLES: dict[tuple[str, int], list[dict[str, Any]]] = {
         {"seat": 0, "what": "pause", "seconds": None, **REF},
     ],
     ("ClockRequestAnswered", 1): [{"request": 5, "seat": 1, "agree": False, **REF}],
+    (talk_events.TABLE_TALK_SENT, 1): [
+        {"seat": 0, "recipients": [], "text": "Good luck, all!", **REF},
+        {
+            "seat": 2,
+            "recipients": [0, 1],
+            "text": "shall we?",
+            "channel": "web",
+            "channel_ref": None,
+        },
+    ],
+    (talk_events.TABLE_TALK_HIDDEN, 1): [
+        {"message": 7, "by": "administrator", "reason": "insults", "channel": "api"},
+    ],
 }
 
 #: what an old version reads as once upcast to the current one (what the API shows)
