@@ -3,13 +3,16 @@ the game, alone or among moves:
 
 - ``say <words>``: to every seat (``say: <words>`` too);
 - ``to Bob: <words>``, ``to Bob and Cy: <words>``, ``to Blue, Cy: <words>``: only to those
-  seats, named by player or colour (``pbem.talk.recipients``); the colon ends the names.
+  seats, named by player or colour (``pbem.talk.recipients``); the colon ends the names,
+  and makes the line a message: without it, ``to E5`` is a move (Lancelot reads "to" as a
+  filler word, Lancaster "to extension 1" too).
 
 A message is one line: its words run to the end of that line, and the next line is read on
 its own (a move, another word, or an error). Quoted text, signatures and closings are cut
 from a reply before its lines are read (``pbem.mail.inbound.quotes``), so a quoted message
 is never sent again. A line read as a talk word is never handed to the game's rules, and a
-move is never read as talk: no move of any game begins with ``say`` or ``to``.
+move is never read as talk: no move of any game begins with ``say``, and none holds a
+colon after a leading ``to``.
 
 Each line is applied through ``pbem.talk.commands.Talk``. It returns no version: a message
 does not move the game, so the moves of the same reply are still judged against the mail
@@ -55,7 +58,8 @@ def apply_mail_line(talk: Talk, game_id: str, seat: int, line: str, channel_ref:
 
 
 def register_reply_words(words: ReplyWords, talk: Talk) -> None:
-    """``say …`` and ``to Bob: …``, each the first word of its line (``apply_mail_line``)."""
+    """``say …`` (the first word of its line) and ``to Bob: …`` (a line of that form), each
+    applied by ``apply_mail_line``."""
 
     def answer(line: ReplyLine) -> Done:
         did = apply_mail_line(talk, line.game_id, line.seat, line.text, line.key)
@@ -64,4 +68,10 @@ def register_reply_words(words: ReplyWords, talk: Talk) -> None:
         return Done(None, did)
 
     words.first_word("say", answer)
-    words.first_word("to", answer)
+    # ``to`` needs its colon: "to E5" is a move in Lancelot, "to extension 1" in Lancaster.
+    words.pattern("to", is_to_line, answer)
+
+
+def is_to_line(line: str) -> bool:
+    """A line of the ``to Bob: …`` form (the names, then a colon)."""
+    return _TO.match(" ".join(line.split())) is not None

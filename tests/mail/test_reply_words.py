@@ -41,6 +41,8 @@ def test_the_composition_root_registers_every_features_reply_words(world: MailWo
         ("default E5", "default"),
         ("say Good luck, all!", "say"),
         ("To Bob and Cy: shall we?", "to"),
+        ("to E5", None),  # a move: "to" is the names' word only before a colon
+        ("to extension 1", None),
         ("E5", None),
         ("undo E5", None),  # a word is a whole line, or a first word registered as one
         ("I agree", None),

@@ -152,6 +152,13 @@ def test_a_talk_line_is_never_read_as_a_move_nor_a_move_as_talk(world: MailWorld
     assert said.text == move
     applied = [e for e in world.service.raw_events(gid) if e.type == "ActionApplied"]
     assert len(applied) == 1
+    # "to E5" is a move (Lancelot reads "to" as a filler word): only a colon after the
+    # names makes a "to" line a message.
+    seat, move = _first_move(world, gid)
+    answer = _post(client, reply_to(_latest_mail(world, gid, seat), f"to {move}"))
+    assert answer["outcome"] == "applied", answer
+    applied = [e for e in world.service.raw_events(gid) if e.type == "ActionApplied"]
+    assert len(applied) == 2 and len(_talk(world, gid)) == 1
 
 
 def test_a_quoted_message_is_not_sent_again(world: MailWorld) -> None:

@@ -223,16 +223,16 @@ def closing_on_line(line: str, sender_words: frozenset[str]) -> str | None:
     return None
 
 
-#: The first words of the lines that are a player's own words to the other players (table
-#: talk, ``pbem.talk.replies``: ``say …``, ``to Bob: …``): such a line is kept as written,
-#: its "Good luck, all!", "Thanks" and "👍" included, since they are the message.
-FREE_TEXT_WORDS = frozenset({"say", "to"})
+#: The lines that are a player's own words to the other players (table talk,
+#: ``pbem.talk.replies``: ``say …``, ``to Bob: …`` with its colon, since "to E5" is a move):
+#: such a line is kept as written, its "Good luck, all!", "Thanks" and "👍" included, since
+#: they are the message.
+FREE_TEXT = re.compile(r"^\s*(?:say\b|to\s+[^:]+:)", re.IGNORECASE)
 
 
 def is_free_text(line: str) -> bool:
     """Whether ``line`` is a player's own words to the table, to be kept as written."""
-    words = line.split(maxsplit=1)
-    return bool(words) and words[0].lower().rstrip(":") in FREE_TEXT_WORDS
+    return FREE_TEXT.match(line) is not None
 
 
 def trim_lines(lines: list[str], sender_words: frozenset[str]) -> list[str]:
