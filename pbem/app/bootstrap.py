@@ -42,11 +42,11 @@ from pbem.mail.outbound.mail_planners import MailPlanners
 from pbem.mail.outbound.outbox import OutboxListener
 from pbem.play import mails as play_mails
 from pbem.play import resignation
+from pbem.talk import coalescing as talk_coalescing
 from pbem.talk import events as talk_events
 from pbem.talk import mails as talk_mails
 from pbem.talk import projection as talk_projection
 from pbem.talk import replies as talk_replies
-from pbem.talk.coalescing import TalkCoalescing
 from pbem.undo import commands as undo_commands
 from pbem.undo import events as undo_events
 from pbem.undo import mails as undo_mails
@@ -124,10 +124,9 @@ def upgrade_database(settings: Settings, revision: str = "head") -> set[str]:
 
 
 def default_listeners(settings: Settings, clock: Clock) -> list[Listener]:
-    """The listeners every append runs inside its transaction: the mail outbox, the mails
-    of the clock's requests, and table talk's folding of a message's waiting mail into the
-    turn mail that carries it (after the outbox: it reads the mails just written)."""
-    return [outbox_listener(settings, clock), ClockNotices(settings, clock), TalkCoalescing(clock)]
+    """The listeners every append runs inside its transaction: the mail outbox, and the
+    mails of the clock's requests."""
+    return [outbox_listener(settings, clock), ClockNotices(settings, clock)]
 
 
 def build_service(
@@ -239,6 +238,8 @@ def mail_planners() -> MailPlanners:
             undo_mails.RETRACTED,
             play_mails.RESIGNATION,
         ],
+        # A message's mail still waiting, dropped when a turn mail now carries it.
+        settle=[talk_coalescing.drop_carried],
     )
 
 

@@ -6,76 +6,63 @@ whose "Since your last move" lists the messages written to the seat since it las
 and that mail holds the message's words, the waiting mail is dropped: the seat gets one mail,
 not two. A "say hi" beside a move in one reply is so read with the turn it brings.
 
-It is a listener of every append (``pbem.app.bootstrap.default_listeners``), after the outbox
-listener, in the same transaction: the turn mail and the dropping commit together. It only
-ever drops a talk mail that is still waiting (pending, never tried, not yet due): the relay
-does not lease a mail before it is due, so a mail it may be sending is never touched; at
-worst (a turn written in the very second the minute ends) the seat reads the message twice.
+It runs when the outbox has planned an append's mails, in the append's transaction
+(``MailPlanners.settle``, filled in ``pbem.app.bootstrap.mail_planners``): the turn mail and
+the dropping commit together. The waiting talk mails are read with the facts every move's
+mails read (``compose.mail_facts``, one statement), so a move with none waiting costs nothing
+more. Only a talk mail still waiting (pending, never tried, not yet due) is dropped: the relay
+does not take a mail before it is due, so one it may be sending is never touched; at worst (a
+turn written in the very second the minute ends) the seat reads the message twice.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
-from email import message_from_bytes, policy
-from email.message import EmailMessage
 
-from sqlmodel import col, select
+from sqlalchemy import delete
+from sqlmodel import col
 
-from pbem.core.time_source import Clock, SystemClock, format_time
-from pbem.core.unit_of_work import AppendContext
+from pbem.core.repository import SeatInfo
+from pbem.core.time_source import format_time
 from pbem.mail.models import PENDING, OutboxMail
+from pbem.mail.outbound.mail_planners import AppendMails, Mail
 from pbem.talk import events as talk_events
-from pbem.talk.projection import TableTalk
 
 #: How long a message's own mail waits for a turn mail to carry it.
 DELAY = timedelta(minutes=1)
 #: The mails that list the seat's news since its last move (``pbem.play.mails``).
-CARRIERS = ("turn",)
+CARRIERS = frozenset({"turn"})
 
 
-class TalkCoalescing:
-    """Drops the waiting talk mails whose messages a turn mail of the append carries."""
-
-    def __init__(self, clock: Clock | None = None) -> None:
-        self.clock: Clock = clock or SystemClock()
-
-    def on_appended(self, ctx: AppendContext) -> None:
-        if any(e.type in talk_events.TALK_TYPES for e in ctx.events):
-            return  # a message's append writes only its own mails
-        session = ctx.session
-        carriers = session.exec(
-            select(OutboxMail).where(
-                OutboxMail.game_id == ctx.game_id,
-                OutboxMail.version == ctx.version,
-                col(OutboxMail.kind).in_(CARRIERS),
-            )
-        ).all()
-        now = format_time(self.clock.now())
-        for carrier in carriers:
-            waiting = session.exec(
-                select(OutboxMail).where(
-                    OutboxMail.game_id == ctx.game_id,
-                    OutboxMail.seat == carrier.seat,
-                    OutboxMail.kind == "talk",
-                    OutboxMail.status == PENDING,
-                    OutboxMail.attempts == 0,
+def drop_carried(append: AppendMails, planned: Sequence[tuple[SeatInfo, Mail]]) -> None:
+    """Drop each waiting talk mail whose message a turn mail planned for the same seat
+    carries (``MailPlanners.settle``)."""
+    waiting = append.facts.waiting_talk
+    if not waiting or append.types & talk_events.TALK_TYPES:
+        return  # nothing waits, or a message's append, which writes only its own mails
+    texts = {
+        e.version: " ".join(p.text.split())
+        for e in append.history
+        if isinstance(p := e.payload, talk_events.TableTalkSent)
+    }
+    now = format_time(append.now)
+    for seat, mail in planned:
+        if mail.kind not in CARRIERS:
+            continue
+        words = " ".join(mail.text.split())
+        for waiting_seat, version in waiting:
+            text = texts.get(version)
+            if waiting_seat != seat.seat or text is None or text not in words:
+                continue
+            append.session.execute(
+                delete(OutboxMail).where(
+                    col(OutboxMail.game_id) == append.ctx.game_id,
+                    col(OutboxMail.seat) == seat.seat,
+                    col(OutboxMail.version) == version,
+                    col(OutboxMail.kind) == "talk",
+                    col(OutboxMail.status) == PENDING,
+                    col(OutboxMail.attempts) == 0,
                     col(OutboxMail.next_attempt_at) > now,
                 )
-            ).all()
-            if not waiting:
-                continue
-            text = _words(carrier.message)
-            for mail in waiting:
-                message = session.get(TableTalk, (ctx.game_id, mail.version))
-                if message is not None and " ".join(message.text.split()) in text:
-                    session.delete(mail)
-
-
-def _words(raw: bytes) -> str:
-    """A mail's text part, whitespace runs as one space (a long line may be wrapped)."""
-    parsed = message_from_bytes(raw, policy=policy.default)
-    if not isinstance(parsed, EmailMessage):
-        return ""
-    part = parsed.get_body(("plain",))
-    content = part.get_content() if part is not None else ""
-    return " ".join(str(content).split())
+            )

@@ -60,6 +60,10 @@ SeatMail = Callable[[SeatInfo], Mail | None]
 Plan = Callable[["AppendMails"], SeatMail | None]
 #: Called once per append it answers: the seat's lines in every mail, or None for none.
 WriteNotice = Callable[["AppendMails"], Callable[[int], str] | None]
+#: Called once per append with every mail planned for it (each seat's), before they are
+#: written: a feature acts on what they carry (table talk drops its waiting mail a turn mail
+#: now carries, ``pbem.talk.coalescing``).
+Settle = Callable[["AppendMails", Sequence[tuple[SeatInfo, "Mail"]]], None]
 
 
 @dataclass(frozen=True)
@@ -84,10 +88,15 @@ class MailPlanners:
     """The table: each event type with the planners of the mails it causes, in precedence."""
 
     def __init__(
-        self, notices: Sequence[StandingNotice] = (), mails: Sequence[MailPlanner] = ()
+        self,
+        notices: Sequence[StandingNotice] = (),
+        mails: Sequence[MailPlanner] = (),
+        settle: Sequence[Settle] = (),
     ) -> None:
         self._notices = tuple(notices)
         self._mails = tuple(mails)
+        #: what runs once the append's mails are planned (``Settle``)
+        self.settle = tuple(settle)
         self._notices_by_type = _by_type(n.on for n in self._notices)
         self._mails_by_type = _by_type(m.on for m in self._mails)
 

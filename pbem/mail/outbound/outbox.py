@@ -37,11 +37,12 @@ from pbem.core import store
 from pbem.core.cache import EventTails
 from pbem.core.events import StoredEvent
 from pbem.core.hot_path import insert_rows
+from pbem.core.repository import SeatInfo
 from pbem.core.time_source import Clock, SystemClock, format_time
 from pbem.core.unit_of_work import AppendContext
 from pbem.mail.models import OutboxMail
 from pbem.mail.outbound import compose as c
-from pbem.mail.outbound.mail_planners import NO_MAIL, AppendMails, MailPlanners
+from pbem.mail.outbound.mail_planners import NO_MAIL, AppendMails, Mail, MailPlanners
 
 #: How many events before an append the listener reads to write "since your last move".
 HISTORY_WINDOW = 100
@@ -103,12 +104,14 @@ def plan_mails(
     ]
     subject = c.subject_for(ctx.rules, ctx.game_id)
     mails = []
+    settled: list[tuple[SeatInfo, Mail]] = []
     for seat in ctx.seats:
         if not seat.email:
             continue
         planned = next((m for seat_mail in seat_mails if (m := seat_mail(seat)) is not None), None)
         if planned is None or planned is NO_MAIL:
             continue
+        settled.append((seat, planned))
         mails.append(
             c.outbox_row(
                 settings,
@@ -137,4 +140,6 @@ def plan_mails(
         )
         if planned.not_before:
             mails[-1]["next_attempt_at"] = format_time(now + planned.not_before)
+    for settle in planners.settle:
+        settle(append, settled)
     return mails
