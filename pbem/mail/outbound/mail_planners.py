@@ -13,7 +13,9 @@ mail at all this time (``NO_MAIL``: a seat whose invitation waits, a seat that r
 
 Besides, a feature may add lines that every mail of the append carries while something is
 open (a dispute, an undo request waiting for answers, the clock's news): a
-:class:`StandingNotice`, written in the table's order after the bounce notices.
+:class:`StandingNotice`, written in the table's order after the bounce notices. And it may act
+once the append's mails are planned (``Settle``: table talk drops a message's waiting mail
+that a turn mail now carries).
 """
 
 from __future__ import annotations

@@ -19,6 +19,8 @@ order they decide). Among them:
   extension, a pause, a vacation, a new time control: a notice to every seat (not to the
   seat that went away or asked for the pause itself); a turn mail says when its deadline is
   (``pbem.clock.mail_news``);
+- table talk: a message's own mail to its recipients, sent after a minute unless a turn mail
+  written meanwhile carries it (``pbem.talk.mails``, ``pbem.talk.coalescing``);
 - the start of the game, and invitations (``pbem.create.mails``): a seat whose address had
   never played is invited: at the start of the game it gets an invitation instead, and then
   nothing until its player accepts; the append that records the acceptance brings it the
