@@ -29,6 +29,7 @@ def upgrade() -> None:
         sa.Column("recipients", sa.Text(), nullable=False),
         sa.Column("text", sa.Text(), nullable=False),
         sa.Column("channel", sa.String(length=10), nullable=False),
+        sa.Column("channel_ref", sa.Text(), nullable=True),
         sa.Column("sent_at", sa.String(length=32), nullable=False),
         sa.Column("hidden_reason", sa.Text(), nullable=True),
         sa.Column("hidden_at", sa.Integer(), nullable=True),

@@ -21,12 +21,13 @@ from typing import Any
 
 from sqlmodel import col, select
 
+from pbem.core import events as ev
 from pbem.core.db import Database
 from pbem.core.errors import BadRequest, Conflict, GameNotFound
 from pbem.core.naming import Names
 from pbem.core.repository import game_or_404
 from pbem.core.time_source import Clock
-from pbem.core.unit_of_work import Transactions
+from pbem.core.unit_of_work import Transactions, UnitOfWork
 from pbem.play.command_checks import check_admin
 from pbem.play.queries import GameQueries
 from pbem.talk import events as talk_events
@@ -74,8 +75,14 @@ class Talk:
         """``seat`` writes ``text`` to the seats ``to`` (empty: to every seat)."""
         text = clean_text(text)
         with self.transactions.on(game_id) as txn:
-            check_may_write(txn, seat, self.clock.now())
             recipients = check_seats(len(txn.seats), seat, to)
+            if channel_ref is not None and (
+                sent_before := _sent_before(txn, seat, recipients, text, channel_ref)
+            ):
+                # The same words from the same reply (a reply processed again after a
+                # crash, or the line written twice): sent once.
+                return TalkResult(game_id, sent_before, recipients)
+            check_may_write(txn, seat, self.clock.now())
             sent = talk_events.TableTalkSent(
                 seat=seat,
                 recipients=recipients,
@@ -170,3 +177,19 @@ class Talk:
 
     def _names(self, game_id: str) -> Names:
         return self.queries.load(game_id).names
+
+
+def _sent_before(
+    txn: UnitOfWork, seat: int, recipients: tuple[int, ...], text: str, channel_ref: str
+) -> int | None:
+    """The version of the message ``seat`` sent with these words to these seats from
+    ``channel_ref`` (a reply's Message-ID), if it did."""
+    rows = txn.session.exec(
+        select(TableTalk).where(
+            TableTalk.game_id == txn.game_id,
+            TableTalk.seat == seat,
+            TableTalk.channel_ref == channel_ref,
+        )
+    ).all()
+    wanted = ev.canonical_json(list(recipients))
+    return next((r.version for r in rows if r.text == text and r.recipients == wanted), None)

@@ -34,6 +34,8 @@ class TableTalk(SQLModel, table=True):
     recipients: str = Field(sa_type=Text)
     text: str = Field(sa_type=Text)
     channel: str = Field(max_length=10)
+    #: e.g. the reply's Message-ID: the same words from the same reply are sent once
+    channel_ref: str | None = Field(default=None, sa_type=Text)
     sent_at: str = Field(max_length=32)
     #: the administrator's reason, once hidden
     hidden_reason: str | None = Field(default=None, sa_type=Text)
@@ -57,6 +59,7 @@ def project(
                     recipients=ev.canonical_json(list(p.recipients)),
                     text=p.text,
                     channel=p.channel,
+                    channel_ref=p.channel_ref,
                     sent_at=e.recorded_at,
                 )
             )

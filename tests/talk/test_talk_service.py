@@ -267,3 +267,15 @@ def test_a_messages_mail_waits_a_minute_and_a_turn_mail_carrying_it_replaces_it(
     clock.advance(timedelta(seconds=61))
     play(service, gid, waiting, "keep")
     assert [m.seat for m in _mails(service, gid) if m.kind == "talk"] == [to_act]
+
+
+def test_the_same_words_from_the_same_reply_are_sent_once(service: GameService) -> None:
+    gid = _game(service).id
+    first = service.send_talk(gid, 0, "hi", (1,), channel="email", channel_ref="<r1@x.example>")
+    # The reply processed again (after a crash), or the same line twice in it: sent once.
+    again = service.send_talk(gid, 0, "hi", (1,), channel="email", channel_ref="<r1@x.example>")
+    assert again.version == first.version == service.load(gid).version
+    # Other words, other seats or another reply are other messages.
+    service.send_talk(gid, 0, "hi", (2,), channel="email", channel_ref="<r1@x.example>")
+    service.send_talk(gid, 0, "hi", (1,), channel="email", channel_ref="<r2@x.example>")
+    assert len(service.talk_messages(gid, 0)) == 3
