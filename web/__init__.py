@@ -73,7 +73,8 @@ def create_app(
     import web.api.clock
     import web.api.disputes
     import web.api.handover
-    import web.api.rematch  # noqa: F401  (their routes join the API's blueprint)
+    import web.api.rematch
+    import web.api.talk  # noqa: F401  (their routes join the API's blueprint)
     from web.api.admin import admin
     from web.api.routes import blp
     from web.api.webhooks import webhooks_api

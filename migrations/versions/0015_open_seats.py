@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0015_open_seats"
-down_revision: str | None = "0013_drop_request_invitations"
+down_revision: str | None = "0014_table_talk"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

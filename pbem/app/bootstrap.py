@@ -50,6 +50,11 @@ from pbem.rematch import events as rematch_events
 from pbem.rematch import mails as rematch_mails
 from pbem.rematch import projection as rematch_projection
 from pbem.rematch import replies as rematch_replies
+from pbem.talk import coalescing as talk_coalescing
+from pbem.talk import events as talk_events
+from pbem.talk import mails as talk_mails
+from pbem.talk import projection as talk_projection
+from pbem.talk import replies as talk_replies
 from pbem.undo import commands as undo_commands
 from pbem.undo import events as undo_events
 from pbem.undo import mails as undo_mails
@@ -84,6 +89,7 @@ def register_features() -> None:
         *clock_events.CLOCK_EVENTS,
         *handover_events.HANDOVER_EVENTS,
         *rematch_events.REMATCH_EVENTS,
+        *talk_events.TALK_EVENTS,
     )
     # In the order they are projected, after the core's games and seats.
     register_read_models(
@@ -94,6 +100,7 @@ def register_features() -> None:
         # after ``seats`` and ``invitations``, which the deadlines' projection reads
         *clock_projection.READ_MODELS,
         *rematch_projection.READ_MODELS,
+        talk_projection.READ_MODEL,
     )
     # What lapses when an append moves the game on: an undo request waiting for answers.
     register_lapse_rules(undo_rules.lapse_waiting_request)
@@ -189,6 +196,7 @@ def reply_words(service: GameService) -> ReplyWords:
     webhook_replies.register_reply_words(words, service)  # webhook, webhooks, webhook remove
     # rematch, rematch same seats, rematch no, no rematch
     rematch_replies.register_reply_words(words, parts.rematches)
+    talk_replies.register_reply_words(words, parts.talk)  # say …, to Bob: …
     return words
 
 
@@ -260,6 +268,7 @@ def mail_planners() -> MailPlanners:
             play_mails.GAME_OVER,
             rematch_mails.NEWS,  # every seat of a finished game, resigned or not
             play_mails.RESIGNED,  # nothing more, once resigned
+            talk_mails.TALK,  # table talk: its own mail to its recipients, nothing else
             play_mails.TURN,
             undo_mails.REQUEST,  # to answer with accept or decline
             handover_mails.PROPOSED,  # to answer with agree or refuse substitute
@@ -272,6 +281,8 @@ def mail_planners() -> MailPlanners:
             undo_mails.RETRACTED,
             play_mails.RESIGNATION,
         ],
+        # A message's mail still waiting, dropped when a turn mail now carries it.
+        settle=[talk_coalescing.drop_carried],
     )
 
 

@@ -19,6 +19,7 @@ delegates; entry points never reach into the parts):
 - ``pbem.play.queries``: the read side;
 - ``pbem.disputes.commands``: opening, answering and resolving disputes;
 - ``pbem.handover.commands``: substitutes (proposing, deciding, the newcomer accepting);
+- ``pbem.talk.commands``: table talk (sending and hiding messages, the conversation);
 - ``pbem.clock.deadline_moves``: what happens when a seat's deadline has passed;
 - ``pbem.clock.commands``: the clock's commands (extensions, pauses, time controls, standing
   orders, vacations); ``pbem.clock.consent``: what the seats change on it by consent;
@@ -72,6 +73,7 @@ from pbem.play.results import (
 from pbem.play.submission import MAX_KEY, Submission
 from pbem.rematch.commands import Rematches
 from pbem.seats.tokens import SeatTokens
+from pbem.talk.commands import Talk
 from pbem.undo.commands import UndoCommands
 from pbem.webhooks.subscriptions import Webhooks
 
@@ -203,6 +205,11 @@ class GameService:
         self.decline_rematch = parts.rematches.decline
         self.rematch_status = parts.rematches.status
         self.rematch_of = parts.rematches.rematch_of
+        # -- table talk (``pbem.talk.commands``) --------------------------------------------
+        self.send_talk = parts.talk.send
+        self.hide_talk = parts.talk.hide
+        self.talk_messages = parts.talk.messages
+        self.talk_recipients = parts.talk.recipients_choice
 
         # -- the game clock (``pbem.clock``) --------------------------------------------------
         self.deadline_passed = parts.deadline_moves.deadline_passed
@@ -291,6 +298,7 @@ class Parts:
         self.resignation = Resignation(clock, transactions)
         self.disputes = Disputes(db, clock, transactions, self.queries)
         self.handovers = Handovers(db, settings, clock, transactions)
+        self.talk = Talk(db, clock, transactions, self.queries)
         self.deadline_moves = DeadlineMoves(clock, transactions)
         self.clocks = ClockCommands(db, clock, transactions)
         self.consent = ClockConsent(transactions)

@@ -8,8 +8,13 @@ the first event to the last. A secret action recorded before commitments existed
 (``ActionApplied`` schema version 1) is hashed with its vote, so it is left out whole
 (``"data": null``) and its link is taken as recorded; so is another seat's standing order
 (``StandingOrderSet``: the move it would have played for itself, which may name a vote).
-The public bundle (a spectator's download from the game page) is the same with no seat's
-secret: every unrevealed secret action in its public form, every standing order left out.
+Table talk the seat may not read (``pbem.talk.visibility``: a private message to others,
+or a hiding of one) is left out the same way (``"data": null``, its link taken as
+recorded): its text, its writer and its recipients are not in the bundle, and the chain
+still checks; a message the administrator hid is left out of every seat's bundle, its
+readers' too. The public bundle (a spectator's download from the game page) is the same
+with no seat's secret: every unrevealed secret action in its public form, every standing
+order and every message left out (table talk is among the players).
 
 Events carry the payload as stored (its schema version, not upcast), so that every hash
 recomputes from the bundle alone. The bundle is written as canonical JSON, like the events:
@@ -34,6 +39,8 @@ from pbem.core.errors import BadRequest, GameNotFound
 from pbem.core.models import Event
 from pbem.core.store import stored_event
 from pbem.play.views import revealed_after
+from pbem.talk import events as talk_events
+from pbem.talk.visibility import TalkLog, visible_data
 
 
 def export_game(
@@ -77,6 +84,7 @@ def bundle_of(
         raise BadRequest("A bundle is a seat's or the public's, not both.")
     # whose view: a seat's, the public's (nobody's secrets), or everything
     partial = seat is not None or public
+    talk_log = TalkLog(stored) if partial else None
     events = []
     for row, event in zip(rows, stored, strict=True):
         data: dict[str, Any] | None = json.loads(row.data)
@@ -94,6 +102,15 @@ def bundle_of(
         elif partial and isinstance(p, ce.StandingOrderSet) and p.seat != seat:
             # Another seat's standing order is its own (it may name a vote it will cast): left
             # out whole, its link taken as recorded. The rules' re-run never needs it.
+            data = None
+        elif (
+            partial
+            and row.type in talk_events.TALK_TYPES
+            and talk_log is not None
+            and (event.version in talk_log.hidden or visible_data(event, seat, talk_log) is None)
+        ):
+            # Table talk the seat may not read, or a message hidden since: left out whole,
+            # its link taken as recorded (the rules' re-run never reads talk).
             data = None
         events.append(
             {

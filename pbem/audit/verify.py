@@ -73,6 +73,8 @@ GAME_FINISHED = "GameFinished"
 EPILOGUE = frozenset({"RematchProposed", "RematchAgreed", "RematchDeclined", "RematchStarted"})
 #: a seat's standing order (``pbem.clock.events``): left out of the other seats' exports
 STANDING_ORDER_SET = "StandingOrderSet"
+#: table talk (``pbem.talk.events``): left out of the exports of the seats it is not for
+TALK_TYPES = frozenset({"TableTalkSent", "TableTalkHidden"})
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,8 @@ class Report:
     #: other seats' standing orders left out of a seat's export (never revealed: they are
     #: their seats' own, and the re-run of the rules does not need them)
     orders_withheld: int = 0
+    #: table talk left out of a seat's (or the public) export: messages to others, hidden ones
+    talk_withheld: int = 0
     finished: bool = False
     replayed: bool = False
     head_hash: str | None = None
@@ -261,6 +265,8 @@ def _check_chain(
             # event's prev_hash holds it).
             if event["type"] == STANDING_ORDER_SET:
                 report.orders_withheld += 1
+            elif event["type"] in TALK_TYPES:
+                report.talk_withheld += 1
             else:
                 report.sealed += 1
             continue
@@ -293,6 +299,11 @@ def _check_chain(
         report.notes.append(
             f"{report.orders_withheld} standing order(s) of other seats are left out: they "
             "are their seats' own"
+        )
+    if report.talk_withheld:
+        report.notes.append(
+            f"{report.talk_withheld} table talk event(s) are left out: messages between other "
+            "players, or hidden by the administrator"
         )
     if report.sealed:
         report.notes.append(

@@ -20,6 +20,7 @@ from pbem.core.unit_of_work import UnitOfWork
 from pbem.create import events as creation_events
 from pbem.play.views import describe
 from pbem.seats import credentials
+from pbem.talk import events as talk_events
 
 #: How a submission made on an older version is judged (see ``check_version``):
 #: ``strict`` (the JSON API) refuses it; ``own_moves_ok`` accepts it when only this seat
@@ -45,8 +46,9 @@ def check_version(txn: UnitOfWork, seat: int, expected: int, policy: StalePolicy
     if expected == head:
         return
     if 1 <= expected < head:
-        # An accepted invitation moves the version but not the game.
-        since = [e for e in txn.read(after=expected) if e.type not in creation_events.BOOKKEEPING]
+        # An accepted invitation, or table talk, moves the version but not the game: a
+        # message is not a move, even to the strict JSON API.
+        since = [e for e in txn.read(after=expected) if not _bookkeeping(e)]
         if not since:
             return
     if 1 <= expected < head and policy != "strict":
@@ -54,8 +56,7 @@ def check_version(txn: UnitOfWork, seat: int, expected: int, policy: StalePolicy
         since = [
             e
             for e in txn.read(after=expected)
-            if e.type not in creation_events.BOOKKEEPING
-            and not isinstance(e.payload, ev.PositionNeutral)
+            if not _bookkeeping(e) and not isinstance(e.payload, ev.PositionNeutral)
         ]
         if all(isinstance(p := e.payload, ev.ActionApplied) and p.seat == seat for e in since):
             return
@@ -69,6 +70,11 @@ def check_version(txn: UnitOfWork, seat: int, expected: int, policy: StalePolicy
             f"{head}. Nothing was applied: look at the game again and resubmit."
         )
     raise StaleVersion(message, head, describe(txn.loaded(), seat))
+
+
+def _bookkeeping(e: StoredEvent) -> bool:
+    """An event that changes neither the position nor anything a seat decides on."""
+    return e.type in creation_events.BOOKKEEPING or e.type in talk_events.TALK_TYPES
 
 
 def same_decision(txn: UnitOfWork, seat: int, expected: int, since: Sequence[StoredEvent]) -> bool:

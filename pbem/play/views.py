@@ -3,7 +3,8 @@
 Nothing in this module reads the state directly; it reads views, and the log filtered for
 the viewer: a secret action of another seat shows only as "seat N acted" until the next
 irreversible step (a reveal) or the end of the game; emails and message references are shown
-only to their owner; another seat's standing order is left out altogether. An undo request
+only to their owner; another seat's standing order is left out altogether, and so is table
+talk the viewer may not read (``pbem.talk.visibility``). An undo request
 or a retraction names the moves it takes back as the viewer saw them.
 """
 
@@ -23,6 +24,8 @@ from pbem.handover import display as handover_display
 from pbem.handover import events as handover_events
 from pbem.play import seat_acts
 from pbem.rematch.display import event_text as rematch_event_text
+from pbem.talk import events as talk_events
+from pbem.talk import visibility as talk_visibility
 from pbem.undo import events as undo_events
 
 if TYPE_CHECKING:
@@ -138,13 +141,23 @@ def visible_events(
     named = _undone_versions(events, after) if names is not None else set()
     moves: dict[int, str] = {}
     out = []
+    talk_log: talk_visibility.TalkLog | None = None  # read at the first talk event, if any
     for e in events:
         if e.version <= after:
             if e.version in named and e.type == ev.ACTION_APPLIED and names is not None:
                 data = dict(e.data) if everything else _visible_data(e, viewer, revealed)
                 moves[e.version] = action_words(data, names)
             continue
-        data = dict(e.data) if everything else _visible_data(e, viewer, revealed)
+        if e.type in talk_events.TALK_TYPES and not everything:
+            # Table talk the viewer may not read is not listed at all (pbem.talk.visibility).
+            if talk_log is None:
+                talk_log = talk_visibility.TalkLog(events)
+            talk = talk_visibility.visible_data(e, viewer, talk_log)
+            if talk is None:
+                continue
+            data = talk
+        else:
+            data = dict(e.data) if everything else _visible_data(e, viewer, revealed)
         if data.get("withheld"):
             # Another seat's standing order is not theirs to know: not even that it changed
             # (``_visible_clock_data``).
@@ -397,6 +410,8 @@ def event_text(
             left = names.many(gone) if names is not None else str(gone)
             return f"finished: {left} resigned; winner {named}"
         return f"finished ({d['reason']}): winner {named}"
+    if kind in talk_events.TALK_TYPES:
+        return talk_visibility.talk_text(kind, d, who)
     return (
         clock_event_text(kind, d, names)
         or handover_display.event_text(kind, d, names)

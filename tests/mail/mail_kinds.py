@@ -1,7 +1,7 @@
 """One mail of each kind the service sends, made the way players and the clock make them:
 a turn of each game (Lancaster with every Henry V module), a reminder, a deadline move's
-notice, a reveal (the last secret vote), the end of a game, an error reply, an invitation
-and a daily digest. The HTML-part, SMTP and Chromium tests read them."""
+notice, a reveal (the last secret vote), the end of a game, an error reply, an invitation,
+a daily digest and a message of table talk. The HTML-part, SMTP and Chromium tests read them."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ KINDS = (
     "error",
     "invitation",
     "digest",
+    "talk",
 )
 
 
@@ -127,6 +128,10 @@ def each_kind(world: MailWorld) -> dict[str, OutboxMail]:
     found["reveal"] = lancaster_reveal(world)
     # An error: Bob replies a square off the board.
     _, _, found["error"] = world.say(timed.id, 1, "Z99")
+    # Table talk: Bob writes to Alice; her mail of it waits its minute in the outbox.
+    before = _last_id(world)
+    world.service.send_talk(timed.id, 1, "Good luck, Alice!", (0,), channel="web")
+    found["talk"] = next(m for m in _new(world, timed.id, before) if m.kind == "talk")
     # The end: Alice resigns, Bob wins.
     before = _last_id(world)
     world.say(timed.id, 0, "resign")

@@ -26,6 +26,7 @@ def test_the_composition_root_registers_every_features_reply_words(world: MailWo
         *("substitute", "agree substitute", "refuse substitute"),  # pbem.handover.replies
         *("webhooks", "webhook"),  # webhooks (pbem.webhooks.replies)
         *("rematch", "no rematch"),  # rematch (pbem.rematch.replies)
+        *("say", "to"),  # table talk (pbem.talk.replies)
     ]
 
 
@@ -44,6 +45,10 @@ def test_the_composition_root_registers_every_features_reply_words(world: MailWo
         ("webhook https://discord.com/api/webhooks/1/x discord", "webhook"),
         ("webhook remove 3", "webhook"),
         ("Webhooks", "webhooks"),
+        ("say Good luck, all!", "say"),
+        ("To Bob and Cy: shall we?", "to"),
+        ("to E5", None),  # a move: "to" is the names' word only before a colon
+        ("to extension 1", None),
         ("E5", None),
         ("undo E5", None),  # a word is a whole line, or a first word registered as one
         ("I agree", None),

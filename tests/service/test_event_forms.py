@@ -20,6 +20,7 @@ from pbem.core import chain
 from pbem.core import events as ev
 from pbem.create import events as creation_events
 from pbem.disputes import events as dispute_events
+from pbem.talk import events as talk_events
 from pbem.undo import events as undo_events
 
 SALT = "5" * 32
@@ -191,6 +192,19 @@ EXAMPLES: dict[tuple[str, int], list[dict[str, Any]]] = {
             "by": "consent",
             "channel": "web",
         }
+    ],
+    (talk_events.TABLE_TALK_SENT, 1): [
+        {"seat": 0, "recipients": [], "text": "Good luck, all!", **REF},
+        {
+            "seat": 2,
+            "recipients": [0, 1],
+            "text": "shall we?",
+            "channel": "web",
+            "channel_ref": None,
+        },
+    ],
+    (talk_events.TABLE_TALK_HIDDEN, 1): [
+        {"message": 7, "by": "administrator", "reason": "insults", "channel": "api"},
     ],
 }
 

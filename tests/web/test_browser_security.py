@@ -341,6 +341,7 @@ def _path_for(rule: Any, game_id: str) -> str:
         "key": "k",
         "token": "t",
         "subscription": "1",
+        "version": "1",  # a message of table talk
     }
     path = str(rule.rule)
     for argument in rule.arguments:

@@ -1,8 +1,8 @@
 """Game administration under ``/api/v1/games/<id>/admin``, guarded by the admin token shown
 once at the game's creation (``Authorization: Bearer <admin token>``): resign a seat for a
 player who left, end the game, start a game waiting for players with those who joined,
-replace its join link, read its whole log as an operator sees it, and see and
-resolve its disputes with all their evidence."""
+replace its join link, read its whole log as an operator sees it, see and resolve its
+disputes with all their evidence, and read and hide its table talk."""
 
 from __future__ import annotations
 
@@ -111,4 +111,27 @@ def resolve(game_id: str, dispute: int) -> Any:
     result = _service().resolve_dispute(
         game_id, bearer_token(), dispute, uphold=uphold, reason=reason, channel="api"
     )
+    return jsonify(result.to_json()), 201
+
+
+@admin.get("/talk")
+def talk(game_id: str) -> Any:
+    """Every message of the game's table talk, private ones and hidden ones with their words
+    (the administrator hides messages, so reads them all)."""
+    svc = _service()
+    svc.check_can_see(game_id, token=bearer_token())  # a private game: "no such game"
+    if not svc.is_admin(game_id, bearer_token()):
+        raise Forbidden("This needs the game's admin token.")
+    return jsonify({"messages": svc.talk_messages(game_id, None, admin=True)})
+
+
+@admin.post("/talk/<int:version>/hide")
+def hide_talk(game_id: str, version: int) -> Any:
+    """Hide the message at ``version``, saying why: its readers see the reason instead."""
+    body = request.get_json(silent=True)
+    reason = body.get("reason") if isinstance(body, dict) else None
+    if not isinstance(reason, str):
+        raise BadRequest('Send the reason as JSON: {"reason": "why it is hidden"}.')
+    version = read_int(version, what="the message's version")
+    result = _service().hide_talk(game_id, bearer_token(), version, reason, channel="api")
     return jsonify(result.to_json()), 201

@@ -2,14 +2,15 @@
 (``?admin=``, exchanged for the session cookie as on the game page): what the command line
 and the JSON API let the administrator do, on a page — each seat's deadline and extending
 it, pausing and resuming the game, changing its time control, resigning a seat for a player
-who left, ending the game, and every dispute with its whole evidence and the buttons that
-uphold or dismiss it.
+who left, ending the game, every dispute with its whole evidence and the buttons that
+uphold or dismiss it, and the game's table talk with a button per message that hides it
+with a reason.
 
 Who may: only a browser holding this game's admin token (another game's token, a seat's
 session or a visitor is refused, changing nothing); each command is the service's own
 (``extend``, ``pause``, ``resume``, ``set_time_control``, ``admin_resign``, ``admin_end``,
-``resolve_dispute``), which checks the token again in the command's unit of work. What was
-done, or the refusal, is shown at the top of the page.
+``resolve_dispute``, ``hide_talk``), which checks the token again in the command's unit of
+work. What was done, or the refusal, is shown at the top of the page.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from pbem.clock.commands import duration
 from pbem.core.errors import BadRequest, ServiceError
 from pbem.core.numbers import NumberError, read_int
 from pbem.disputes.rules import MAX_TEXT
+from pbem.talk.events import MAX_TEXT as MAX_REASON
 from web.pages import common as pc
 from web.pages.admin_links import take_admin_link
 from web.pages.game_page import TOP
@@ -94,6 +96,7 @@ def _page(game_id: str, *, alert: str | None = None, status: int = 200) -> tuple
         paused=any(d["status"] == "paused" for d in deadlines.values()),
         time_control=clock["time_control"],
         disputes=svc.audit(game_id, viewer=None, admin=True)["disputes"],
+        talk=svc.talk_messages(game_id, None, admin=True),
         seat=None,
         admin=True,
         notices=get_flashed_messages(category_filter=["admin"]),
@@ -256,5 +259,15 @@ def new_join_link(game_id: str) -> Any:
         return (
             f"The old join link no longer works. The new one (shown once): {join_url(game_id, key)}"
         )
+
+    return _command(game_id, act)
+
+
+@admin_page.post("/games/<game_id>/admin/talk/<int:version>/hide")
+def hide_talk(game_id: str, version: int) -> Any:
+    def act(token: str) -> str:
+        reason = request.form.get("reason", "")[: 4 * MAX_REASON]
+        pc.service().hide_talk(game_id, token, version, reason, channel=CHANNEL)
+        return f"The message at version {version} is hidden: its readers see your reason."
 
     return _command(game_id, act)

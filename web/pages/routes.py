@@ -44,6 +44,7 @@ from web.pages.newgame import newgame
 from web.pages.open_seats import open_seats
 from web.pages.rematch import rematch_pages
 from web.pages.seat_commands import seat_commands
+from web.pages.talk import talk_pages
 from web.pages.undo import undo_pages
 from web.pages.webhooks import webhook_pages
 
@@ -55,6 +56,7 @@ pages.register_blueprint(disputes_pages)
 pages.register_blueprint(undo_pages)
 pages.register_blueprint(rematch_pages)
 pages.register_blueprint(seat_commands)
+pages.register_blueprint(talk_pages)
 pages.register_blueprint(admin_page)
 pages.register_blueprint(handover_pages)
 pages.register_blueprint(webhook_pages)

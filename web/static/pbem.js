@@ -1,6 +1,6 @@
 // pbem pages: small improvements on top of plain forms (every page works without this file).
 // 1. A page with data-poll-url reloads itself when the game's version changes, unless the
-//    player is typing a move (then it says so and waits for them).
+//    player is typing a move or a message (then it says so and waits for them).
 // 2. The history slider jumps to its version as soon as it is moved.
 (function () {
   "use strict";
@@ -15,9 +15,12 @@
     // Once a form of the page is being sent, its answer is the next page: no reload races it.
     var sending = false;
     document.addEventListener("submit", function () { sending = true; });
+    // A move being typed, or a message to the table (its box: templates/_talk.html).
     var typing = function () {
-      var box = document.getElementById("action");
-      return box && (box.value.trim() !== "" || document.activeElement === box);
+      return ["action", "talk-text"].some(function (id) {
+        var box = document.getElementById(id);
+        return box && (box.value.trim() !== "" || document.activeElement === box);
+      });
     };
     var check = function () {
       fetch(url, { credentials: "same-origin", cache: "no-store" })

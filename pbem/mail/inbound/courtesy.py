@@ -223,12 +223,27 @@ def closing_on_line(line: str, sender_words: frozenset[str]) -> str | None:
     return None
 
 
+#: The lines that are a player's own words to the other players (table talk,
+#: ``pbem.talk.replies``: ``say …``, ``to Bob: …`` with its colon, since "to E5" is a move):
+#: such a line is kept as written, its "Good luck, all!", "Thanks" and "👍" included, since
+#: they are the message.
+FREE_TEXT = re.compile(r"^\s*(?:say\b|to\s+[^:]+:)", re.IGNORECASE)
+
+
+def is_free_text(line: str) -> bool:
+    """Whether ``line`` is a player's own words to the table, to be kept as written."""
+    return FREE_TEXT.match(line) is not None
+
+
 def trim_lines(lines: list[str], sender_words: frozenset[str]) -> list[str]:
     """The reply's lines with the courtesy on its commands' lines cut: the greeting the
     first opens with, friendly marks at their ends, and a closing on a line, which ends the
-    reply there."""
+    reply there. A line of table talk (``is_free_text``) is kept as written."""
     kept: list[str] = []
     for line in lines:
+        if is_free_text(line):
+            kept.append(line)
+            continue
         if not any(k.strip() for k in kept) and line.strip():
             line = without_greeting(line)
         line = _without_friendly_marks(line)  # a line of nothing else becomes empty

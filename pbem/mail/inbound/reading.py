@@ -28,9 +28,12 @@ from pbem.mail.inbound.header_fields import HeaderFields, addresses, message_ids
 from pbem.mail.inbound.quotes import strip_reply
 from pbem.mail.outbound.headers import READ_POLICY
 
-#: At most this many command lines are read from one reply, each cut to this length.
+#: At most this many command lines are read from one reply, each cut to this length: room
+#: for a table-talk line (``to Bob and Cy: `` and a message of up to 1,000 characters,
+#: ``pbem.talk.limits``), so that a line cut here holds a message too long to be sent, or
+#: names no seat, and is refused rather than sent cut short.
 MAX_COMMANDS = 30
-MAX_LINE = 200
+MAX_LINE = 2000
 
 
 @dataclass(frozen=True)

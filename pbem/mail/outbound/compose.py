@@ -345,12 +345,15 @@ class MailFacts:
     digest: frozenset[str] = frozenset()
     #: the time zone each of the seats' addresses chose (by ``address_key``), if any
     time_zones: dict[str, str] = field(default_factory=dict)
+    #: (seat, message version) of each mail of table talk still waiting in the outbox, which
+    #: a turn mail of this append may carry instead (``pbem.talk.coalescing``)
+    waiting_talk: tuple[tuple[int, int], ...] = ()
 
 
 def mail_facts(session: Session, game_id: str, addresses: Iterable[str]) -> MailFacts:
     """The seats' failing addresses, key versions, pending invitations, whether a dispute is
-    open and the players' digest and time-zone choices: one statement instead of six (they
-    are read for every move)."""
+    open, the players' digest and time-zone choices and the talk mails waiting: one statement
+    instead of seven (they are read for every move)."""
     given = [a for a in addresses if a]
     failing_keys = sorted({a.lower() for a in given})
     preference_keys = sorted({address_key(a) for a in given})
@@ -364,9 +367,12 @@ def mail_facts(session: Session, game_id: str, addresses: Iterable[str]) -> Mail
     dispute_open = False
     digest: set[str] = set()
     zones: dict[str, str] = {}
+    waiting: list[tuple[int, int]] = []
     for kind, number, version, address, zone in fetch_rows(session, query, params):
         if kind == "k":
             keys[number] = version
+        elif kind == "w":
+            waiting.append((number, version))
         elif kind == "i":
             pending.append((number, address))
         elif kind == "d":
@@ -379,7 +385,13 @@ def mail_facts(session: Session, game_id: str, addresses: Iterable[str]) -> Mail
         else:
             failing.add(address)
     return MailFacts(
-        frozenset(failing), keys, tuple(sorted(pending)), dispute_open, frozenset(digest), zones
+        frozenset(failing),
+        keys,
+        tuple(sorted(pending)),
+        dispute_open,
+        frozenset(digest),
+        zones,
+        tuple(sorted(waiting)),
     )
 
 
@@ -402,7 +414,11 @@ def _facts_query(failing: int, preferences: int) -> TextClause:
         "UNION ALL SELECT 'i', seat, NULL, address, NULL FROM invitations "
         "WHERE game_id = :game_id AND accepted_at IS NULL "
         "UNION ALL SELECT 'd', dispute, NULL, NULL, NULL FROM disputes "
-        "WHERE game_id = :game_id AND status = 'open'" + by_address
+        "WHERE game_id = :game_id AND status = 'open' "
+        # a message's mail waiting its minute (pbem.talk.coalescing)
+        "UNION ALL SELECT 'w', seat, version, NULL, NULL FROM mail_outbox "
+        "WHERE game_id = :game_id AND kind = 'talk' AND status = 'pending' AND attempts = 0"
+        + by_address
     )
 
 

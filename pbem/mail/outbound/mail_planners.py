@@ -13,14 +13,16 @@ mail at all this time (``NO_MAIL``: a seat whose invitation waits, a seat that r
 
 Besides, a feature may add lines that every mail of the append carries while something is
 open (a dispute, an undo request waiting for answers, the clock's news): a
-:class:`StandingNotice`, written in the table's order after the bounce notices.
+:class:`StandingNotice`, written in the table's order after the bounce notices. And it may act
+once the append's mails are planned (``Settle``: table talk drops a message's waiting mail
+that a turn mail now carries).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from sqlmodel import Session
@@ -45,6 +47,9 @@ class Mail:
     text: str
     #: it carries the seat's reply address
     answerable: bool = True
+    #: sent no sooner than this after the append (table talk waits a minute, so that a mail
+    #: of the game written meanwhile can carry it instead: ``pbem.talk.coalescing``)
+    not_before: timedelta = timedelta(0)
 
 
 #: A planner's answer that the seat gets no mail for this append, whatever later planners say.
@@ -57,6 +62,10 @@ SeatMail = Callable[[SeatInfo], Mail | None]
 Plan = Callable[["AppendMails"], SeatMail | None]
 #: Called once per append it answers: the seat's lines in every mail, or None for none.
 WriteNotice = Callable[["AppendMails"], Callable[[int], str] | None]
+#: Called once per append with every mail planned for it (each seat's), before they are
+#: written: a feature acts on what they carry (table talk drops its waiting mail a turn mail
+#: now carries, ``pbem.talk.coalescing``).
+Settle = Callable[["AppendMails", Sequence[tuple[SeatInfo, "Mail"]]], None]
 
 
 @dataclass(frozen=True)
@@ -81,10 +90,15 @@ class MailPlanners:
     """The table: each event type with the planners of the mails it causes, in precedence."""
 
     def __init__(
-        self, notices: Sequence[StandingNotice] = (), mails: Sequence[MailPlanner] = ()
+        self,
+        notices: Sequence[StandingNotice] = (),
+        mails: Sequence[MailPlanner] = (),
+        settle: Sequence[Settle] = (),
     ) -> None:
         self._notices = tuple(notices)
         self._mails = tuple(mails)
+        #: what runs once the append's mails are planned (``Settle``)
+        self.settle = tuple(settle)
         self._notices_by_type = _by_type(n.on for n in self._notices)
         self._mails_by_type = _by_type(m.on for m in self._mails)
 

@@ -19,6 +19,8 @@ order they decide). Among them:
   extension, a pause, a vacation, a new time control: a notice to every seat (not to the
   seat that went away or asked for the pause itself); a turn mail says when its deadline is
   (``pbem.clock.mail_news``);
+- table talk: a message's own mail to its recipients, sent after a minute unless a turn mail
+  written meanwhile carries it (``pbem.talk.mails``, ``pbem.talk.coalescing``);
 - the start of the game, and invitations (``pbem.create.mails``): a seat whose address had
   never played is invited: at the start of the game it gets an invitation instead, and then
   nothing until its player accepts; the append that records the acceptance brings it the
@@ -37,11 +39,12 @@ from pbem.core import store
 from pbem.core.cache import EventTails
 from pbem.core.events import StoredEvent
 from pbem.core.hot_path import insert_rows
-from pbem.core.time_source import Clock, SystemClock
+from pbem.core.repository import SeatInfo
+from pbem.core.time_source import Clock, SystemClock, format_time
 from pbem.core.unit_of_work import AppendContext
 from pbem.mail.models import OutboxMail
 from pbem.mail.outbound import compose as c
-from pbem.mail.outbound.mail_planners import NO_MAIL, AppendMails, MailPlanners
+from pbem.mail.outbound.mail_planners import NO_MAIL, AppendMails, Mail, MailPlanners
 
 #: How many events before an append the listener reads to write "since your last move".
 HISTORY_WINDOW = 100
@@ -103,12 +106,14 @@ def plan_mails(
     ]
     subject = c.subject_for(ctx.rules, ctx.game_id)
     mails = []
+    settled: list[tuple[SeatInfo, Mail]] = []
     for seat in ctx.seats:
         if not seat.email:
             continue
         planned = next((m for seat_mail in seat_mails if (m := seat_mail(seat)) is not None), None)
         if planned is None or planned is NO_MAIL:
             continue
+        settled.append((seat, planned))
         mails.append(
             c.outbox_row(
                 settings,
@@ -135,4 +140,8 @@ def plan_mails(
                 board=append.board(seat.seat),
             )
         )
+        if planned.not_before:
+            mails[-1]["next_attempt_at"] = format_time(now + planned.not_before)
+    for settle in planners.settle:
+        settle(append, settled)
     return mails
