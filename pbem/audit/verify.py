@@ -67,14 +67,17 @@ EVENT_KEYS = frozenset(
 )
 GAME_CREATED = "GameCreated"
 GAME_FINISHED = "GameFinished"
-#: the bookkeeping that may follow the end of a game (``pbem.core.event_base.Epilogue``: a
-#: rematch proposed, agreed to, declined, started; ``pbem.rematch.events``), by type name:
-#: this verifier imports no event module
-EPILOGUE = frozenset({"RematchProposed", "RematchAgreed", "RematchDeclined", "RematchStarted"})
 #: a seat's standing order (``pbem.clock.events``): left out of the other seats' exports
 STANDING_ORDER_SET = "StandingOrderSet"
 #: table talk (``pbem.talk.events``): left out of the exports of the seats it is not for
 TALK_TYPES = frozenset({"TableTalkSent", "TableTalkHidden"})
+#: the bookkeeping that may follow the end of a game (``pbem.core.event_base.Epilogue``: a
+#: rematch proposed, agreed to, declined, started, ``pbem.rematch.events``; the table talk of
+#: the day after the end, ``pbem.talk``), by type name: this verifier imports no event module
+EPILOGUE = (
+    frozenset({"RematchProposed", "RematchAgreed", "RematchDeclined", "RematchStarted"})
+    | TALK_TYPES
+)
 
 
 @dataclass(frozen=True)

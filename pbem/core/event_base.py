@@ -96,9 +96,9 @@ class SeatPlayerChanged(PositionNeutral):
 
 class Epilogue(PositionNeutral):
     """Base of the bookkeeping event types that may follow a game's end (a rematch proposed,
-    agreed to, started): replay and the verifiers check the game up to its ``GameFinished``
-    and accept these after it (the offline verifier by their type names,
-    ``pbem.audit.verify.EPILOGUE``)."""
+    agreed to, started; table talk in the day after the end): replay and the verifiers check
+    the game up to its ``GameFinished`` and accept these after it (the offline verifier by
+    their type names, ``pbem.audit.verify.EPILOGUE``)."""
 
 
 def register(*classes: type[Payload]) -> None:

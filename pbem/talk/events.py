@@ -4,7 +4,8 @@
 Each is a frozen dataclass whose schema is derived from it (``pbem.core.event_base``); the
 composition root registers them (``TALK_EVENTS``) with the other event types
 (``pbem.app.bootstrap.register_features``). Neither changes the board nor anything a seat
-decides on: they are ``PositionNeutral`` and in ``TALK_TYPES``, which the stale-submission
+decides on: they are ``PositionNeutral`` (an ``Epilogue``: a message may follow the
+game's end, for a day) and in ``TALK_TYPES``, which the stale-submission
 rule passes over even for the strict JSON API (``pbem.play.command_checks``): a message is
 not a move.
 """
@@ -16,7 +17,7 @@ from typing import Annotated, ClassVar
 
 from marshmallow import validate
 
-from pbem.core.event_base import Channel, PositionNeutral, Ref
+from pbem.core.event_base import Channel, Epilogue, Ref
 
 TABLE_TALK_SENT = "TableTalkSent"
 TABLE_TALK_HIDDEN = "TableTalkHidden"
@@ -26,7 +27,7 @@ MAX_TEXT = 1000
 
 
 @dataclass(frozen=True)
-class TableTalkSent(PositionNeutral):
+class TableTalkSent(Epilogue):
     TYPE: ClassVar[str] = TABLE_TALK_SENT
     #: the seat that wrote it
     seat: int
@@ -41,7 +42,7 @@ class TableTalkSent(PositionNeutral):
 
 
 @dataclass(frozen=True)
-class TableTalkHidden(PositionNeutral):
+class TableTalkHidden(Epilogue):
     TYPE: ClassVar[str] = TABLE_TALK_HIDDEN
     #: the version of the TableTalkSent hidden
     message: int

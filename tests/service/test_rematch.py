@@ -24,6 +24,7 @@ from pbem.core.db import Database
 from pbem.core.errors import BadRequest, Conflict, Forbidden, ServiceError
 from pbem.core.event_base import Epilogue
 from pbem.rematch import events as re
+from pbem.talk import events as talk_events
 from tests.service.helpers import REGISTRY
 from tests.settings import make_settings
 
@@ -111,7 +112,8 @@ def test_a_rematch_starts_when_every_seat_agrees_with_the_seats_rotated(
         report = verify_bytes(json.dumps(bundle).encode(), REGISTRY)
         assert report.ok, report.problems
     assert re.REMATCH_OF not in EPILOGUE  # (in the new game, before its end)
-    assert {k.TYPE for k in re.REMATCH_EVENTS if issubclass(k, Epilogue)} == EPILOGUE
+    epilogues = [*re.REMATCH_EVENTS, *talk_events.TALK_EVENTS]
+    assert {k.TYPE for k in epilogues if issubclass(k, Epilogue)} == EPILOGUE
 
 
 def test_same_seats_keeps_every_player_in_their_seat(service: GameService) -> None:
@@ -254,3 +256,23 @@ def test_starts_racing_after_the_last_agreement_create_one_game(
     assert len(payloads(service, old.id, re.RematchStarted)) == 1
     with pytest.raises(Conflict):
         service.decline_rematch(old.id, 0, channel="web")
+
+
+def test_table_talk_after_the_end_and_a_rematch_replay_and_verify_offline(
+    service: GameService,
+) -> None:
+    """Players may talk for a day after the end (``pbem.talk.limits``), around a rematch: the
+    finished game still replays and its exports verify offline (the talk is bookkeeping after
+    the end, as the rematch's events are)."""
+    old = finished_game(service)
+    service.send_talk(old.id, 0, "Well played, all!", channel="web")
+    service.propose_rematch(old.id, 1, channel="web")
+    service.send_talk(old.id, 2, "Rematch? Gladly.", (1,), channel="web")
+    assert service.replay(old.id).ok
+    assert not service.read_model_difference(old.id)
+    for seat in (None, 0, 1):
+        bundle = service.export_game(old.id, seat)
+        kinds = [e["type"] for e in bundle["events"]]
+        assert kinds[-3:] == ["TableTalkSent", re.REMATCH_PROPOSED, "TableTalkSent"]
+        report = verify_bytes(json.dumps(bundle).encode(), REGISTRY)
+        assert report.ok, (seat, report.problems)
