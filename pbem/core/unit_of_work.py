@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Protocol, cast
 
@@ -52,6 +52,10 @@ class AppendContext:
     #: seats open before and after the append (a game waiting for players: nobody acts)
     open_before: int = 0
     open_after: int = 0
+    #: what one listener read for the append that a later one needs too, so that it is read
+    #: once (the mails' facts carry the webhooks' subscriptions: a round trip less per move
+    #: on PostgreSQL)
+    shared: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def to_act_before(self) -> frozenset[int]:

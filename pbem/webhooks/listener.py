@@ -25,6 +25,7 @@ from pbem.core.hot_path import fetch_rows, insert_rows
 from pbem.core.models import Deadline, Game, Seat
 from pbem.core.time_source import Clock, SystemClock, format_time
 from pbem.core.unit_of_work import AppendContext
+from pbem.mail.outbound.compose import WEBHOOK_FACTS
 from pbem.webhooks.forms import body_for
 from pbem.webhooks.models import ACTIVE, PENDING, WebhookDelivery
 from pbem.webhooks.notices import EVERYONE, GAME, Notice, notices_of
@@ -147,8 +148,17 @@ class WebhookListener:
         for seat in ctx.seats:
             if seat.email:
                 seats_of_address.setdefault(address_key(seat.email), set()).add(seat.seat)
-        # One indexed query per append; with no subscription nothing else is done.
-        subscriptions = active_subscriptions(ctx.session, ctx.game_id, seats_of_address)
+        # Read with the mails' facts by the outbox listener before this one (one statement
+        # for both); read here only when it read nothing (no seat has an address).
+        read = ctx.shared.get(WEBHOOK_FACTS)
+        if read is not None:
+            subscriptions = [
+                ActiveSubscription(id, address, ctx.game_id if of_game else None, form)
+                for id, address, of_game, form in read
+            ]
+        else:
+            subscriptions = active_subscriptions(ctx.session, ctx.game_id, seats_of_address)
+        # With no subscription nothing else is done.
         if not subscriptions:
             return
         notices = notices_of(ctx)

@@ -348,6 +348,15 @@ class MailFacts:
     #: (seat, message version) of each mail of table talk still waiting in the outbox, which
     #: a turn mail of this append may carry instead (``pbem.talk.coalescing``)
     waiting_talk: tuple[tuple[int, int], ...] = ()
+    #: the active webhook subscriptions of the game and of the seats' addresses, as (id,
+    #: address, whether it is the game's, form): read here, with the mails' facts, for the
+    #: webhook listener of the same append (``pbem.webhooks.listener``; ``WEBHOOK_FACTS``)
+    webhook_subscriptions: tuple[tuple[int, str | None, bool, str], ...] = ()
+
+
+#: the key under which the outbox listener leaves an append's ``webhook_subscriptions`` in
+#: its ``AppendContext.shared``
+WEBHOOK_FACTS = "webhook_subscriptions"
 
 
 def mail_facts(session: Session, game_id: str, addresses: Iterable[str]) -> MailFacts:
@@ -368,11 +377,14 @@ def mail_facts(session: Session, game_id: str, addresses: Iterable[str]) -> Mail
     digest: set[str] = set()
     zones: dict[str, str] = {}
     waiting: list[tuple[int, int]] = []
+    hooks: list[tuple[int, str | None, bool, str]] = []
     for kind, number, version, address, zone in fetch_rows(session, query, params):
         if kind == "k":
             keys[number] = version
         elif kind == "w":
             waiting.append((number, version))
+        elif kind == "h":
+            hooks.append((int(number), address, bool(version), str(zone)))
         elif kind == "i":
             pending.append((number, address))
         elif kind == "d":
@@ -392,6 +404,7 @@ def mail_facts(session: Session, game_id: str, addresses: Iterable[str]) -> Mail
         frozenset(digest),
         zones,
         tuple(sorted(waiting)),
+        tuple(sorted(hooks)),
     )
 
 
@@ -400,6 +413,9 @@ def _facts_query(failing: int, preferences: int) -> TextClause:
     """``mail_facts``' statement for so many addresses, built once: building and compiling
     it again for every move cost about as much as running it."""
     by_address = ""
+    hooks_by_address = ""
+    if preferences:
+        hooks_by_address = f" OR address IN ({', '.join(f':p{i}' for i in range(preferences))})"
     if failing:
         by_address = (
             " UNION ALL SELECT 'f', NULL, NULL, address, NULL FROM mail_address_failures "
@@ -417,8 +433,12 @@ def _facts_query(failing: int, preferences: int) -> TextClause:
         "WHERE game_id = :game_id AND status = 'open' "
         # a message's mail waiting its minute (pbem.talk.coalescing)
         "UNION ALL SELECT 'w', seat, version, NULL, NULL FROM mail_outbox "
-        "WHERE game_id = :game_id AND kind = 'talk' AND status = 'pending' AND attempts = 0"
-        + by_address
+        "WHERE game_id = :game_id AND kind = 'talk' AND status = 'pending' AND attempts = 0 "
+        # the webhooks' subscriptions (pbem.webhooks.models: status 'active'), for the
+        # webhook listener of the same append
+        "UNION ALL SELECT 'h', id, CASE WHEN game_id IS NULL THEN 0 ELSE 1 END, address, form "
+        "FROM webhook_subscriptions WHERE status = 'active' "
+        f"AND (game_id = :game_id{hooks_by_address})" + by_address
     )
 
 

@@ -95,6 +95,7 @@ def plan_mails(
 
     history = read(after) if tails is None else tails.after(ctx.game_id, after, new, read)
     facts = c.mail_facts(ctx.session, ctx.game_id, [s.email or "" for s in ctx.seats])
+    ctx.shared[c.WEBHOOK_FACTS] = facts.webhook_subscriptions
     append = AppendMails(ctx, settings, now, history, facts)
     for standing in planners.notices_for(append.types):
         if (lines := standing.write(append)) is not None:
