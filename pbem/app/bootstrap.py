@@ -53,6 +53,7 @@ from pbem.rematch import replies as rematch_replies
 from pbem.talk import coalescing as talk_coalescing
 from pbem.talk import events as talk_events
 from pbem.talk import mails as talk_mails
+from pbem.talk import notices as talk_notices
 from pbem.talk import projection as talk_projection
 from pbem.talk import replies as talk_replies
 from pbem.undo import commands as undo_commands
@@ -62,7 +63,7 @@ from pbem.undo import projection as undo_projection
 from pbem.undo import rules as undo_rules
 from pbem.webhooks import replies as webhook_replies
 from pbem.webhooks.listener import WebhookListener
-from pbem.webhooks.notices import register_builtin_notices
+from pbem.webhooks.notices import register_builtin_notices, register_notice
 
 if TYPE_CHECKING:
     # Built by the commands that use them (``pbem sweep``, ``digest``, ``mail relay``, the
@@ -107,6 +108,7 @@ def register_features() -> None:
     # The webhook notices of the core's and the clock's events (a feature registers its own
     # with ``pbem.webhooks.notices.register_notice``, e.g. table talk's ``TableTalkSent``).
     register_builtin_notices(clock_events.DEADLINE_MISSED)
+    register_notice(talk_events.TABLE_TALK_SENT, talk_notices.table_talk_notice)
 
 
 def open_database(settings: Settings) -> Database:

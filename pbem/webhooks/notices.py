@@ -6,9 +6,11 @@ A feature registers a **notice builder** for an event type it owns::
 
     def talk_notice(ctx: AppendContext, event: StoredEvent) -> list[Notice]:
         said = event.payload  # the feature's own typed payload
-        return [Notice("talk", f"{ctx.names.of(said.seat)} says: …", frozenset(said.to))]
+        return [Notice("talk", f"{ctx.names.of(said.seat)} wrote to you.", readers)]
 
     register_notice("TableTalkSent", talk_notice)  # from pbem.app.bootstrap.register_features
+
+(table talk's own is ``pbem.talk.notices``)
 
 The webhook listener (``pbem.webhooks.listener``) calls every builder registered for each
 event an append wrote, plus the **append builders** that look at the append as a whole (whose

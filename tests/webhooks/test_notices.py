@@ -149,3 +149,36 @@ def test_the_mails_facts_read_the_same_subscriptions_as_the_listeners_own_query(
     assert [(s.address, s.game_id) for s in own] == [("alice@example.com", None), (None, game.id)]
     assert sub in [s.id for s in own]
     assert ACTIVE == "active"  # the literal in the facts' statement
+
+
+def test_table_talk_is_told_to_its_readers_only_and_never_with_its_words(
+    world: MailWorld, receiver: Receiver
+) -> None:
+    """A message at the table: each reader's webhook is told who wrote to whom, without the
+    words (a webhook may post where others read); the writer's own webhook and the game's
+    administrator's get nothing (table talk is not public), nor does a seat a private message
+    is not for."""
+    seats = [{"name": n, "email": f"{n.lower()}@example.com"} for n in ("Alice", "Bob", "Cy")]
+    world.welcome(seats)
+    game = world.service.create_game("lancelot", {}, seats, channel="api")
+    world.service.add_game_webhook(game.id, game.admin_token, receiver.url("/admin"), "json", "api")
+    for seat, name in enumerate(("alice", "bob", "cy")):
+        subscribe_address(world, game.id, seat, receiver.url(f"/{name}"), "json")
+    world.service.send_talk(game.id, 0, "Good luck, everyone!", channel="web")
+    world.service.send_talk(game.id, 1, "Shall we gang up on Cy?", (0,), channel="web")
+    relay(world).run_once()
+    talk = {
+        path: [str(n["text"]) for n in notices if n["kind"] == "talk"]
+        for path, notices in _by_path(receiver).items()
+    }
+    assert talk.get("/admin", []) == []
+    assert talk["/alice"] == [
+        f"Game {game.id} (Lancelot): Bob (Blue) wrote to you. Read it in your mail or on your page."
+    ]
+    assert talk["/bob"] == [
+        f"Game {game.id} (Lancelot): Alice (Red) wrote to the table. "
+        "Read it in your mail or on your page."
+    ]
+    assert len(talk["/cy"]) == 1 and "Alice (Red) wrote to the table" in talk["/cy"][0]
+    bodies = b"".join(r.body for r in receiver.received)
+    assert b"Good luck" not in bodies and b"gang up" not in bodies
