@@ -155,8 +155,8 @@ def _taken(append: AppendMails) -> frozenset[int]:
 
 def waiting_line(open_seats: int) -> str:
     """What a waiting game's mails and pages say of it."""
-    more = "1 more player" if open_seats == 1 else f"{open_seats} more players"
-    return f"The game starts when {more} have joined (or when its organiser starts it)."
+    more = "1 more player has" if open_seats == 1 else f"{open_seats} more players have"
+    return f"The game starts when {more} joined (or when its organiser starts it)."
 
 
 def _waiting(append: AppendMails) -> SeatMail | None:
