@@ -157,7 +157,6 @@ class Handovers:
         base = self.settings.base_url.rstrip("/")
         others = [s for s in range(len(txn.seats)) if s != row.seat]
         text = texts.INVITATION.substitute(
-            marker=c.MARKER,
             title=f"{txn.rules.name.title()}, game {txn.game_id}",
             name=row.new_name,
             game=txn.rules.name.title(),
@@ -299,7 +298,6 @@ class Handovers:
     ) -> Any:
         base = self.settings.base_url.rstrip("/")
         text = texts.REPLACED.substitute(
-            marker=c.MARKER,
             title=f"{txn.rules.name.title()}, game {txn.game_id}",
             name=name,
             seat=names.label(seat) or f"seat {seat}",

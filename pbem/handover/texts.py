@@ -11,10 +11,9 @@ from pbem.handover.rules import PROPOSAL_FORM
 #: the reply words (``pbem.handover.replies``)
 AGREE, REFUSE = "agree substitute", "refuse substitute"
 
+# No "type your reply above this line" marker: replies to these two mails are not read.
 INVITATION = Template(
-    """$marker
-
-$title: you are asked to take over a seat, $name.
+    """$title: you are asked to take over a seat, $name.
 
 A game of $game at $service is under way, and its players (or its administrator) would like
 you to take over the seat $seat, played until now by $old. The other players: $players.
@@ -36,9 +35,7 @@ $receipt
 )
 
 REPLACED = Template(
-    """$marker
-
-$title: you no longer play $seat, $name.
+    """$title: you no longer play $seat, $name.
 
 $new took over the seat $seat at version $version ($by). Your links, your seat token and
 the reply addresses of the game's mails no longer open or play the seat; nothing more of

@@ -107,6 +107,7 @@ def test_the_others_hand_a_seat_that_missed_its_deadlines_to_a_substitute_by_mai
     (invitation,) = inbox.mails("dan@example.org", "substitute")
     assert "take over the seat Yellow, played until now by Cat" in _text(invitation)
     assert _parse(invitation)["Reply-To"] is None  # a reply cannot act for the seat
+    assert "reply above this line" not in _text(invitation)  # nor is it asked for
 
     _accept(client, invitation, gid)
     relay.run_once()
