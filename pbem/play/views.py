@@ -10,7 +10,8 @@ or a retraction names the moves it takes back as the viewer saw them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from pbem.clock import events as ce
@@ -142,7 +143,11 @@ def visible_events(
     moves: dict[int, str] = {}
     out = []
     talk_log: talk_visibility.TalkLog | None = None  # read at the first talk event, if any
+    players_then = _players_then(events, names) if names is not None else None
     for e in events:
+        if players_then is not None:
+            # A seat handed to a substitute: its moves before are named for who made them.
+            names = players_then(e.version)
         if e.version <= after:
             if e.version in named and e.type == ev.ACTION_APPLIED and names is not None:
                 data = dict(e.data) if everything else _visible_data(e, viewer, revealed)
@@ -181,6 +186,35 @@ def visible_events(
             item["text"] = event_text(e.type, data, names, moves=moves, events=events)
         out.append(item)
     return out
+
+
+def _players_then(events: Sequence[StoredEvent], names: Names) -> Callable[[int], Names]:
+    """The names as they were at each version: a seat handed to a substitute
+    (``SeatHandedOver``) is named for its old player in the events before the hand-over, so
+    that the log never says the newcomer made the old player's moves."""
+    handovers = sorted(
+        (
+            (int(e.data["from_version"]), int(e.data["seat"]), str(e.data["old_name"]))
+            for e in events
+            if e.type == handover_events.SEAT_HANDED_OVER
+        ),
+        reverse=True,
+    )
+    if not handovers:
+        return lambda version: names
+    known: dict[tuple[str, ...], Names] = {}
+
+    def at(version: int) -> Names:
+        people = list(names.people)
+        for from_version, seat, old_name in handovers:  # the latest first: the earliest wins
+            if version < from_version and 0 <= seat < len(people):
+                people[seat] = old_name
+        key = tuple(people)
+        if key not in known:
+            known[key] = replace(names, people=key)
+        return known[key]
+
+    return at
 
 
 #: the events that name actions taken back (or asked to be)

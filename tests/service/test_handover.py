@@ -315,3 +315,39 @@ def test_the_time_control_says_after_how_many_missed_deadlines(
     miss(service, clock, 6)
     with pytest.raises(Forbidden, match="only the administrator"):
         service.propose_substitute(gid, 1, 0, "Dan", "dan@example.org", channel="api")
+
+
+def test_the_log_names_each_move_for_the_player_who_made_it(service: GameService) -> None:
+    """After a hand-over the log (pages, mails, the API's events) names the seat's moves before
+    it for the old player and those after for the newcomer: the newcomer is never said to
+    have made the old player's moves."""
+    created = new_game(service, players=2)
+    gid = created.id
+
+    def play(seat: int) -> None:
+        loaded = service.load(gid)
+        service.submit(
+            gid, seat, loaded.legal(seat)[0], expected_version=loaded.version, channel="api"
+        )
+
+    while 1 not in service.load(gid).to_act:
+        play(min(service.load(gid).to_act))
+    play(1)  # Bob's move
+    service.admin_substitute(gid, created.admin_token, 1, "Dan", "dan@example.org", channel="api")
+    service.accept_substitution(gid, accept_link(service, gid), channel="web")
+    while 1 not in service.load(gid).to_act:
+        play(min(service.load(gid).to_act))
+    play(1)  # Dan's move
+    texts = {e["version"]: e["text"] for e in service.events(gid, 0, 0)}
+    handed = next(e.version for e in service.raw_events(gid) if e.type == he.SEAT_HANDED_OVER)
+    by_seat_1 = [
+        (e.version, texts[e.version])
+        for e in service.raw_events(gid)
+        if e.type == "ActionApplied" and e.data["seat"] == 1
+    ]
+    before = [t for v, t in by_seat_1 if v < handed]
+    after = [t for v, t in by_seat_1 if v > handed]
+    assert before and all("Bob" in t and "Dan" not in t for t in before), before
+    assert after and all("Dan" in t and "Bob" not in t for t in after), after
+    accepted = [t for v, t in texts.items() if v < handed and "accepted the invitation" in t]
+    assert any("Bob" in t for t in accepted) and not any("Dan" in t for t in accepted)
