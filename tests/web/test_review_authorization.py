@@ -1,0 +1,148 @@
+"""Review of the table's features as an attacker (issue 27): who may use each new route, to
+which games, through which door. Each test was written to fail before its fix or to pin a
+check that held."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from sqlmodel import col, select
+
+from pbem.app.service import GameService
+from pbem.mail.models import OutboxMail
+from tests.helpers import database_of
+from tests.mail.helpers import text_part
+from tests.web.helpers import bearer, sqlite_app, welcome
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
+    with sqlite_app(tmp_path_factory.mktemp("review")) as app:
+        yield app
+
+
+def _service(app: Flask) -> GameService:
+    svc: GameService = app.extensions["pbem"]
+    return svc
+
+
+def game(app: Flask, players: int = 3, *, private: bool = False) -> Any:
+    names = ["Ann", "Bob", "Cy", "Di"][:players]
+    seats = [{"name": nm, "email": f"rv-{i}@example.org"} for i, nm in enumerate(names)]
+    welcome(app.test_client(), seats)
+    return _service(app).create_game(
+        "hoard", {"players": players}, seats, time_control="48h", private=private
+    )
+
+
+def _accept_path(app: Flask, game_id: str) -> str:
+    with database_of(_service(app)).read() as session:
+        mail = session.exec(
+            select(OutboxMail)
+            .where(OutboxMail.game_id == game_id, OutboxMail.kind == "substitute")
+            .order_by(col(OutboxMail.created_at).desc())
+        ).first()
+        assert mail is not None
+        text = text_part(mail.message)
+    found = re.search(rf"(/handover/{game_id}\?link=[a-z0-9]+)", text)
+    assert found
+    return found.group(1)
+
+
+def test_a_private_games_newcomer_opens_and_accepts_the_invitation(app: Flask) -> None:
+    made = game(app, private=True)
+    _service(app).admin_substitute(
+        made.id, made.admin_token, 1, "Newt", "newt-private@example.org", channel="api"
+    )
+    path = _accept_path(app, made.id)
+    newcomer = app.test_client()
+    page = newcomer.get(path)
+    assert page.status_code == 200, page.get_data(as_text=True)
+    accepted = newcomer.post(path.partition("?")[0], data={"link": path.partition("link=")[2]})
+    assert accepted.status_code == 303
+    # Without the link, the private game is still not there for a stranger.
+    assert app.test_client().get(f"/handover/{made.id}?link=nonsense").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/talk", "/substitute", "/rematch", ""],
+)
+def test_a_private_games_new_endpoints_answer_no_such_game(app: Flask, path: str) -> None:
+    made, other = game(app, private=True), game(app)
+    client = app.test_client()
+    for headers in ({}, bearer(other.seats[0].token), bearer(other.admin_token)):
+        got = client.get(f"/api/v1/games/{made.id}{path}", headers=headers)
+        assert got.status_code == 404, (path, headers, got.json)
+    asked = client.post(
+        f"/api/v1/games/{made.id}/webhooks",
+        json={"url": "https://example.org/hook"},
+        headers=bearer(other.seats[0].token),
+    )
+    assert asked.status_code == 404, asked.json
+    for headers in ({}, bearer(other.admin_token)):
+        listed = client.get(f"/api/v1/games/{made.id}/admin/webhooks", headers=headers)
+        assert listed.status_code == 404, listed.json
+        talk = client.get(f"/api/v1/games/{made.id}/admin/talk", headers=headers)
+        assert talk.status_code == 404, talk.json
+
+
+def test_one_games_tokens_act_in_no_other_game(app: Flask) -> None:
+    a, b = game(app), game(app)
+    client = app.test_client()
+    for token in (a.seats[0].token, a.admin_token, b.admin_token):
+        wrote = client.post(
+            f"/api/v1/games/{b.id}/talk", json={"text": "hello"}, headers=bearer(token)
+        )
+        assert wrote.status_code in (401, 403), wrote.json
+        proposed = client.post(
+            f"/api/v1/games/{b.id}/substitute",
+            json={"seat": 1, "name": "Evil", "email": "evil@example.org"},
+            headers=bearer(token),
+        )
+        assert proposed.status_code in (401, 403), proposed.json
+        rematch = client.post(f"/api/v1/games/{b.id}/rematch", json={}, headers=bearer(token))
+        assert rematch.status_code in (401, 403), rematch.json
+        hook = client.post(
+            f"/api/v1/games/{b.id}/webhooks",
+            json={"url": "https://example.org/hook"},
+            headers=bearer(token),
+        )
+        assert hook.status_code in (401, 403), hook.json
+    for token in (a.admin_token, b.seats[0].token):
+        handed = client.post(
+            f"/api/v1/games/{b.id}/admin/substitute",
+            json={"seat": 1, "name": "Evil", "email": "evil@example.org"},
+            headers=bearer(token),
+        )
+        assert handed.status_code == 403, handed.json
+        hidden = client.post(
+            f"/api/v1/games/{b.id}/admin/talk/1/hide",
+            json={"reason": "x"},
+            headers=bearer(token),
+        )
+        assert hidden.status_code in (403, 404), hidden.json
+        started = client.post(f"/api/v1/games/{b.id}/admin/start", headers=bearer(token))
+        assert started.status_code == 403, started.json
+
+
+def test_a_seat_proposes_no_substitute_for_itself_nor_in_a_finished_game(app: Flask) -> None:
+    made = game(app)
+    client = app.test_client()
+    own = client.post(
+        f"/api/v1/games/{made.id}/substitute",
+        json={"seat": 0, "name": "Me Two", "email": "metwo@example.org"},
+        headers=bearer(made.seats[0].token),
+    )
+    assert own.status_code in (403, 409, 422), own.json
+    _service(app).admin_end(made.id, made.admin_token)
+    late = client.post(
+        f"/api/v1/games/{made.id}/admin/substitute",
+        json={"seat": 1, "name": "Late", "email": "late@example.org"},
+        headers=bearer(made.admin_token),
+    )
+    assert late.status_code == 409, late.json
