@@ -33,7 +33,7 @@ from pbem.core.header_text import clean_address
 from pbem.core.models import SeatHandover
 from pbem.core.naming import Names
 from pbem.core.repository import SeatInfo
-from pbem.create.player_names import check_player_name
+from pbem.create.player_names import check_player_name, same_name
 from pbem.handover import events as handover_events
 
 #: the statuses of a proposal still waiting: for the seats' answers, or for the newcomer
@@ -48,7 +48,9 @@ class Newcomer:
     email: str
 
 
-def check_newcomer(name: str, email: str, seats: Sequence[SeatInfo], seat: int) -> Newcomer:
+def check_newcomer(
+    name: str, email: str, seats: Sequence[SeatInfo], seat: int, names: Names
+) -> Newcomer:
     """The newcomer's name and address, checked; BadRequest saying what to change."""
     name = " ".join(str(name).split())
     email = str(email).strip()
@@ -60,6 +62,7 @@ def check_newcomer(name: str, email: str, seats: Sequence[SeatInfo], seat: int) 
         check_player_name(name)
     except ValueError as e:
         raise BadRequest(f"The newcomer's name {e}.") from None
+    check_name_free(name, seats, seat, names)
     try:
         email = clean_address(email)
     except ValueError as e:
@@ -71,6 +74,24 @@ def check_newcomer(name: str, email: str, seats: Sequence[SeatInfo], seat: int) 
             # One person playing two seats would see both seats' secrets.
             raise BadRequest("That address already plays another seat of this game.")
     return Newcomer(name, email)
+
+
+def check_name_free(name: str, seats: Sequence[SeatInfo], seat: int, names: Names) -> None:
+    """BadRequest when ``name`` reads as another player's name or as a seat's colour: the
+    mails and the table talk ("to Bob: …") name players by both, so a twin would pass for
+    the other (or make "to Bob:" fit two seats). The seat's own old name is free."""
+    for other in seats:
+        if other.seat != seat and same_name(other.name, name):
+            raise BadRequest(
+                f"{other.name!r} already plays in this game: choose another name for the "
+                "newcomer, so that the others can tell them apart."
+            )
+    for label in names.labels:
+        if label and same_name(label, name):
+            raise BadRequest(
+                f"{label!r} is a seat's colour in this game: choose another name for the "
+                "newcomer, so that the others can tell them apart."
+            )
 
 
 def missed_in_a_row(events: Sequence[ev.StoredEvent], seat: int) -> int:

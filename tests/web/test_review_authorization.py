@@ -146,3 +146,61 @@ def test_a_seat_proposes_no_substitute_for_itself_nor_in_a_finished_game(app: Fl
         headers=bearer(made.admin_token),
     )
     assert late.status_code == 409, late.json
+
+
+def test_a_newcomer_may_not_take_another_players_name_or_a_seats_colour(app: Flask) -> None:
+    made = game(app, private=False)
+    svc = _service(app)
+    client = app.test_client()
+    for name in ("Bob", " cy ", "BOB"):
+        handed = client.post(
+            f"/api/v1/games/{made.id}/admin/substitute",
+            json={"seat": 0, "name": name, "email": "twin@example.org"},
+            headers=bearer(made.admin_token),
+        )
+        assert handed.status_code == 400, (name, handed.json)
+        assert "already plays" in handed.json["message"]  # type: ignore[index]
+    before = svc.load(made.id).version
+    assert svc.load(made.id).version == before
+    # The seat's own old name is no one else's: the newcomer may share it.
+    ok = client.post(
+        f"/api/v1/games/{made.id}/admin/substitute",
+        json={"seat": 0, "name": "Ann", "email": "ann-two@example.org"},
+        headers=bearer(made.admin_token),
+    )
+    assert ok.status_code == 201, ok.json
+
+
+def test_a_newcomer_or_joiner_may_not_be_named_as_a_seats_colour(app: Flask) -> None:
+    seats = [{"name": nm, "email": f"rv-{i}@example.org"} for i, nm in enumerate(["Ann", "Bob"])]
+    welcome(app.test_client(), seats)
+    svc = _service(app)
+    made = svc.create_game("lancaster", {"players": 3}, [*seats, {"name": "Cy"}])
+    names = svc.load(made.id).names
+    colour = next(label for label in names.labels if label)
+    client = app.test_client()
+    handed = client.post(
+        f"/api/v1/games/{made.id}/admin/substitute",
+        json={"seat": 2, "name": colour.lower(), "email": "colour@example.org"},
+        headers=bearer(made.admin_token),
+    )
+    assert handed.status_code == 400, handed.json
+    assert "colour" in handed.json["message"]  # type: ignore[index]
+
+
+def test_a_joiner_may_not_be_named_as_a_seats_colour(app: Flask) -> None:
+    seats = [{"name": "Ann", "email": "rv-0@example.org"}]
+    welcome(app.test_client(), [*seats, {"name": "Bob", "email": "rv-1@example.org"}])
+    svc = _service(app)
+    made = svc.create_game("lancaster", {"players": 3}, [*seats, {"open": True}, {"open": True}])
+    labels = [label for label in svc.load(made.id).names.labels if label]
+    assert labels
+    client = app.test_client()
+    before = svc.load(made.id).version
+    for colour in (labels[0], labels[-1].upper()):
+        joined = client.post(
+            f"/api/v1/games/{made.id}/join", json={"name": colour, "email": "rv-1@example.org"}
+        )
+        assert joined.status_code == 409, joined.json
+        assert "colour" in joined.json["message"]  # type: ignore[index]
+    assert svc.load(made.id).version == before
