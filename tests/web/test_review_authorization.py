@@ -204,3 +204,21 @@ def test_a_joiner_may_not_be_named_as_a_seats_colour(app: Flask) -> None:
         assert joined.status_code == 409, joined.json
         assert "colour" in joined.json["message"]  # type: ignore[index]
     assert svc.load(made.id).version == before
+
+
+def test_the_newcomer_does_not_read_the_old_players_address(app: Flask) -> None:
+    made = game(app)
+    svc = _service(app)
+    old = svc.seat_info(made.id, 1)
+    assert old is not None and old.email
+    svc.admin_substitute(
+        made.id, made.admin_token, 1, "Newt", "newt-open@example.org", channel="api"
+    )
+    path = _accept_path(app, made.id)
+    newcomer = app.test_client()
+    accepted = newcomer.post(path.partition("?")[0], data={"link": path.partition("link=")[2]})
+    assert accepted.status_code == 303
+    # The log as the seat sees it (the API's /events, the pages, the mails read it).
+    assert old.email not in str(svc.events(made.id, 0, 1))
+    # Decision kept: the seat's export.json carries every address, the chain covering them
+    # (web.pages.audit.export); only a spectator is refused it.
