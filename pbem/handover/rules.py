@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -35,6 +36,7 @@ from pbem.core.naming import Names
 from pbem.core.repository import SeatInfo
 from pbem.create.player_names import check_player_name, same_name
 from pbem.handover import events as handover_events
+from pbem.mail.outbound.headers import check_display_name
 
 #: the statuses of a proposal still waiting: for the seats' answers, or for the newcomer
 WAITING = ("open", "agreed")
@@ -58,7 +60,11 @@ def check_newcomer(
         raise BadRequest("Name the newcomer: 'substitute Red with Dan <dan@example.org>'.")
     if len(name) > MAX_NAME:
         raise BadRequest(f"The newcomer's name is longer than {MAX_NAME} characters.")
+    if any(unicodedata.category(c) == "Cc" for c in name):
+        # A bell or a terminal's escape would reach the mails and the operator's log as sent.
+        raise BadRequest("The newcomer's name holds a control character: write it as text.")
     try:
+        check_display_name(name)  # as the mail layer writes it in the invitation's To:
         check_player_name(name)
     except ValueError as e:
         raise BadRequest(f"The newcomer's name {e}.") from None

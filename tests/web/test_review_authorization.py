@@ -222,3 +222,20 @@ def test_the_newcomer_does_not_read_the_old_players_address(app: Flask) -> None:
     assert old.email not in str(svc.events(made.id, 0, 1))
     # Decision kept: the seat's export.json carries every address, the chain covering them
     # (web.pages.audit.export); only a spectator is refused it.
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["=?utf-8?q?Bob=0D=0ABcc:_x?=", "Dan\x07", "Dan\x1b[2J", "Dan\x7f"],
+)
+def test_a_newcomers_name_is_one_a_mail_header_shows_as_typed(app: Flask, name: str) -> None:
+    made = game(app)
+    svc = _service(app)
+    before = svc.load(made.id).version
+    handed = app.test_client().post(
+        f"/api/v1/games/{made.id}/admin/substitute",
+        json={"seat": 1, "name": name, "email": "header@example.org"},
+        headers=bearer(made.admin_token),
+    )
+    assert handed.status_code == 400, handed.json
+    assert svc.load(made.id).version == before
