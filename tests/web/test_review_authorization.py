@@ -239,3 +239,17 @@ def test_a_newcomers_name_is_one_a_mail_header_shows_as_typed(app: Flask, name: 
     )
     assert handed.status_code == 400, handed.json
     assert svc.load(made.id).version == before
+
+
+@pytest.mark.parametrize("text", ["red alert\x1b[2J", "ding\x07", "del\x7f", "   ", "x" * 1001])
+def test_a_message_with_a_control_character_is_refused_and_changes_nothing(
+    app: Flask, text: str
+) -> None:
+    made = game(app)
+    svc = _service(app)
+    before = svc.load(made.id).version
+    wrote = app.test_client().post(
+        f"/api/v1/games/{made.id}/talk", json={"text": text}, headers=bearer(made.seats[0].token)
+    )
+    assert wrote.status_code == 400, wrote.json
+    assert svc.load(made.id).version == before
