@@ -2,8 +2,8 @@
 so that table talk cannot flood the players' mailboxes (docs/mail.md, "Table talk"):
 
 - a message holds 1 to ``MAX_TEXT`` (1,000) characters, whitespace runs read as one space,
-  no control character, and no web or e-mail address (the service mails it to the other players: it must not
-  relay links for whoever holds a seat without an address);
+  no control character, and no web or e-mail address (the service mails it to the other
+  players: it must not relay links for whoever holds a seat without an address);
 - a seat sends at most ``PER_SEAT_PER_HOUR`` (20) messages in any hour;
 - a game carries at most ``PER_GAME_PER_DAY`` (200) messages in any 24 hours, all seats
   together;
