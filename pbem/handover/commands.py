@@ -98,6 +98,7 @@ class Handovers:
                     "newcomer accept) first."
                 )
             newcomer = rules.check_newcomer(name, email, infos, seat, names)
+            rules.check_proposals_today(txn.read(), self.clock.now())
             return self._proposed(txn, seat, by, newcomer, channel, channel_ref)
 
     def admin_propose(
@@ -118,6 +119,7 @@ class Handovers:
             infos, names = txn.seat_infos(), _names(txn)
             rules.check_target(infos, seat, names)
             newcomer = rules.check_newcomer(name, email, infos, seat, names)
+            rules.check_proposals_today(txn.read(), self.clock.now())
             return self._proposed(txn, seat, None, newcomer, channel, None)
 
     def _proposed(

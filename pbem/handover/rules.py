@@ -23,17 +23,20 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from sqlmodel import Session, col, select
 
 from pbem.clock import events as ce
+from pbem.clock.display import when_text
 from pbem.clock.time_control import TimeControl
 from pbem.core import events as ev
-from pbem.core.errors import BadRequest, Conflict, Forbidden
+from pbem.core.errors import BadRequest, Conflict, Forbidden, TooManyRequests
 from pbem.core.header_text import clean_address
 from pbem.core.models import SeatHandover
 from pbem.core.naming import Names
 from pbem.core.repository import SeatInfo
+from pbem.core.time_source import format_time, parse_time
 from pbem.create.player_names import check_player_name, same_name
 from pbem.handover import events as handover_events
 from pbem.mail.outbound.headers import check_display_name
@@ -42,6 +45,9 @@ from pbem.mail.outbound.headers import check_display_name
 WAITING = ("open", "agreed")
 #: the longest newcomer's name (the seats table's column holds 200)
 MAX_NAME = 100
+#: Substitute proposals a game may make in any 24 hours (the administrator's and the seats'
+#: together): each may mail an invitation to an address typed by whoever proposes it.
+PROPOSALS_PER_DAY = 3
 
 
 @dataclass(frozen=True)
@@ -232,3 +238,22 @@ def seat_named(said: str, names: Names) -> int:
         f"{said[:40]!r} is not a seat of this game; the seats are "
         f"{names.many(range(len(names.people)))}."
     )
+
+
+def check_proposals_today(events: Sequence[ev.StoredEvent], now: datetime) -> None:
+    """TooManyRequests when the game made ``PROPOSALS_PER_DAY`` proposals in the last 24
+    hours: a proposal's invitation goes to a typed address, so the admin token (or a seat)
+    must not mail strangers without end."""
+    since = format_time(now - timedelta(hours=24))
+    recent = [
+        e.recorded_at
+        for e in events
+        if e.type == handover_events.SUBSTITUTE_PROPOSED and e.recorded_at > since
+    ]
+    if len(recent) >= PROPOSALS_PER_DAY:
+        frees = parse_time(sorted(recent)[-PROPOSALS_PER_DAY]) + timedelta(hours=24)
+        raise TooManyRequests(
+            f"This game proposed {PROPOSALS_PER_DAY} substitutes in the last 24 hours, as "
+            f"many as a game may (each mails an invitation): the next may be proposed from "
+            f"{when_text(frees)}."
+        )

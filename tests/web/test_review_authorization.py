@@ -253,3 +253,26 @@ def test_a_message_with_a_control_character_is_refused_and_changes_nothing(
     )
     assert wrote.status_code == 400, wrote.json
     assert svc.load(made.id).version == before
+
+
+def test_substitute_invitations_are_limited_per_game_and_day(app: Flask) -> None:
+    """Each proposal the administrator makes mails an invitation to an address they type:
+    without a limit, a game's admin token mailed any number of strangers."""
+    made = game(app)
+    svc = _service(app)
+    client = app.test_client()
+    answers = [
+        client.post(
+            f"/api/v1/games/{made.id}/admin/substitute",
+            json={"seat": 1, "name": f"Stranger{i}", "email": f"stranger{i}@example.org"},
+            headers=bearer(made.admin_token),
+        )
+        for i in range(5)
+    ]
+    assert [a.status_code for a in answers] == [201, 201, 201, 429, 429], answers[-1].json
+    assert "24 hours" in answers[-1].json["message"]  # type: ignore[index]
+    with database_of(svc).read() as session:
+        invited = session.exec(
+            select(OutboxMail).where(OutboxMail.game_id == made.id, OutboxMail.kind == "substitute")
+        ).all()
+    assert len(invited) == 3
