@@ -15,6 +15,7 @@ and the stale-reply rule passes over it.
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -108,6 +109,9 @@ class Talk:
         reason = " ".join(reason.replace("\x00", " ").split())
         if not reason:
             raise BadRequest("Say why the message is hidden: its readers see the reason.")
+        if any(unicodedata.category(c) == "Cc" for c in reason):
+            # As a message's own words (pbem.talk.limits.clean_text): its readers get it.
+            raise BadRequest("A reason may not hold a control character: write it as text.")
         if len(reason) > talk_events.MAX_TEXT:
             raise BadRequest(f"A reason has at most {talk_events.MAX_TEXT} characters.")
         with self.transactions.on(game_id) as txn:

@@ -276,3 +276,64 @@ def test_substitute_invitations_are_limited_per_game_and_day(app: Flask) -> None
             select(OutboxMail).where(OutboxMail.game_id == made.id, OutboxMail.kind == "substitute")
         ).all()
     assert len(invited) == 3
+
+
+def test_a_joiner_chooses_no_seat_and_takes_one_seat_once(app: Flask) -> None:
+    welcome(
+        app.test_client(),
+        [
+            {"name": "Ann", "email": "rv-0@example.org"},
+            {"name": "Bob", "email": "rv-1@example.org"},
+        ],
+    )
+    svc = _service(app)
+    made = svc.create_game(
+        "hoard",
+        {"players": 3},
+        [{"name": "Ann", "email": "rv-0@example.org"}, {"open": True}, {"open": True}],
+    )
+    client = app.test_client()
+    chose = client.post(
+        f"/api/v1/games/{made.id}/join",
+        json={"name": "Bob", "email": "rv-1@example.org", "seat": 0},
+    )
+    assert chose.status_code in (400, 422), chose.json
+    first = client.post(
+        f"/api/v1/games/{made.id}/join", json={"name": "Bob", "email": "rv-1@example.org"}
+    )
+    assert first.status_code == 201 and first.json["seat"] == 1  # type: ignore[index]
+    again = client.post(
+        f"/api/v1/games/{made.id}/join", json={"name": "Robert", "email": "RV-1@example.org"}
+    )
+    assert again.status_code == 409, again.json
+    # A game that has not finished has no rematch to propose.
+    early = client.post(
+        f"/api/v1/games/{made.id}/rematch",
+        json={},
+        headers=bearer(first.json["token"]),  # type: ignore[index]
+    )
+    assert early.status_code in (409, 422), early.json
+
+
+def test_hiding_a_message_takes_a_reason_in_plain_text_from_the_admin_alone(app: Flask) -> None:
+    made = game(app)
+    svc = _service(app)
+    client = app.test_client()
+    wrote = client.post(
+        f"/api/v1/games/{made.id}/talk",
+        json={"text": "hi", "to": [1]},
+        headers=bearer(made.seats[0].token),
+    )
+    version = wrote.json["version"]  # type: ignore[index]
+    # A seat's page session is no admin: the admin page's form refuses it.
+    seat_browser = app.test_client()
+    assert seat_browser.get(f"/games/{made.id}?token={made.seats[1].token}").status_code == 303
+    form = seat_browser.post(f"/games/{made.id}/admin/talk/{version}/hide", data={"reason": "x"})
+    assert form.status_code == 403
+    bad = client.post(
+        f"/api/v1/games/{made.id}/admin/talk/{version}/hide",
+        json={"reason": "spam\x1b[2J"},
+        headers=bearer(made.admin_token),
+    )
+    assert bad.status_code == 400, bad.json
+    assert not any(m["hidden"] for m in svc.talk_messages(made.id, None, admin=True))
