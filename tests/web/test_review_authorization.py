@@ -337,3 +337,25 @@ def test_hiding_a_message_takes_a_reason_in_plain_text_from_the_admin_alone(app:
     )
     assert bad.status_code == 400, bad.json
     assert not any(m["hidden"] for m in svc.talk_messages(made.id, None, admin=True))
+
+
+def test_a_seat_cannot_flood_the_table_with_rematch_proposals(app: Flask) -> None:
+    """Each proposal and each decline mails every seat: proposing and declining in a loop
+    flooded the other players' mailboxes without end."""
+    made = game(app)
+    svc = _service(app)
+    svc.admin_end(made.id, made.admin_token)
+    client = app.test_client()
+    token = bearer(made.seats[0].token)
+    codes = []
+    for _ in range(5):
+        proposed = client.post(f"/api/v1/games/{made.id}/rematch", json={}, headers=token)
+        codes.append(proposed.status_code)
+        if proposed.status_code != 201:
+            break
+        number = proposed.json["proposal"]  # type: ignore[index]
+        declined = client.post(
+            f"/api/v1/games/{made.id}/rematch/{number}/answer", json={"agree": False}, headers=token
+        )
+        assert declined.status_code == 201, declined.json
+    assert codes == [201, 201, 201, 429], codes
