@@ -142,6 +142,13 @@ def check_seat_may_propose(
             "You cannot propose a substitute for your own seat: ask the game's administrator, "
             "or resign."
         )
+    if not any(s.seat not in (by, seat) and not s.resigned for s in seats):
+        # Consent is the other players': with none but the proposer, they would choose their
+        # own opponent (a second address of theirs, say) and play both seats.
+        raise Forbidden(
+            "No other player is left to agree to a substitute: only the game's administrator "
+            "can hand this seat over."
+        )
     needed = time_control_of(events).substitute_after_missed
     if needed <= 0:
         raise Forbidden(

@@ -12,17 +12,36 @@ import pytest
 from flask import Flask
 from sqlmodel import col, select
 
+from pbem.app.bootstrap import build_service
 from pbem.app.service import GameService
+from pbem.core.db import Database
+from pbem.core.migrate import upgrade
 from pbem.mail.models import OutboxMail
 from tests.helpers import database_of
 from tests.mail.helpers import text_part
-from tests.web.helpers import bearer, sqlite_app, welcome
+from tests.service.helpers import REGISTRY
+from tests.settings import make_settings
+from tests.web.helpers import bearer, welcome
+from web import create_app
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
-    with sqlite_app(tmp_path_factory.mktemp("review")) as app:
-        yield app
+    # Every request comes from the test client's one address: the limits on joins and
+    # invitations from one client are raised for the module (their own tests try them).
+    folder = tmp_path_factory.mktemp("review")
+    url = f"sqlite:///{folder / 'pbem.db'}"
+    db = Database(url)
+    upgrade(db)
+    settings = make_settings(
+        url,
+        folder,
+        invitations={"joins_per_requester_per_hour": 1000, "per_requester_per_day": 1000},
+    )
+    try:
+        yield create_app(service=build_service(settings, db=db, registry=REGISTRY, listeners=[]))
+    finally:
+        db.dispose()
 
 
 def _service(app: Flask) -> GameService:
@@ -295,15 +314,16 @@ def test_a_joiner_chooses_no_seat_and_takes_one_seat_once(app: Flask) -> None:
     client = app.test_client()
     chose = client.post(
         f"/api/v1/games/{made.id}/join",
-        json={"name": "Bob", "email": "rv-1@example.org", "seat": 0},
+        json={"name": "Bob", "email": "joiner@example.org", "seat": 0},
     )
     assert chose.status_code in (400, 422), chose.json
     first = client.post(
-        f"/api/v1/games/{made.id}/join", json={"name": "Bob", "email": "rv-1@example.org"}
+        f"/api/v1/games/{made.id}/join", json={"name": "Bob", "email": "joiner@example.org"}
     )
-    assert first.status_code == 201 and first.json["seat"] == 1  # type: ignore[index]
+    assert first.status_code == 201, first.json
+    assert first.json["seat"] == 1  # type: ignore[index]
     again = client.post(
-        f"/api/v1/games/{made.id}/join", json={"name": "Robert", "email": "RV-1@example.org"}
+        f"/api/v1/games/{made.id}/join", json={"name": "Robert", "email": "JOINER@example.org"}
     )
     assert again.status_code == 409, again.json
     # A game that has not finished has no rematch to propose.
@@ -359,3 +379,29 @@ def test_a_seat_cannot_flood_the_table_with_rematch_proposals(app: Flask) -> Non
         )
         assert declined.status_code == 201, declined.json
     assert codes == [201, 201, 201, 429], codes
+
+
+def test_in_a_two_player_game_the_opponent_alone_hands_over_no_seat(app: Flask) -> None:
+    """By consent, the other seats choose the newcomer; with nobody but the proposer left to
+    consent, a player would pick their own opponent (a second address of theirs, say)."""
+    from pbem.clock import events as ce
+
+    made = game(app, players=2)
+    svc = _service(app)
+    for i in range(3):
+        with svc.parts.transactions.on(made.id) as work:
+            due = f"2026-03-0{i + 2}T09:00:00.000000Z"
+            work.append(
+                [ce.DeadlineMissed(seat=1, due_at=due, move=False, reason="waiting")],
+                work.state,
+                lapse=False,
+            )
+    before = svc.load(made.id).version
+    proposed = app.test_client().post(
+        f"/api/v1/games/{made.id}/substitute",
+        json={"seat": 1, "name": "Puppet", "email": "puppet@example.org"},
+        headers=bearer(made.seats[0].token),
+    )
+    assert proposed.status_code == 403, proposed.json
+    assert "administrator" in proposed.json["message"]  # type: ignore[index]
+    assert svc.load(made.id).version == before
