@@ -405,3 +405,22 @@ def test_in_a_two_player_game_the_opponent_alone_hands_over_no_seat(app: Flask) 
     assert proposed.status_code == 403, proposed.json
     assert "administrator" in proposed.json["message"]  # type: ignore[index]
     assert svc.load(made.id).version == before
+
+
+@pytest.mark.parametrize(
+    "name", ["Eve\r\nBcc: all@example.org", "=?utf-8?q?Ann?=", "x" * 201, "", "Eve\x1b[2J"]
+)
+def test_a_joiners_name_that_a_header_would_not_show_as_typed_is_refused(
+    app: Flask, name: str
+) -> None:
+    svc = _service(app)
+    welcome(app.test_client(), [{"name": "Ann", "email": "rv-0@example.org"}])
+    made = svc.create_game(
+        "hoard", {"players": 2}, [{"name": "Ann", "email": "rv-0@example.org"}, {"open": True}]
+    )
+    before = svc.load(made.id).version
+    joined = app.test_client().post(
+        f"/api/v1/games/{made.id}/join", json={"name": name, "email": "eve@example.org"}
+    )
+    assert joined.status_code in (400, 422), joined.json
+    assert svc.load(made.id).version == before
