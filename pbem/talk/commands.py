@@ -15,6 +15,7 @@ and the stale-reply rule passes over it.
 from __future__ import annotations
 
 import json
+import secrets
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -90,6 +91,7 @@ class Talk:
                 text=text,
                 channel=channel,
                 channel_ref=channel_ref,
+                salt=secrets.token_hex(16),
             )
             # Not a move: nothing waiting for the players' answers lapses.
             stored = txn.append([sent], txn.state, lapse=False)
