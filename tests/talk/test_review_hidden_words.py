@@ -1,6 +1,7 @@
-"""Review (issue 27): a private message's words cannot be guessed by a seat it is not for.
-Its export carries the message's hash and time (the chain's link); without a salt, hashing
-"yes" with the known fields confirmed the words."""
+"""Review (issue 27): a private message's words, and another seat's standing order, cannot
+be guessed by a seat they are not for. Its export carries the event's hash and time (the
+chain's link); without a salt, hashing "yes" (or a legal move) with the known fields
+confirmed them."""
 
 from __future__ import annotations
 
@@ -42,3 +43,23 @@ def test_a_seat_cannot_confirm_a_guess_of_a_message_not_for_it(service: GameServ
     for bundle in (cy, bob):
         report = verify_bytes(bundle_text(bundle).encode(), REGISTRY)
         assert report.ok, report.problems
+
+
+def test_a_seat_cannot_confirm_a_guess_of_another_seats_standing_order(
+    service: GameService,
+) -> None:
+    """The same for a standing order (it may name a vote): withheld from the other seats'
+    exports, its hash and time are not, and the legal moves are few enough to try."""
+    names = [{"name": "Ann"}, {"name": "Bob"}]
+    made = service.create_game("lancelot", {}, names, time_control="48h")
+    service.set_standing_order(made.id, 1, "K11", channel="api")
+    db = database_of(service)
+    anns = export_game(db, made.id, 0)
+    [withheld] = [e for e in anns["events"] if e["type"] == "StandingOrderSet"]
+    assert withheld["data"] is None
+    guess = {"seat": 1, "text": "K11", "channel": "api", "channel_ref": None}
+    for salt in ({}, {"salt": ""}):
+        assert not _confirms(withheld, made.id, {**guess, **salt})
+    bobs = export_game(db, made.id, 1)
+    [own] = [e for e in bobs["events"] if e["type"] == "StandingOrderSet"]
+    assert own["data"]["text"] == "K11" and _confirms(own, made.id, own["data"])
