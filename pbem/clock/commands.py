@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -304,7 +305,11 @@ class ClockCommands:
                     self._check_order(txn, seat, text)
                     checked = True
             event = ce.StandingOrderSet(
-                seat=seat, text=text, channel=channel, channel_ref=channel_ref
+                seat=seat,
+                text=text,
+                channel=channel,
+                channel_ref=channel_ref,
+                salt=secrets.token_hex(16),
             )
             stored = txn.append([event], txn.state)
             done = "standing order cleared" if text is None else f"standing order: {text}"

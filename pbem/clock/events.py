@@ -16,7 +16,7 @@ from typing import Annotated, Any, ClassVar
 
 from marshmallow import validate
 
-from pbem.core.event_base import Channel, PositionNeutral, Ref
+from pbem.core.event_base import Channel, PositionNeutral, Ref, fields_of, upcaster
 
 TIME_CONTROL_SET = "TimeControlSet"
 DEADLINE_MISSED = "DeadlineMissed"
@@ -109,14 +109,36 @@ class VacationEnded(PositionNeutral):
 
 
 @dataclass(frozen=True)
+class StandingOrderSetV1(PositionNeutral):
+    """A standing order as first stored: without a salt, so another seat could confirm a
+    guess of it (a legal move, a vote) against the hash chain its export carries."""
+
+    TYPE: ClassVar[str] = STANDING_ORDER_SET
+    seat: int
+    text: Annotated[str | None, validate.Length(max=500)]
+    channel: Channel
+    channel_ref: Ref
+
+
+@dataclass(frozen=True)
 class StandingOrderSet(PositionNeutral):
     TYPE: ClassVar[str] = STANDING_ORDER_SET
+    VERSION: ClassVar[int] = 2
     seat: int
     #: the move as the player wrote it, played at their next deadline if still legal then;
     #: None clears it
     text: Annotated[str | None, validate.Length(max=500)]
     channel: Channel
     channel_ref: Ref
+    #: random hex, the seat's alone with the order: the hash chain covers it, so another seat
+    #: (whose export carries the event's hash and time) cannot confirm a guess of the order
+    #: among the legal moves; "" for an order stored before it (``StandingOrderSetV1``)
+    salt: Annotated[str, validate.Length(max=64)]
+
+
+@upcaster(StandingOrderSetV1)
+def _standing_order_set_v1_to_v2(old: StandingOrderSetV1) -> StandingOrderSet:
+    return StandingOrderSet(**fields_of(old), salt="")
 
 
 #: what a seat may ask the others to consent to (``ClockRequested``)
@@ -158,6 +180,7 @@ CLOCK_EVENTS = (
     GameResumed,
     VacationStarted,
     VacationEnded,
+    StandingOrderSetV1,
     StandingOrderSet,
     ClockRequested,
     ClockRequestAnswered,

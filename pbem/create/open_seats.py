@@ -24,7 +24,6 @@
 from __future__ import annotations
 
 import json
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,12 +37,13 @@ from pbem.core.db import Database
 from pbem.core.errors import AgainstTheRules, BadRequest, Conflict
 from pbem.core.fold import fewer_players_config
 from pbem.core.models import Game, Seat
+from pbem.core.naming import names_for
 from pbem.core.time_source import Clock
 from pbem.core.unit_of_work import Transactions, UnitOfWork
 from pbem.create import events as creation_events
 from pbem.create import invitations
 from pbem.create import limits as creation_limits
-from pbem.create.player_names import INVISIBLE
+from pbem.create.player_names import same_name
 from pbem.play.actions import checked_player
 from pbem.play.command_checks import check_admin, no_such_game
 from pbem.play.results import Joined
@@ -51,18 +51,6 @@ from pbem.seats import credentials
 
 #: Open games listed at most (the newest first).
 LISTED = 100
-
-
-def same_name(a: str, b: str) -> bool:
-    """Whether two players' names would read as the same name in the mails: compared after
-    NFKC folding, without invisible characters and combining marks, case or spacing."""
-
-    def key(name: str) -> str:
-        folded = unicodedata.normalize("NFKC", name)
-        folded = "".join(c for c in folded if unicodedata.category(c) not in INVISIBLE)
-        return " ".join(folded.casefold().split())
-
-    return key(a) == key(b)
 
 
 @dataclass(frozen=True)
@@ -209,6 +197,14 @@ class OpenSeats:
                 ) == creation_limits.limit_key(address):
                     raise Conflict(
                         "This address already has a seat in this game: one seat per address."
+                    )
+            labels = names_for(txn.rules, txn.state, [s.name for s in txn.seats]).labels
+            for label in labels:
+                if label and same_name(label, name):
+                    # "to Red: …" and the mails' "Ann (Red)" would name two seats.
+                    raise Conflict(
+                        f"{label!r} is a seat's colour in this game: choose another name, "
+                        "so that the others can tell you apart."
                     )
             seat_number = len(txn.seats)  # the seats taken are always the first ones
             invited = not invitations.has_played(session, address)

@@ -91,3 +91,15 @@ def check_player_name(name: str) -> None:
             "other players, so write it without '@', '//', 'www.', a scheme such as 'https:' "
             "or a word.word domain (write 'St. John', not 'St.John')"
         )
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether two players' names would read as the same name in the mails: compared after
+    NFKC folding, without invisible characters and combining marks, case or spacing."""
+
+    def key(name: str) -> str:
+        folded = unicodedata.normalize("NFKC", name)
+        folded = "".join(c for c in folded if unicodedata.category(c) not in INVISIBLE)
+        return " ".join(folded.casefold().split())
+
+    return key(a) == key(b)

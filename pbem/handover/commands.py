@@ -97,7 +97,8 @@ class Handovers:
                     "Another substitute proposal is waiting; it must be decided (or its "
                     "newcomer accept) first."
                 )
-            newcomer = rules.check_newcomer(name, email, infos, seat)
+            newcomer = rules.check_newcomer(name, email, infos, seat, names)
+            rules.check_proposals_today(txn.read(), self.clock.now())
             return self._proposed(txn, seat, by, newcomer, channel, channel_ref)
 
     def admin_propose(
@@ -117,7 +118,8 @@ class Handovers:
             _check_running(txn)
             infos, names = txn.seat_infos(), _names(txn)
             rules.check_target(infos, seat, names)
-            newcomer = rules.check_newcomer(name, email, infos, seat)
+            newcomer = rules.check_newcomer(name, email, infos, seat, names)
+            rules.check_proposals_today(txn.read(), self.clock.now())
             return self._proposed(txn, seat, None, newcomer, channel, None)
 
     def _proposed(

@@ -20,26 +20,34 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from sqlmodel import Session, col, select
 
 from pbem.clock import events as ce
+from pbem.clock.display import when_text
 from pbem.clock.time_control import TimeControl
 from pbem.core import events as ev
-from pbem.core.errors import BadRequest, Conflict, Forbidden
+from pbem.core.errors import BadRequest, Conflict, Forbidden, TooManyRequests
 from pbem.core.header_text import clean_address
 from pbem.core.models import SeatHandover
 from pbem.core.naming import Names
 from pbem.core.repository import SeatInfo
-from pbem.create.player_names import check_player_name
+from pbem.core.time_source import format_time, parse_time
+from pbem.create.player_names import check_player_name, same_name
 from pbem.handover import events as handover_events
+from pbem.mail.outbound.headers import check_display_name
 
 #: the statuses of a proposal still waiting: for the seats' answers, or for the newcomer
 WAITING = ("open", "agreed")
 #: the longest newcomer's name (the seats table's column holds 200)
 MAX_NAME = 100
+#: Substitute proposals a game may make in any 24 hours (the administrator's and the seats'
+#: together): each may mail an invitation to an address typed by whoever proposes it.
+PROPOSALS_PER_DAY = 3
 
 
 @dataclass(frozen=True)
@@ -48,7 +56,9 @@ class Newcomer:
     email: str
 
 
-def check_newcomer(name: str, email: str, seats: Sequence[SeatInfo], seat: int) -> Newcomer:
+def check_newcomer(
+    name: str, email: str, seats: Sequence[SeatInfo], seat: int, names: Names
+) -> Newcomer:
     """The newcomer's name and address, checked; BadRequest saying what to change."""
     name = " ".join(str(name).split())
     email = str(email).strip()
@@ -56,10 +66,15 @@ def check_newcomer(name: str, email: str, seats: Sequence[SeatInfo], seat: int) 
         raise BadRequest("Name the newcomer: 'substitute Red with Dan <dan@example.org>'.")
     if len(name) > MAX_NAME:
         raise BadRequest(f"The newcomer's name is longer than {MAX_NAME} characters.")
+    if any(unicodedata.category(c) == "Cc" for c in name):
+        # A bell or a terminal's escape would reach the mails and the operator's log as sent.
+        raise BadRequest("The newcomer's name holds a control character: write it as text.")
     try:
+        check_display_name(name)  # as the mail layer writes it in the invitation's To:
         check_player_name(name)
     except ValueError as e:
         raise BadRequest(f"The newcomer's name {e}.") from None
+    check_name_free(name, seats, seat, names)
     try:
         email = clean_address(email)
     except ValueError as e:
@@ -71,6 +86,24 @@ def check_newcomer(name: str, email: str, seats: Sequence[SeatInfo], seat: int) 
             # One person playing two seats would see both seats' secrets.
             raise BadRequest("That address already plays another seat of this game.")
     return Newcomer(name, email)
+
+
+def check_name_free(name: str, seats: Sequence[SeatInfo], seat: int, names: Names) -> None:
+    """BadRequest when ``name`` reads as another player's name or as a seat's colour: the
+    mails and the table talk ("to Bob: …") name players by both, so a twin would pass for
+    the other (or make "to Bob:" fit two seats). The seat's own old name is free."""
+    for other in seats:
+        if other.seat != seat and same_name(other.name, name):
+            raise BadRequest(
+                f"{other.name!r} already plays in this game: choose another name for the "
+                "newcomer, so that the others can tell them apart."
+            )
+    for label in names.labels:
+        if label and same_name(label, name):
+            raise BadRequest(
+                f"{label!r} is a seat's colour in this game: choose another name for the "
+                "newcomer, so that the others can tell them apart."
+            )
 
 
 def missed_in_a_row(events: Sequence[ev.StoredEvent], seat: int) -> int:
@@ -108,6 +141,13 @@ def check_seat_may_propose(
         raise Forbidden(
             "You cannot propose a substitute for your own seat: ask the game's administrator, "
             "or resign."
+        )
+    if not any(s.seat not in (by, seat) and not s.resigned for s in seats):
+        # Consent is the other players': with none but the proposer, they would choose their
+        # own opponent (a second address of theirs, say) and play both seats.
+        raise Forbidden(
+            "No other player is left to agree to a substitute: only the game's administrator "
+            "can hand this seat over."
         )
     needed = time_control_of(events).substitute_after_missed
     if needed <= 0:
@@ -205,3 +245,22 @@ def seat_named(said: str, names: Names) -> int:
         f"{said[:40]!r} is not a seat of this game; the seats are "
         f"{names.many(range(len(names.people)))}."
     )
+
+
+def check_proposals_today(events: Sequence[ev.StoredEvent], now: datetime) -> None:
+    """TooManyRequests when the game made ``PROPOSALS_PER_DAY`` proposals in the last 24
+    hours: a proposal's invitation goes to a typed address, so the admin token (or a seat)
+    must not mail strangers without end."""
+    since = format_time(now - timedelta(hours=24))
+    recent = [
+        e.recorded_at
+        for e in events
+        if e.type == handover_events.SUBSTITUTE_PROPOSED and e.recorded_at > since
+    ]
+    if len(recent) >= PROPOSALS_PER_DAY:
+        frees = parse_time(sorted(recent)[-PROPOSALS_PER_DAY]) + timedelta(hours=24)
+        raise TooManyRequests(
+            f"This game proposed {PROPOSALS_PER_DAY} substitutes in the last 24 hours, as "
+            f"many as a game may (each mails an invitation): the next may be proposed from "
+            f"{when_text(frees)}."
+        )

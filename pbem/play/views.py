@@ -137,6 +137,10 @@ def visible_events(
     gets ``text`` (one line for people, seats named "Ann (Red)") and an action's ``log``
     lines name the players (the engine's own lines stay in ``engine_log``)."""
     revealed = revealed_after(events)
+    # A seat handed over is another person's now: the addresses its earlier players gave
+    # (GameCreated's, SeatTaken's) are not the newcomer's to read, as SeatHandedOver's
+    # old_email is not (pbem.handover.display).
+    address_of = None if viewer is None or _handed_over(events, viewer) else viewer
     # The moves an undo request or a retraction after ``after`` names, described as this
     # viewer may see them (a secret action stays "has voted"), even when they are older.
     named = _undone_versions(events, after) if names is not None else set()
@@ -150,7 +154,9 @@ def visible_events(
             names = players_then(e.version)
         if e.version <= after:
             if e.version in named and e.type == ev.ACTION_APPLIED and names is not None:
-                data = dict(e.data) if everything else _visible_data(e, viewer, revealed)
+                data = (
+                    dict(e.data) if everything else _visible_data(e, viewer, revealed, address_of)
+                )
                 moves[e.version] = action_words(data, names)
             continue
         if e.type in talk_events.TALK_TYPES and not everything:
@@ -162,7 +168,7 @@ def visible_events(
                 continue
             data = talk
         else:
-            data = dict(e.data) if everything else _visible_data(e, viewer, revealed)
+            data = dict(e.data) if everything else _visible_data(e, viewer, revealed, address_of)
         if data.get("withheld"):
             # Another seat's standing order is not theirs to know: not even that it changed
             # (``_visible_clock_data``).
@@ -265,8 +271,20 @@ def moves_text(versions: Sequence[int], moves: Mapping[int, str]) -> str:
     return ", ".join(f"{moves[v]} (version {v})" for v in versions)
 
 
-def _visible_data(e: StoredEvent, viewer: int | None, revealed: dict[int, bool]) -> dict[str, Any]:
-    """The payload of ``e`` as JSON, as ``viewer`` may see it."""
+def _handed_over(events: Sequence[StoredEvent], seat: int) -> bool:
+    return any(
+        e.type == handover_events.SEAT_HANDED_OVER
+        and isinstance(p := e.payload, handover_events.SeatHandedOver)
+        and p.seat == seat
+        for e in events
+    )
+
+
+def _visible_data(
+    e: StoredEvent, viewer: int | None, revealed: dict[int, bool], address_of: int | None
+) -> dict[str, Any]:
+    """The payload of ``e`` as JSON, as ``viewer`` may see it; ``address_of``: the seat whose
+    address the viewer may read (its own, unless it was handed over since; else None)."""
     p = e.payload
     data = dict(e.data)
     own = viewer is not None and isinstance(p, seat_acts.SEAT_ACTS) and p.seat == viewer
@@ -282,10 +300,10 @@ def _visible_data(e: StoredEvent, viewer: int | None, revealed: dict[int, bool])
         return handover_display.visible_data(p, data, viewer)
     if isinstance(p, ev.GameCreated):
         data["seats"] = [
-            {"seat": s.seat, "name": s.name, "email": s.email if s.seat == viewer else None}
+            {"seat": s.seat, "name": s.name, "email": s.email if s.seat == address_of else None}
             for s in p.seats
         ]
-    elif isinstance(p, ev.SeatTaken) and p.seat != viewer:
+    elif isinstance(p, ev.SeatTaken) and p.seat != address_of:
         # The joiner's address is its own (as GameCreated's seats' are).
         data["email"] = None
     elif isinstance(p, ev.ActionApplied):

@@ -21,13 +21,14 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from pbem.clock import events as clock_events
 from pbem.core import events as ev
 from pbem.core import store
 from pbem.core.db import Database
-from pbem.core.errors import BadRequest, Conflict, Forbidden, GameNotFound
+from pbem.core.errors import BadRequest, Conflict, Forbidden, GameNotFound, TooManyRequests
 from pbem.core.models import Game, Seat
 from pbem.core.naming import names_for
 from pbem.core.unit_of_work import Transactions, UnitOfWork
@@ -128,6 +129,7 @@ class Rematches:
                     )
                 result = _agree(txn, row, seat, channel, channel_ref)
             else:
+                _check_proposals_left(txn.session, game_id)
                 proposed = re.RematchProposed(
                     seat=seat,
                     seating=seating or re.ROTATE,
@@ -242,6 +244,24 @@ class Rematches:
 
 
 # -- the checks and reads the commands share ----------------------------------------------
+
+
+#: New rematch proposals a finished game takes: each (and each decline) mails every seat,
+#: so proposing and declining in a loop would flood the others' mailboxes.
+MAX_PROPOSALS = 3
+
+
+def _check_proposals_left(session: Session, game_id: str) -> None:
+    made = session.exec(
+        select(func.count())
+        .select_from(RematchProposal)
+        .where(col(RematchProposal.game_id) == game_id)
+    ).one()
+    if made >= MAX_PROPOSALS:
+        raise TooManyRequests(
+            f"This game had {MAX_PROPOSALS} rematch proposals, as many as a game takes (each "
+            "mails every player): create the new game yourself, with the same players."
+        )
 
 
 def _check_seat(txn: UnitOfWork, seat: int) -> None:

@@ -15,6 +15,8 @@ and the stale-reply rule passes over it.
 from __future__ import annotations
 
 import json
+import secrets
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -89,6 +91,7 @@ class Talk:
                 text=text,
                 channel=channel,
                 channel_ref=channel_ref,
+                salt=secrets.token_hex(16),
             )
             # Not a move: nothing waiting for the players' answers lapses.
             stored = txn.append([sent], txn.state, lapse=False)
@@ -108,6 +111,9 @@ class Talk:
         reason = " ".join(reason.replace("\x00", " ").split())
         if not reason:
             raise BadRequest("Say why the message is hidden: its readers see the reason.")
+        if any(unicodedata.category(c) == "Cc" for c in reason):
+            # As a message's own words (pbem.talk.limits.clean_text): its readers get it.
+            raise BadRequest("A reason may not hold a control character: write it as text.")
         if len(reason) > talk_events.MAX_TEXT:
             raise BadRequest(f"A reason has at most {talk_events.MAX_TEXT} characters.")
         with self.transactions.on(game_id) as txn:

@@ -17,7 +17,7 @@ from typing import Annotated, ClassVar
 
 from marshmallow import validate
 
-from pbem.core.event_base import Channel, Epilogue, Ref
+from pbem.core.event_base import Channel, Epilogue, Ref, fields_of, upcaster
 
 TABLE_TALK_SENT = "TableTalkSent"
 TABLE_TALK_HIDDEN = "TableTalkHidden"
@@ -27,8 +27,23 @@ MAX_TEXT = 1000
 
 
 @dataclass(frozen=True)
+class TableTalkSentV1(Epilogue):
+    """A message as first stored: without a salt, so a seat it was not for could confirm a
+    guess of its words against the hash chain (its export carries the event's hash and
+    time)."""
+
+    TYPE: ClassVar[str] = TABLE_TALK_SENT
+    seat: int
+    recipients: tuple[int, ...]
+    text: Annotated[str, validate.Length(min=1, max=MAX_TEXT)]
+    channel: Channel
+    channel_ref: Ref
+
+
+@dataclass(frozen=True)
 class TableTalkSent(Epilogue):
     TYPE: ClassVar[str] = TABLE_TALK_SENT
+    VERSION: ClassVar[int] = 2
     #: the seat that wrote it
     seat: int
     #: the seats it is for, in order; empty: every seat (``say``)
@@ -39,6 +54,15 @@ class TableTalkSent(Epilogue):
     channel: Channel
     #: e.g. the email's Message-ID
     channel_ref: Ref
+    #: random hex, read only with the words: the hash chain covers it, so a seat the message
+    #: is not for cannot confirm a guess of "yes" against the event's hash (as a secret
+    #: action's commitment is salted); "" for a message stored before it (``TableTalkSentV1``)
+    salt: Annotated[str, validate.Length(max=64)]
+
+
+@upcaster(TableTalkSentV1)
+def _table_talk_sent_v1_to_v2(old: TableTalkSentV1) -> TableTalkSent:
+    return TableTalkSent(**fields_of(old), salt="")
 
 
 @dataclass(frozen=True)
@@ -53,6 +77,6 @@ class TableTalkHidden(Epilogue):
     channel: Channel
 
 
-TALK_EVENTS = (TableTalkSent, TableTalkHidden)
+TALK_EVENTS = (TableTalkSentV1, TableTalkSent, TableTalkHidden)
 #: the event types of table talk: none of them is part of the game
 TALK_TYPES = frozenset({TABLE_TALK_SENT, TABLE_TALK_HIDDEN})

@@ -2,8 +2,8 @@
 so that table talk cannot flood the players' mailboxes (docs/mail.md, "Table talk"):
 
 - a message holds 1 to ``MAX_TEXT`` (1,000) characters, whitespace runs read as one space,
-  and no web or e-mail address (the service mails it to the other players: it must not
-  relay links for whoever holds a seat without an address);
+  no control character, and no web or e-mail address (the service mails it to the other
+  players: it must not relay links for whoever holds a seat without an address);
 - a seat sends at most ``PER_SEAT_PER_HOUR`` (20) messages in any hour;
 - a game carries at most ``PER_GAME_PER_DAY`` (200) messages in any 24 hours, all seats
   together;
@@ -16,6 +16,7 @@ Each refusal says which limit and when it frees up.
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import datetime, timedelta
 
 from sqlalchemy import func
@@ -43,6 +44,11 @@ def clean_text(text: str) -> str:
     text = " ".join(text.replace("\x00", " ").split())
     if not text:
         raise BadRequest("Write a few words: the message is empty.")
+    if any(unicodedata.category(c) == "Cc" for c in text):
+        # A bell or a terminal's escape would reach the others' mails and the CLI's log.
+        raise BadRequest(
+            "A message may not hold a control character (an escape, a bell): write it as text."
+        )
     if len(text) > MAX_TEXT:
         raise BadRequest(
             f"A message has at most {MAX_TEXT} characters; this one has {len(text)}. "

@@ -33,9 +33,17 @@ def _forms(names: Names, seat: int) -> set[str]:
 def seats_named(names: Names, sender: int, said: str) -> tuple[int, ...]:
     """The seats ``said`` names ("Bob and Cy"), sorted; () for the whole table. The sender
     may not write to itself alone; naming itself among others is passed over."""
-    if _key(said) in EVERYONE:
-        return ()
     seats = range(len(names.people))
+    if _key(said) in EVERYONE:
+        called = [s for s in seats if s != sender and _key(said) in _forms(names, s)]
+        if called:
+            # A player called "All": guessing the table would publish a private message.
+            raise BadRequest(
+                f"'{said.strip()[:40]}' names both the whole table and "
+                f"{names.of(called[0])}: write 'say …' for everyone; to the player alone, "
+                "name their colour, or choose them on your seat page."
+            )
+        return ()
     whole = [s for s in seats if _key(said) in _forms(names, s)]
     # A whole name first: a player may be called "Bob and Cy".
     parts = [said] if len(whole) == 1 else [p for p in _JOINS.split(said) if p.strip()]

@@ -44,7 +44,9 @@ def _deadline(db: Database, gid: str, seat: int) -> Deadline:
 def _order(service: GameService, gid: str, seat: int, text: str) -> None:
     """A standing order, as the seat's ``default <move>`` records it."""
     with service.parts.transactions.on(gid) as work:
-        order = ce.StandingOrderSet(seat=seat, text=text, channel="email", channel_ref=None)
+        order = ce.StandingOrderSet(
+            seat=seat, text=text, channel="email", channel_ref=None, salt=""
+        )
         work.append([order], work.state, lapse=False)
 
 

@@ -109,7 +109,7 @@ def back(seat: int) -> ce.VacationEnded:
 
 
 def standing(seat: int, text: str | None) -> ce.StandingOrderSet:
-    return ce.StandingOrderSet(seat=seat, text=text, channel="api", channel_ref=None)
+    return ce.StandingOrderSet(seat=seat, text=text, channel="api", channel_ref=None, salt="")
 
 
 def accept_all(service: GameService, game_id: str) -> str:

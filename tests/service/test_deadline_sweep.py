@@ -82,7 +82,7 @@ def deadline(service: GameService, gid: str, seat: int) -> Deadline:
 
 def set_standing_order(service: GameService, gid: str, seat: int, text: str) -> None:
     with service.parts.transactions.on(gid) as txn:
-        order = ce.StandingOrderSet(seat=seat, text=text, channel="api", channel_ref=None)
+        order = ce.StandingOrderSet(seat=seat, text=text, channel="api", channel_ref=None, salt="")
         txn.append([order], txn.state, lapse=False)
 
 

@@ -160,6 +160,10 @@ EXAMPLES: dict[tuple[str, int], list[dict[str, Any]]] = {
         {"seat": 1, "text": "pass", **REF},
         {"seat": 1, "text": None, **REF},
     ],
+    (ce.STANDING_ORDER_SET, 2): [
+        {"seat": 1, "text": "pass", **REF, "salt": SALT},
+        {"seat": 1, "text": None, **REF, "salt": ""},
+    ],
     ("ClockRequested", 1): [
         {"seat": 0, "what": "extend", "seconds": 7200, **REF},
         {"seat": 0, "what": "pause", "seconds": None, **REF},
@@ -203,6 +207,17 @@ EXAMPLES: dict[tuple[str, int], list[dict[str, Any]]] = {
             "channel_ref": None,
         },
     ],
+    (talk_events.TABLE_TALK_SENT, 2): [
+        {"seat": 0, "recipients": [], "text": "Good luck, all!", **REF, "salt": SALT},
+        {
+            "seat": 2,
+            "recipients": [0, 1],
+            "text": "shall we?",
+            "channel": "web",
+            "channel_ref": None,
+            "salt": "",
+        },
+    ],
     (talk_events.TABLE_TALK_HIDDEN, 1): [
         {"message": 7, "by": "administrator", "reason": "insults", "channel": "api"},
     ],
@@ -222,6 +237,21 @@ UPCAST: dict[tuple[str, int], list[dict[str, Any]]] = {
     ],
     (dispute_events.DISPUTE_RESOLVED, 1): [
         {**{k: v for k, v in RESOLVED_V1.items() if k != "seat"}, "opener": 1, "seat": None}
+    ],
+    (ce.STANDING_ORDER_SET, 1): [
+        {"seat": 1, "text": "pass", **REF, "salt": ""},
+        {"seat": 1, "text": None, **REF, "salt": ""},
+    ],
+    (talk_events.TABLE_TALK_SENT, 1): [
+        {"seat": 0, "recipients": [], "text": "Good luck, all!", **REF, "salt": ""},
+        {
+            "seat": 2,
+            "recipients": [0, 1],
+            "text": "shall we?",
+            "channel": "web",
+            "channel_ref": None,
+            "salt": "",
+        },
     ],
 }
 

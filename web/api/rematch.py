@@ -88,10 +88,10 @@ class Rematch(MethodView):
     @blp.arguments(RematchProposeIn)
     @blp.response(201, RematchResultOut)
     @blp.doc(security=BEARER)
-    @_errors(400, 403, 404, 409, 422)
+    @_errors(400, 403, 404, 409, 422, 429)
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Propose a rematch of this finished game (or join the one proposed): it starts
-        when every seat agrees."""
+        when every seat agrees. A game takes at most 3 proposals (429 after)."""
         seat = required_seat(game_id)
         result = service().propose_rematch(game_id, seat, body["seating"], channel=CHANNEL)
         return _result(result)

@@ -66,6 +66,22 @@ pages.register_blueprint(open_seats)
 MAX_TEXT = 4000
 
 
+#: the pages a substitute's invitation link opens (``web.pages.handover``)
+_NEWCOMER_PAGES = ("pages.handover.invitation", "pages.handover.accept")
+
+
+def _holds_newcomer_link(game_id: str) -> bool:
+    """Whether the request carries a valid, still open substitute invitation link."""
+    link = request.values.get("link", "")[:500]
+    if not link:
+        return False
+    try:
+        service().substitute_invitation(game_id, link)
+    except ServiceError:
+        return False
+    return True
+
+
 @pages.before_request
 def _private_games() -> Any:
     """A private game exists only for its seats and its admin: every page of it (the game,
@@ -92,6 +108,10 @@ def _private_games() -> Any:
     if presented and svc.can_see(game_id, token=presented):
         return None
     if svc.can_see(game_id, seat=session_seat(game_id), token=held_admin(game_id)):
+        return None
+    if request.endpoint in _NEWCOMER_PAGES and _holds_newcomer_link(game_id):
+        # A substitute's invitation link opens its own page of a private game (the newcomer
+        # holds no seat yet); without a valid link: "no such game", as below.
         return None
     exchanging = on_game_page or request.endpoint == "pages.take_seat"
     for kind in ("link", "token"):
