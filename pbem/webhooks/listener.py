@@ -21,6 +21,7 @@ from sqlmodel import Session
 
 from pbem.app.config import Settings
 from pbem.clock.display import due_text
+from pbem.clock.preferences import address_key  # the mails' facts key the same way
 from pbem.core.hot_path import fetch_rows, insert_rows
 from pbem.core.models import Deadline, Game, Seat
 from pbem.core.time_source import Clock, SystemClock, format_time
@@ -29,11 +30,6 @@ from pbem.mail.outbound.compose import WEBHOOK_FACTS
 from pbem.webhooks.forms import body_for
 from pbem.webhooks.models import ACTIVE, PENDING, WebhookDelivery
 from pbem.webhooks.notices import EVERYONE, GAME, Notice, notices_of
-
-
-def address_key(address: str) -> str:
-    """An address as one person: case does not make another one."""
-    return address.strip().lower()
 
 
 def public_url(settings: Settings, game_id: str) -> str:

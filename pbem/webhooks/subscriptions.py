@@ -29,6 +29,7 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from pbem.app.config import Settings
+from pbem.clock.preferences import address_key
 from pbem.core.db import Database
 from pbem.core.errors import BadRequest, Conflict, Forbidden, GameNotFound, TooManyRequests
 from pbem.core.models import Game, Seat
@@ -38,7 +39,6 @@ from pbem.create.invitations import has_played
 from pbem.mail.outbound import compose as c
 from pbem.seats import credentials
 from pbem.webhooks import safety
-from pbem.webhooks.listener import address_key
 from pbem.webhooks.models import (
     ACTIVE,
     DEAD,
