@@ -157,10 +157,7 @@ class Rematches:
     ) -> RematchResult:
         """Agree to the open proposal (``proposal``: its number, when the door names it)."""
         with self.transactions.on(game_id) as txn:
-            _check_seat(txn, seat)
-            row = _latest(txn.session, game_id)
-            _refuse_started(txn, row)
-            row = _open(row, proposal)
+            row = _open_proposal(txn, game_id, seat, proposal)
             result = _agree(txn, row, seat, channel, channel_ref)
             everyone = row.status == rp.AGREED
         if everyone:
@@ -179,10 +176,7 @@ class Rematches:
         """Decline the open proposal: it ends, and every seat is told. A proposal every seat
         agreed to can no longer be declined (its game is being created)."""
         with self.transactions.on(game_id) as txn:
-            _check_seat(txn, seat)
-            row = _latest(txn.session, game_id)
-            _refuse_started(txn, row)
-            row = _open(row, proposal)
+            row = _open_proposal(txn, game_id, seat, proposal)
             if row.status == rp.AGREED:
                 raise Conflict("Every player agreed to this rematch: it is being started.")
             declined = re.RematchDeclined(
@@ -287,6 +281,16 @@ def _refuse_started(txn: UnitOfWork, row: RematchProposal | None) -> None:
             f"This game's rematch has started: game {row.new_game_id}. Propose the next one "
             "when that game ends."
         )
+
+
+def _open_proposal(
+    txn: UnitOfWork, game_id: str, seat: int, proposal: int | None
+) -> RematchProposal:
+    """The proposal a seat answers (agree or decline): the game's latest, still open."""
+    _check_seat(txn, seat)
+    row = _latest(txn.session, game_id)
+    _refuse_started(txn, row)
+    return _open(row, proposal)
 
 
 def _open(row: RematchProposal | None, proposal: int | None) -> RematchProposal:
