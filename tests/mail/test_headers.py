@@ -275,6 +275,48 @@ def test_message_bytes_writes_the_body_the_email_package_writes(text: str) -> No
     assert message_bytes(**args)[0] == expected
 
 
+_HTML = st.one_of(
+    st.lists(st.sampled_from(["<p>", "</p>", "\n", "é", "—", " ", "x" * 500, "--=" * 5])).map(
+        "".join
+    ),
+    st.text(),
+)
+
+
+@settings(deadline=None, max_examples=300)
+@given(text=_BODY, html=_HTML, seed=st.integers(0, 2**32))
+@example(text="a\n", html="<p>b</p>", seed=1)
+@example(text="x" * 100 + "\n", html="<p>" + "b " * 600 + "</p>", seed=2)  # a line too long
+def test_message_bytes_writes_the_alternative_parts_the_email_package_writes(
+    text: str, html: str, seed: int
+) -> None:
+    # With an HTML part, message_bytes writes the multipart body itself (headers.
+    # _alternative_part): the bytes must be the email package's for the same text, the same
+    # HTML part (headers._html_content's choice) and the same random boundary.
+    import random
+    from email.message import EmailMessage
+
+    from pbem.mail.outbound.headers import SMTP_POLICY, _html_content, message_bytes
+
+    args: dict[str, Any] = {
+        "from_": ("Lancelot by mail", "games@pbem.example.org"),
+        "to": ("Ann", "ann@example.com"),
+        "subject": "Turn 3",
+        "message_id": "pbem.1@pbem.example.org",
+        "text": text,
+    }
+    # The message's own headers: what a text-only message writes before its content's.
+    head = new_message(**args).as_bytes().split(b"Content-Type: text/plain", 1)[0]
+    random.seed(seed)
+    body = EmailMessage(policy=SMTP_POLICY)
+    body.set_content(text)
+    content, cte = _html_content(html)
+    body.add_alternative(content, subtype="html", cte=cte)
+    expected = head + body.as_bytes()
+    random.seed(seed)
+    assert message_bytes(**args, html=html)[0] == expected
+
+
 def test_message_bytes_refuses_the_body_the_email_package_refuses() -> None:
     # A lone surrogate cannot be encoded: the email package's error, from either path.
     from pbem.mail.outbound.headers import message_bytes
@@ -290,3 +332,34 @@ def test_message_bytes_refuses_the_body_the_email_package_refuses() -> None:
         new_message(**args)
     with pytest.raises(UnicodeEncodeError):
         message_bytes(**args)
+
+
+def test_a_text_holding_the_boundary_gets_the_boundary_the_email_package_gives() -> None:
+    # The random boundary drawn is a line of the text: the check for it is the email
+    # package's (a pattern of whole lines, which under CRLF line ends never matches), so both
+    # writers give the same bytes.
+    import random
+    import sys
+    from email.message import EmailMessage
+
+    from pbem.mail.outbound.headers import SMTP_POLICY, message_bytes
+
+    random.seed(5)
+    drawn = "=" * 15 + f"{random.randrange(sys.maxsize):019d}" + "=="
+    text = f"a\n--{drawn}\nb\n--{drawn}.0--\n"
+    args: dict[str, Any] = {
+        "from_": ("Lancelot by mail", "games@pbem.example.org"),
+        "to": ("Ann", "ann@example.com"),
+        "subject": "Turn 3",
+        "message_id": "pbem.1@pbem.example.org",
+        "text": text,
+    }
+    random.seed(5)
+    body = EmailMessage(policy=SMTP_POLICY)
+    body.set_content(text)
+    body.add_alternative("<p>b</p>\n", subtype="html", cte="7bit")
+    expected = body.as_bytes()
+    random.seed(5)
+    got = message_bytes(**args, html="<p>b</p>\n")[0]
+    assert f'boundary="{drawn}'.encode() in expected
+    assert got.endswith(expected)

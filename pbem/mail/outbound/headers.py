@@ -15,7 +15,9 @@ becomes a real header line (CVE-2024-6923); :func:`new_message` refuses anything
 from __future__ import annotations
 
 import binascii
+import random
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from email import policy, quoprimime
 from email.headerregistry import BaseHeader, HeaderRegistry
@@ -254,7 +256,7 @@ def message_bytes(
         return message.as_bytes(), str(message["Subject"])
     if not isinstance(text, str) or not isinstance(html, str | None):
         raise TypeError("the body must be a str")
-    part = _text_part(text) if html is None else None
+    part = _text_part(text) if html is None else _alternative_part(text, html)
     if part is None:
         body = EmailMessage(policy=SMTP_POLICY)
         body.set_content(text)
@@ -282,6 +284,61 @@ def _html_content(html: str) -> tuple[str, str | None]:
     return html, None
 
 
+def _alternative_part(text: str, html: str) -> bytes | None:
+    """What ``set_content(text)``, ``add_alternative(html, subtype="html", cte="7bit")`` and
+    ``as_bytes()`` write under the SMTP policy (CPython 3.11's content manager and generator:
+    the text part loses its MIME-Version to the whole, the HTML part keeps one, a boundary
+    made as ``Generator._make_boundary`` makes it), without building a message: the email
+    package's generator costs more than composing the rest of a mail. Checked against the
+    email package by tests/mail/test_headers.py. None (the email package writes it) when
+    the text or the HTML is not of the shapes written here."""
+    text_part = _text_part(text)
+    content, cte = _html_content(html)
+    if text_part is None or cte != "7bit":
+        return None
+    text_part = text_part.replace(_MIME_VERSION, b"", 1)
+    html_body = b"\r\n".join(content.encode("ascii").splitlines()) + b"\r\n"
+    html_part = _HTML_HEAD + html_body
+    boundary = _boundary(text_part + b"\r\n" + html_part)
+    return b"".join(
+        (
+            b'MIME-Version: 1.0\r\nContent-Type: multipart/alternative;\r\n boundary="',
+            boundary,
+            b'"\r\n\r\n--',
+            boundary,
+            b"\r\n",
+            text_part,
+            b"\r\n--",
+            boundary,
+            b"\r\n",
+            html_part,
+            b"\r\n--",
+            boundary,
+            b"--\r\n",
+        )
+    )
+
+
+def _boundary(parts: bytes) -> bytes:
+    """``email.generator.Generator._make_boundary``: a random token, lengthened until no line
+    of the parts is the boundary (or its close)."""
+    token = random.randrange(sys.maxsize)
+    boundary = b"=" * 15 + b"%019d" % token + b"=="
+    if b"--" + boundary not in parts:  # no line can be it: spare compiling a pattern
+        return boundary
+    counter = 0
+    candidate = boundary
+    while re.search(rb"^--" + re.escape(candidate) + rb"(--)?$", parts, re.MULTILINE):
+        candidate = boundary + b"." + str(counter).encode("ascii")
+        counter += 1
+    return candidate
+
+
+_MIME_VERSION = b"MIME-Version: 1.0\r\n"
+_HTML_HEAD = (
+    b'Content-Type: text/html; charset="utf-8"\r\n'
+    b"Content-Transfer-Encoding: 7bit\r\nMIME-Version: 1.0\r\n\r\n"
+)
 _PART_HEAD = (
     'Content-Type: text/plain; charset="utf-8"\r\n'
     "Content-Transfer-Encoding: {}\r\nMIME-Version: 1.0\r\n\r\n"
