@@ -319,7 +319,9 @@ class Parts:
 
     Those of the moves and of the replies' words are built with it; the others (open seats,
     the pages' reads, audit, seat links, the deadline sweep's moves, clock changes by consent,
-    the mail queues, webhooks) when first asked for, their modules imported then."""
+    the mail queues, webhooks) when first asked for, their modules imported then. Two threads
+    of the web service asking first at once may each build one: a part holds only what it is
+    built on, so either serves."""
 
     def __init__(
         self,
