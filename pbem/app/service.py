@@ -36,17 +36,13 @@ no entry point opens a session.
 
 from __future__ import annotations
 
-from functools import partial
+from collections.abc import Callable
+from functools import cached_property, partial
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from engine.core.registry import Registry
 from pbem.app.config import Settings
-from pbem.audit.evidence import Evidence
-from pbem.audit.export import export_game
-from pbem.audit.log_checks import LogChecks
-from pbem.audit.receipts import check_receipt
 from pbem.clock.commands import ClockCommands
-from pbem.clock.consent import ClockConsent
-from pbem.clock.deadline_moves import DeadlineMoves
 from pbem.clock.preferences import Preferences
 from pbem.core.cache import Answers, StateCache
 from pbem.core.db import Database
@@ -55,12 +51,9 @@ from pbem.core.time_source import Clock
 from pbem.core.unit_of_work import Listener, Transactions
 from pbem.create.creation import GameCreation
 from pbem.create.invitations import Invitations
-from pbem.create.open_seats import OpenSeats
 from pbem.disputes.commands import Disputes
 from pbem.handover.commands import Handovers
-from pbem.mail.queues import MailQueues
 from pbem.play.command_checks import StalePolicy
-from pbem.play.pages_data import PageReads
 from pbem.play.queries import GameQueries
 from pbem.play.resignation import ADMIN_CHANNEL, Resignation
 from pbem.play.results import (
@@ -72,10 +65,22 @@ from pbem.play.results import (
 )
 from pbem.play.submission import MAX_KEY, Submission
 from pbem.rematch.commands import Rematches
-from pbem.seats.tokens import SeatTokens
 from pbem.talk.commands import Talk
 from pbem.undo.commands import UndoCommands
-from pbem.webhooks.subscriptions import Webhooks
+
+if TYPE_CHECKING:
+    # The parts no reply and no move uses, built (and imported) when first asked for
+    # (``Parts``), so that ``pbem mail-in`` and ``pbem show`` skip them at start.
+    from pbem.audit.evidence import Evidence
+    from pbem.audit.log_checks import LogChecks
+    from pbem.audit.receipts import ReceiptCheck
+    from pbem.clock.consent import ClockConsent
+    from pbem.clock.deadline_moves import DeadlineMoves
+    from pbem.create.open_seats import OpenSeats
+    from pbem.mail.queues import MailQueues
+    from pbem.play.pages_data import PageReads
+    from pbem.seats.tokens import SeatTokens
+    from pbem.webhooks.subscriptions import Webhooks
 
 # What callers import from here, though it lives in the parts.
 __all__ = [
@@ -91,11 +96,102 @@ __all__ = [
 ]
 
 
+T = TypeVar("T")
+
+
+class _OfPart(Generic[T]):
+    """A command or query of a part that ``Parts`` builds when first asked for: the bound
+    method (or function) ``of(parts)`` gives, looked up on first use and then kept on the
+    service (a plain attribute from there on, as those ``GameService.__init__`` sets)."""
+
+    def __init__(self, of: Callable[[Parts], T]) -> None:
+        self._of = of
+        self._name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    @overload
+    def __get__(self, service: None, owner: type) -> _OfPart[T]: ...
+    @overload
+    def __get__(self, service: GameService, owner: type) -> T: ...
+    def __get__(self, service: GameService | None, owner: type) -> _OfPart[T] | T:
+        if service is None:
+            return self
+        value = self._of(service.parts)
+        # Kept on the instance: this non-data descriptor is not asked again.
+        service.__dict__[self._name] = value
+        return value
+
+
 class GameService:
     """The commands and queries on games (built by ``pbem.app.bootstrap.build_service``).
 
     Every attribute below the parts is a bound method of the part that defines it: read its
-    signature and docstring there."""
+    signature and docstring there. Those of the parts no reply and no move uses are declared
+    in the class body (``_OfPart``): their part is built, and its module imported, when one
+    of them is first used (a web request, an administrator's command), not at every start of
+    ``pbem mail-in``."""
+
+    # -- open seats (``pbem.create.open_seats``) ----------------------------------------------
+    join_game = _OfPart(lambda parts: parts.open_seats.join)
+    start_game_now = _OfPart(lambda parts: parts.open_seats.start_now)
+    revoke_join_link = _OfPart(lambda parts: parts.open_seats.revoke_join_link)
+    open_games = _OfPart(lambda parts: parts.open_seats.open_games)
+    join_info = _OfPart(lambda parts: parts.open_seats.join_info)
+
+    # -- the pages' reads (``pbem.play.pages_data``) -----------------------------------------
+    verify_game = _OfPart(lambda parts: parts.pages.verify_game)
+    seat_for_page_link = _OfPart(lambda parts: parts.pages.seat_for_page_link)
+    game_status = _OfPart(lambda parts: parts.pages.game_status)
+    clock_of = _OfPart(lambda parts: parts.pages.clock_of)
+    seat_settings = _OfPart(lambda parts: parts.pages.seat_settings)
+    log_as_of = _OfPart(lambda parts: parts.pages.log_as_of)
+    game_config = _OfPart(lambda parts: parts.pages.game_config)
+    provisional_values = _OfPart(lambda parts: parts.pages.provisional_values)
+    overridden_values = _OfPart(lambda parts: parts.pages.overridden_values)
+    config_error = _OfPart(lambda parts: parts.pages.config_error)
+
+    # -- audit (``pbem.audit``) ---------------------------------------------------------------
+    check_receipt = _OfPart(lambda parts: parts.check_receipt)
+    audit = _OfPart(lambda parts: parts.evidence.audit)
+    export_game = _OfPart(lambda parts: parts.export_game)
+    replay = _OfPart(lambda parts: parts.log_checks.replay)
+    read_model_difference = _OfPart(lambda parts: parts.log_checks.read_model_difference)
+    rebuild_read_models = _OfPart(lambda parts: parts.log_checks.rebuild_read_models)
+
+    # -- seats (``pbem.seats.tokens``) --------------------------------------------------------
+    rotate_token = _OfPart(lambda parts: parts.tokens.rotate_token)
+    seat_for_invitation_link = _OfPart(lambda parts: parts.tokens.seat_for_invitation_link)
+    seat_link = _OfPart(lambda parts: parts.tokens.seat_link)
+    rotate_reply_key = _OfPart(lambda parts: parts.tokens.rotate_reply_key)
+
+    # -- the game clock: a passed deadline (the sweep's), and changes by consent ------------
+    deadline_passed = _OfPart(lambda parts: parts.deadline_moves.deadline_passed)
+    request_clock_change = _OfPart(lambda parts: parts.consent.request)
+    answer_clock_request = _OfPart(lambda parts: parts.consent.answer)
+
+    # -- the mail queues (``pbem.mail.queues``) -----------------------------------------------
+    mail_counts = _OfPart(lambda parts: parts.mail.counts)
+    dead_mails = _OfPart(lambda parts: parts.mail.dead_mails)
+    latest_inbound = _OfPart(lambda parts: parts.mail.latest_inbound)
+    requeue_dead_mail = _OfPart(lambda parts: parts.mail.requeue_dead)
+    purge_inbound = _OfPart(lambda parts: parts.mail.purge_inbound)
+
+    # -- webhooks (``pbem.webhooks.subscriptions``) -------------------------------------------
+    add_game_webhook = _OfPart(lambda parts: parts.webhooks.add_for_game)
+    game_webhooks = _OfPart(lambda parts: parts.webhooks.list_for_game)
+    remove_game_webhook = _OfPart(lambda parts: parts.webhooks.remove_for_game)
+    request_address_webhook = _OfPart(lambda parts: parts.webhooks.request_for_seat)
+    webhook_waiting = _OfPart(lambda parts: parts.webhooks.waiting_for)
+    confirm_webhook = _OfPart(lambda parts: parts.webhooks.confirm)
+    address_webhooks = _OfPart(lambda parts: parts.webhooks.list_for_address)
+    remove_address_webhook = _OfPart(lambda parts: parts.webhooks.remove_for_address)
+    remove_webhook = _OfPart(lambda parts: parts.webhooks.remove)
+    all_webhooks = _OfPart(lambda parts: parts.webhooks.all_subscriptions)
+    webhook_counts = _OfPart(lambda parts: parts.webhooks.counts)
+    dead_webhooks = _OfPart(lambda parts: parts.webhooks.dead)
+    retry_dead_webhooks = _OfPart(lambda parts: parts.webhooks.retry_dead)
 
     def __init__(
         self,
@@ -120,12 +216,6 @@ class GameService:
         self.invitation_waiting = parts.queries.invitation_waiting
         self.was_invited = parts.queries.was_invited
         self.reads_as_action = parts.queries.reads_as_action
-        # open seats (``pbem.create.open_seats``)
-        self.join_game = parts.open_seats.join
-        self.start_game_now = parts.open_seats.start_now
-        self.revoke_join_link = parts.open_seats.revoke_join_link
-        self.open_games = parts.open_seats.open_games
-        self.join_info = parts.open_seats.join_info
 
         # -- reading (``pbem.play.queries``) ------------------------------------------------
         self.load = parts.queries.load
@@ -150,37 +240,11 @@ class GameService:
         self.rules_for = repository.rules_for
         self.rules_of = repository.rules_of
 
-        # -- the pages' reads (``pbem.play.pages_data``) -------------------------------------
-        self.verify_game = parts.pages.verify_game
-        self.seat_for_page_link = parts.pages.seat_for_page_link
-        self.game_status = parts.pages.game_status
-        self.clock_of = parts.pages.clock_of
-        self.seat_settings = parts.pages.seat_settings
-        self.log_as_of = parts.pages.log_as_of
-        self.game_config = parts.pages.game_config
-        self.provisional_values = parts.pages.provisional_values
-        self.overridden_values = parts.pages.overridden_values
-        self.config_error = parts.pages.config_error
-
         # -- playing (``pbem.play``) ----------------------------------------------------------
         self.submit = parts.submission.submit
         self.resign = parts.resignation.resign
         self.admin_resign = parts.resignation.admin_resign
         self.admin_end = parts.resignation.admin_end
-
-        # -- audit (``pbem.audit``) -------------------------------------------------------
-        self.check_receipt = partial(check_receipt, db)
-        self.audit = parts.evidence.audit
-        self.export_game = partial(export_game, db)
-        self.replay = parts.log_checks.replay
-        self.read_model_difference = parts.log_checks.read_model_difference
-        self.rebuild_read_models = parts.log_checks.rebuild_read_models
-
-        # -- seats (``pbem.seats.tokens``) -------------------------------------------------
-        self.rotate_token = parts.tokens.rotate_token
-        self.seat_for_invitation_link = parts.tokens.seat_for_invitation_link
-        self.seat_link = parts.tokens.seat_link
-        self.rotate_reply_key = parts.tokens.rotate_reply_key
 
         # -- undo (``pbem.undo.commands``) --------------------------------------------------
         self.undo = parts.undo.undo
@@ -212,7 +276,6 @@ class GameService:
         self.talk_recipients = parts.talk.recipients_choice
 
         # -- the game clock (``pbem.clock``) --------------------------------------------------
-        self.deadline_passed = parts.deadline_moves.deadline_passed
         self.deadlines = parts.clocks.deadlines
         self.extend = parts.clocks.extend
         self.pause = parts.clocks.pause
@@ -223,33 +286,9 @@ class GameService:
         self.back = parts.clocks.back
         self.away_in_game = parts.clocks.away_in_game
         self.back_in_game = parts.clocks.back_in_game
-        self.request_clock_change = parts.consent.request
-        self.answer_clock_request = parts.consent.answer
         self.set_time_zone = parts.preferences.set_time_zone
         self.set_digest = parts.preferences.set_digest
         self.time_zone = parts.preferences.time_zone
-
-        # -- the mail queues (``pbem.mail.queues``) ---------------------------------------
-        self.mail_counts = parts.mail.counts
-        self.dead_mails = parts.mail.dead_mails
-        self.latest_inbound = parts.mail.latest_inbound
-        self.requeue_dead_mail = parts.mail.requeue_dead
-        self.purge_inbound = parts.mail.purge_inbound
-
-        # -- webhooks (``pbem.webhooks.subscriptions``) -------------------------------------
-        self.add_game_webhook = parts.webhooks.add_for_game
-        self.game_webhooks = parts.webhooks.list_for_game
-        self.remove_game_webhook = parts.webhooks.remove_for_game
-        self.request_address_webhook = parts.webhooks.request_for_seat
-        self.webhook_waiting = parts.webhooks.waiting_for
-        self.confirm_webhook = parts.webhooks.confirm
-        self.address_webhooks = parts.webhooks.list_for_address
-        self.remove_address_webhook = parts.webhooks.remove_for_address
-        self.remove_webhook = parts.webhooks.remove
-        self.all_webhooks = parts.webhooks.all_subscriptions
-        self.webhook_counts = parts.webhooks.counts
-        self.dead_webhooks = parts.webhooks.dead
-        self.retry_dead_webhooks = parts.webhooks.retry_dead
 
         #: the database's connections released (a command ending); the next use opens others
         self.release_connections = db.dispose
@@ -276,7 +315,13 @@ class GameService:
 
 
 class Parts:
-    """The feature objects that hold the commands and queries, on one set of transactions."""
+    """The feature objects that hold the commands and queries, on one set of transactions.
+
+    Those of the moves and of the replies' words are built with it; the others (open seats,
+    the pages' reads, audit, seat links, the deadline sweep's moves, clock changes by consent,
+    the mail queues, webhooks) when first asked for, their modules imported then. Two threads
+    of the web service asking first at once may each build one: a part holds only what it is
+    built on, so either serves."""
 
     def __init__(
         self,
@@ -287,26 +332,85 @@ class Parts:
         transactions: Transactions,
     ) -> None:
         self.db = db
+        self.settings = settings
+        self.clock = clock
         self.repository = repository
         self.transactions = transactions
         self.queries = GameQueries(db, repository)
         self.creation = GameCreation(db, settings, clock, repository, transactions)
         self.invitations = Invitations(transactions)
-        self.open_seats = OpenSeats(db, settings, clock, transactions)
         self.submission = Submission(db, settings, clock, transactions, self.queries)
         self.undo = UndoCommands(transactions)
         self.resignation = Resignation(clock, transactions)
         self.disputes = Disputes(db, clock, transactions, self.queries)
         self.handovers = Handovers(db, settings, clock, transactions)
         self.talk = Talk(db, clock, transactions, self.queries)
-        self.deadline_moves = DeadlineMoves(clock, transactions)
         self.clocks = ClockCommands(db, clock, transactions)
-        self.consent = ClockConsent(transactions)
         self.preferences = Preferences(db, clock)
-        self.tokens = SeatTokens(db, settings, clock, self.queries)
-        self.pages = PageReads(db, settings, clock, repository)
-        self.evidence = Evidence(db, settings, clock, self.queries, self.clocks)
-        self.log_checks = LogChecks(db, settings, repository.registry)
-        self.mail = MailQueues(db, settings, clock)
-        self.webhooks = Webhooks(db, settings, clock)
         self.rematches = Rematches(db, transactions, self.creation)
+
+    @cached_property
+    def open_seats(self) -> OpenSeats:
+        from pbem.create.open_seats import OpenSeats
+
+        return OpenSeats(self.db, self.settings, self.clock, self.transactions)
+
+    @cached_property
+    def deadline_moves(self) -> DeadlineMoves:
+        from pbem.clock.deadline_moves import DeadlineMoves
+
+        return DeadlineMoves(self.clock, self.transactions)
+
+    @cached_property
+    def consent(self) -> ClockConsent:
+        from pbem.clock.consent import ClockConsent
+
+        return ClockConsent(self.transactions)
+
+    @cached_property
+    def tokens(self) -> SeatTokens:
+        from pbem.seats.tokens import SeatTokens
+
+        return SeatTokens(self.db, self.settings, self.clock, self.queries)
+
+    @cached_property
+    def pages(self) -> PageReads:
+        from pbem.play.pages_data import PageReads
+
+        return PageReads(self.db, self.settings, self.clock, self.repository)
+
+    @cached_property
+    def evidence(self) -> Evidence:
+        from pbem.audit.evidence import Evidence
+
+        return Evidence(self.db, self.settings, self.clock, self.queries, self.clocks)
+
+    @cached_property
+    def log_checks(self) -> LogChecks:
+        from pbem.audit.log_checks import LogChecks
+
+        return LogChecks(self.db, self.settings, self.repository.registry)
+
+    @cached_property
+    def check_receipt(self) -> partial[ReceiptCheck]:
+        from pbem.audit.receipts import check_receipt
+
+        return partial(check_receipt, self.db)
+
+    @cached_property
+    def export_game(self) -> partial[dict[str, Any]]:
+        from pbem.audit.export import export_game
+
+        return partial(export_game, self.db)
+
+    @cached_property
+    def mail(self) -> MailQueues:
+        from pbem.mail.queues import MailQueues
+
+        return MailQueues(self.db, self.settings, self.clock)
+
+    @cached_property
+    def webhooks(self) -> Webhooks:
+        from pbem.webhooks.subscriptions import Webhooks
+
+        return Webhooks(self.db, self.settings, self.clock)

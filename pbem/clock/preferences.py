@@ -30,6 +30,8 @@ class PlayerPreference(SQLModel, table=True):
     """One address's choices (its ``address_key``: lower-cased, so case does not make
     another person). Not a projection: written only by the player's own command."""
 
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
+
     __tablename__ = "player_preferences"
 
     address: str = Field(primary_key=True, max_length=320)
@@ -44,6 +46,8 @@ class DigestSent(SQLModel, table=True):
     """A daily digest mailed (or claimed by the run that mails it), written in the same
     transaction as its outbox mail: the key makes it go once per address and UTC day,
     however many runs there are."""
+
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
 
     __tablename__ = "digests_sent"
 

@@ -13,6 +13,12 @@ Every JSON column holds canonical JSON text (see ``pbem.core.events.canonical_js
 
 Times are stored as ISO 8601 text in UTC with microseconds (``2025-01-31T12:00:00.000000Z``):
 the same bytes on every database, which the hash chain needs.
+
+Every table here and in the features' modules says ``model_config = {"defer_build": True}``:
+pydantic builds a table's validator and serializer when one is first used (validating or
+dumping a row), not when the class is defined. Rows are read and written through SQLAlchemy,
+which uses neither, so a command that only does that (``pbem mail-in``, ``pbem show``) builds
+none: the 31 tables' schemas were about a twentieth of its start.
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ from sqlmodel import Field, SQLModel
 
 class Event(SQLModel, table=True):
     """One event of one game's stream; ``(game_id, version)`` is the concurrency control."""
+
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
 
     __tablename__ = "events"
 
@@ -39,6 +47,8 @@ class Event(SQLModel, table=True):
 
 class Game(SQLModel, table=True):
     """Read model of a game (``pbem.core.projections.games``)."""
+
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
 
     __tablename__ = "games"
 
@@ -67,6 +77,8 @@ class Game(SQLModel, table=True):
 class Seat(SQLModel, table=True):
     """Read model of a seat (``pbem.core.projections.seats``)."""
 
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
+
     __tablename__ = "seats"
 
     game_id: str = Field(primary_key=True, max_length=32)
@@ -78,6 +90,8 @@ class Seat(SQLModel, table=True):
 
 class GameSecret(SQLModel, table=True):
     """What a game keeps outside its log: written once, at creation; never projected."""
+
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
 
     __tablename__ = "game_secrets"
 
@@ -95,6 +109,8 @@ class SeatToken(SQLModel, table=True):
     """The hash of a seat's bearer token (shown once, at creation, or mailed to the seat by
     ``pbem rotate-token``): a credential, not a read model."""
 
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
+
     __tablename__ = "seat_tokens"
     __table_args__ = (UniqueConstraint("token_hash", name="uq_seat_tokens_token_hash"),)
 
@@ -107,6 +123,8 @@ class RevokedSeatToken(SQLModel, table=True):
     """The hash of a seat token replaced by ``pbem rotate-token``: kept so that the old token
     is refused saying it was replaced (401), not as an unknown one."""
 
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
+
     __tablename__ = "revoked_seat_tokens"
 
     token_hash: str = Field(primary_key=True, max_length=64)
@@ -118,6 +136,8 @@ class RevokedSeatToken(SQLModel, table=True):
 class Snapshot(SQLModel, table=True):
     """The state after ``version`` (a cache only: replay without it gives the same state),
     used only while its seal verifies (``pbem.core.snapshots``)."""
+
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
 
     __tablename__ = "snapshots"
 
@@ -135,6 +155,8 @@ class Snapshot(SQLModel, table=True):
 class IdempotencyKey(SQLModel, table=True):
     """The result of a submission, kept so that a retry with the same key gets it again."""
 
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
+
     __tablename__ = "idempotency_keys"
 
     game_id: str = Field(primary_key=True, max_length=32)
@@ -149,6 +171,8 @@ class IdempotencyKey(SQLModel, table=True):
 
 class UndoRequest(SQLModel, table=True):
     """Read model of an undo request (``pbem.undo.projection``)."""
+
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
 
     __tablename__ = "undo_requests"
 
@@ -166,6 +190,8 @@ class UndoRequest(SQLModel, table=True):
 class Dispute(SQLModel, table=True):
     """Read model of a dispute (``pbem.disputes.projection``). The index on the status lets
     whatever waits on a game (a deadline) find its open disputes at once."""
+
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
 
     __tablename__ = "disputes"
     __table_args__ = (Index("ix_disputes_open", "game_id", "status"),)
@@ -191,6 +217,8 @@ class Invitation(SQLModel, table=True):
     never played when the game was created, so it got an invitation and waits for nothing
     else until it accepts."""
 
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
+
     __tablename__ = "invitations"
     __table_args__ = (Index("ix_invitations_address", "address", "invited_at"),)
 
@@ -209,6 +237,8 @@ class GameRequest(SQLModel, table=True):
     """A game creation as it was asked for: who asked, and its idempotency key, so that a
     retry with the same key gets the same game (the limits count ``creation_addresses``).
     Not a read model: the log does not hold who asked."""
+
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
 
     __tablename__ = "game_requests"
     __table_args__ = (
@@ -236,6 +266,8 @@ class CreationAddress(SQLModel, table=True):
     address as limits compare it (lower case, without ``+tag``). Not a read model: the log
     does not hold who asked."""
 
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
+
     __tablename__ = "creation_addresses"
     __table_args__ = (
         Index("ix_creation_addresses_address", "address_key", "created_at"),
@@ -258,6 +290,8 @@ class GameClockState(SQLModel, table=True):
     events that its seats' deadlines are computed from (``pbem.clock.schedule``), kept so
     that an append folds only its own events. A game that never had a time control has none."""
 
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
+
     __tablename__ = "game_clocks"
 
     game_id: str = Field(primary_key=True, max_length=32)
@@ -268,6 +302,8 @@ class GameClockState(SQLModel, table=True):
 class Deadline(SQLModel, table=True):
     """Read model of a seat's deadline (``pbem.clock.projection``). The indexes let the
     sweep find what is due without replaying any game."""
+
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
 
     __tablename__ = "deadlines"
     __table_args__ = (
@@ -300,6 +336,8 @@ class ReminderSent(SQLModel, table=True):
     reminder of each deadline go once, however many sweeps run. Written by the sweep with
     the outbox mail, in one transaction; like the outbox, not a projection of the log."""
 
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
+
     __tablename__ = "reminders_sent"
 
     game_id: str = Field(primary_key=True, max_length=32)
@@ -314,6 +352,8 @@ class SeatHandover(SQLModel, table=True):
     """Read model of a proposal to hand a seat to a substitute (``pbem.handover.projection``):
     who proposed it, the newcomer, the answers, and — once the newcomer accepted — from which
     version the newcomer plays the seat."""
+
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
 
     __tablename__ = "seat_handovers"
     __table_args__ = (Index("ix_seat_handovers_status", "game_id", "status"),)
@@ -340,6 +380,8 @@ class SeatHandover(SQLModel, table=True):
 class SeatJoin(SQLModel, table=True):
     """Who took an open seat (``pbem.create.open_seats``), for the hourly limits on joins
     (``pbem.create.limits``). Not a read model: the log does not hold who asked."""
+
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
 
     __tablename__ = "seat_joins"
     __table_args__ = (

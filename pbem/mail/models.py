@@ -23,6 +23,8 @@ CONFIRMED = "confirmed"
 class OutboxMail(SQLModel, table=True):
     """One mail to one recipient, written in the transaction that caused it."""
 
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
+
     __tablename__ = "mail_outbox"
     __table_args__ = (Index("ix_mail_outbox_due", "status", "next_attempt_at"),)
 
@@ -53,6 +55,8 @@ class OutboxMail(SQLModel, table=True):
 class InboundMail(SQLModel, table=True):
     """An incoming message, stored before anything else happens to it."""
 
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
+
     __tablename__ = "mail_inbound"
 
     #: the Message-ID, or ``sha256:<hex>`` of the raw message when it has none
@@ -81,6 +85,8 @@ class InboundMail(SQLModel, table=True):
 class ErrorReplySent(SQLModel, table=True):
     """At most one error reply per sender, kind of error and day."""
 
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
+
     __tablename__ = "mail_error_replies"
 
     sender: str = Field(primary_key=True, max_length=320)
@@ -94,6 +100,8 @@ class ErrorReplySent(SQLModel, table=True):
 class AddressFailure(SQLModel, table=True):
     """An address that bounced: shown to the game's players until mail gets through again."""
 
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
+
     __tablename__ = "mail_address_failures"
 
     address: str = Field(primary_key=True, max_length=320)
@@ -106,6 +114,8 @@ class AddressFailure(SQLModel, table=True):
 class SeatReplyKey(SQLModel, table=True):
     """A seat's reply-address key version; rotating it revokes the addresses handed out."""
 
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
+
     __tablename__ = "mail_seat_keys"
 
     game_id: str = Field(primary_key=True, max_length=32)
@@ -117,6 +127,8 @@ class SeatReplyKey(SQLModel, table=True):
 class Lease(SQLModel, table=True):
     """A named lease for work that one process at a time should do (the SQLite relay, the
     IMAP poll): taken when free or expired, renewed by its owner."""
+
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
 
     __tablename__ = "mail_leases"
 

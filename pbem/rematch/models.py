@@ -10,6 +10,8 @@ from sqlmodel import Field, SQLModel
 class RematchProposal(SQLModel, table=True):
     """A rematch proposed at the end of a game, and where it stands."""
 
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
+
     __tablename__ = "rematch_proposals"
 
     #: the finished game
@@ -32,6 +34,8 @@ class RematchProposal(SQLModel, table=True):
 
 class RematchOrigin(SQLModel, table=True):
     """A game that is a rematch: the finished game it is a rematch of."""
+
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
 
     __tablename__ = "rematch_origins"
 

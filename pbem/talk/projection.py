@@ -22,6 +22,8 @@ from pbem.talk import events as talk_events
 class TableTalk(SQLModel, table=True):
     """One message (``TableTalkSent``), with its hiding (``TableTalkHidden``) if any."""
 
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
+
     __tablename__ = "table_talk"
     __table_args__ = (Index("ix_table_talk_sender", "game_id", "seat", "sent_at"),)
 

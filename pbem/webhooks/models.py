@@ -32,6 +32,8 @@ class WebhookSubscription(SQLModel, table=True):
     """One URL that receives notices: an address's (its seats' notices in every game) or a
     game's (public notices, added by the game's administrator)."""
 
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
+
     __tablename__ = "webhook_subscriptions"
     __table_args__ = (
         Index("ix_webhook_subscriptions_address", "address", "status"),
@@ -61,6 +63,8 @@ class WebhookSubscription(SQLModel, table=True):
 
 class WebhookDelivery(SQLModel, table=True):
     """One notice to one subscription, written in the transaction that caused it."""
+
+    model_config = {"defer_build": True}  # built on first use: pbem.core.models
 
     __tablename__ = "webhook_outbox"
     __table_args__ = (Index("ix_webhook_outbox_due", "status", "next_attempt_at"),)

@@ -33,6 +33,16 @@ HEAVY = ("flask", "werkzeug", "jinja2", "sqlalchemy", "sqlmodel", "psycopg", "py
 #: (the web layer's own modules: below).
 NOT_ON_THE_MAIL_PATH = ("flask", "werkzeug", "flask_smorest", "flask_wtf", "webargs",
                         "apispec", "apscheduler")  # fmt: skip
+#: Never imported by ``pbem mail-in`` nor ``pbem show``: the service's parts no reply and no
+#: move uses (``pbem.app.service.Parts`` builds them when first asked for), and what they
+#: import: the audit, webhooks' subscriptions and their address checks (``http.client``), the
+#: mail queues, the pages' reads, open seats, seat links, the sweep's deadline moves and the
+#: clock's changes by consent.
+NOT_FOR_A_REPLY_OR_A_LOOK = ("pbem.audit", "pbem.webhooks.subscriptions",
+                             "pbem.webhooks.safety", "pbem.webhooks.relay", "http.client",
+                             "pbem.mail.queues", "pbem.play.pages_data",
+                             "pbem.create.open_seats", "pbem.seats.tokens",
+                             "pbem.clock.deadline_moves", "pbem.clock.consent")  # fmt: skip
 
 _RUN = """
 import json, sys
@@ -69,6 +79,11 @@ def _of(modules: set[str], packages: tuple[str, ...]) -> list[str]:
     return sorted(m for m in modules if m.split(".")[0] in packages)
 
 
+def _under(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    """The modules that are one of ``names`` (dotted) or inside one of them."""
+    return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in names))
+
+
 def test_help_imports_no_framework_database_or_engine() -> None:
     modules, output = _imported(["--help"])
     assert "mail-in" in output and "serve" in output
@@ -83,41 +98,73 @@ def test_a_commands_help_imports_no_framework_database_or_engine(command: str) -
     assert _of(modules, HEAVY) == []
 
 
-def test_mail_in_applies_a_reply_without_the_web_layer(database_url: str, tmp_path: Path) -> None:
-    """One reply through ``pbem mail-in``, as an MTA pipes it: applied and stored, without
-    Flask, the web layer's libraries or modules, the scheduler, or another game's rules."""
+@pytest.fixture(scope="module")
+def lancelot_turn(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Turn:
+    """A Lancelot game whose invitations were accepted by ``pbem mail-in``, and its first
+    turn mail (Ann's, to answer with a move)."""
     env = {
         **os.environ,
         "PBEM_DATABASE_URL": database_url,
-        "PBEM_VAR_DIR": str(tmp_path / "var"),
+        "PBEM_VAR_DIR": str(tmp_path_factory.mktemp("var")),
         "PBEM_SECRET_KEY": "cli-test-secret-0123456789",
     }
-    runner = CliRunner()
+    turn = Turn(env)
+    created = turn.pbem("new-game", "lancelot", "--player", "Ann <ann@example.org>",
+                        "--player", "Bob <bob@example.org>")  # fmt: skip
+    turn.game_id = re.search(r"game (\w+) \(lancelot\)", created).group(1)  # type: ignore[union-attr]
+    for invitation in _outbox(database_url, turn.game_id):
+        assert turn.pbem("mail-in", input=reply_to(invitation, "accept")).startswith("applied")
+    turn.mail = next(m for m in _outbox(database_url, turn.game_id) if m.kind == "turn")
+    return turn
 
-    def pbem(*args: str, input: bytes | None = None) -> str:
-        result = runner.invoke(main, list(args), env=env, input=input, catch_exceptions=False)
+
+class Turn:
+    """The commands' environment, the game and its first turn mail."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env = env
+        self.game_id = ""
+        self.mail: OutboxMail | None = None
+
+    def pbem(self, *args: str, input: bytes | None = None) -> str:
+        result = CliRunner().invoke(
+            main, list(args), env=self.env, input=input, catch_exceptions=False
+        )
         assert result.exit_code == 0, result.output
         return result.output
 
-    created = pbem("new-game", "lancelot", "--player", "Ann <ann@example.org>",
-                   "--player", "Bob <bob@example.org>")  # fmt: skip
-    game_id = re.search(r"game (\w+) \(lancelot\)", created).group(1)  # type: ignore[union-attr]
-    for invitation in _outbox(database_url, game_id):
-        assert pbem("mail-in", input=reply_to(invitation, "accept")).startswith("applied")
-    turn = next(m for m in _outbox(database_url, game_id) if m.kind == "turn")
 
-    modules, output = _imported(["mail-in"], stdin=reply_to(turn, "E5"), env=env)
+def test_mail_in_applies_a_reply_without_the_web_layer(lancelot_turn: Turn) -> None:
+    """One reply through ``pbem mail-in``, as an MTA pipes it: applied and stored, without
+    Flask, the web layer's libraries or modules, the scheduler, another game's rules, or the
+    service's parts a reply does not use."""
+    turn = lancelot_turn
+    assert turn.mail is not None
+    modules, output = _imported(["mail-in"], stdin=reply_to(turn.mail, "E5"), env=turn.env)
     assert output == "applied: E5\n"
-    assert "Ann (Red): E5" in pbem("log", game_id)
+    assert "Ann (Red): E5" in turn.pbem("log", turn.game_id)
     assert "pbem.mail.inbound.pipeline" in modules  # the check sees what the command imported
+    assert "pbem.webhooks.listener" in modules  # and a webhooks' module the append runs
     assert _of(modules, NOT_ON_THE_MAIL_PATH) == []
     assert sorted(m for m in modules if m.split(".")[0] == "web") == ["web", "web.cli"]
+    assert _under(modules, NOT_FOR_A_REPLY_OR_A_LOOK) == []
     # A Lancelot game's reply: Lancaster's rules are not imported (engine.REGISTRY loads a
     # game's rules when it is first asked for).
     assert "engine.lancelot" in modules
     assert _of(modules, ("engine",)) == sorted(
         m for m in modules if m == "engine" or m.startswith(("engine.core", "engine.lancelot"))
     )
+
+
+def test_show_prints_a_game_without_the_web_layer_or_unused_parts(lancelot_turn: Turn) -> None:
+    """``pbem show`` starts as ``pbem mail-in`` does (the settings, the service): without the
+    web layer or the service's parts it does not use."""
+    modules, output = _imported(["show", lancelot_turn.game_id], env=lancelot_turn.env)
+    assert lancelot_turn.game_id in output
+    assert "pbem.app.service" in modules  # the check sees what the command imported
+    assert _of(modules, NOT_ON_THE_MAIL_PATH) == []
+    assert sorted(m for m in modules if m.split(".")[0] == "web") == ["web", "web.cli"]
+    assert _under(modules, NOT_FOR_A_REPLY_OR_A_LOOK) == []
 
 
 def _outbox(database_url: str, game_id: str) -> list[OutboxMail]:
