@@ -13,12 +13,17 @@ import json
 import random
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from pbem.app.service import GameService
 from tests.helpers import database_of
 from tests.web.helpers import bearer, new_game
+
+# PostgreSQL under -m slow: what a response holds is the rules' view of a seat, the same
+# whatever stores the log.
+pytestmark = pytest.mark.postgres_in_slow
 
 
 def _hidden_from(service: GameService, gid: str, seat: int | None) -> set[str]:
