@@ -122,11 +122,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     venv = work / "venv"
     started = time.monotonic()
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    # --no-compile: byte-compiling every installed module (most never imported by these
-    # tests) was a third of the install; the commands below compile what they import.
     _pip(
         "--isolated", "--python", str(venv / "bin" / "python"), "install", "--quiet",
-        "--no-compile", "--no-index", "--find-links", str(house), str(wheel),
+        "--no-index", "--find-links", str(house), str(wheel),
     )  # fmt: skip
     seconds["install"] = time.monotonic() - started
 
