@@ -42,6 +42,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     more playouts, larger fuzzing campaigns) run only when the marker expression names them:
     ``pytest -m slow`` runs them alone, ``pytest -m "slow or not slow"`` runs everything. A
     plain run (``make test``) deselects them, so it stays within its time budget."""
+    for item in items:
+        # A module marked ``postgres_in_slow`` checks what its database does not change (a
+        # page's or a mail's content, who may do what): its PostgreSQL run is a slow one.
+        callspec = getattr(item, "callspec", None)
+        if (
+            item.get_closest_marker("postgres_in_slow")
+            and callspec is not None
+            and callspec.params.get("database_url") == "postgres"
+        ):
+            item.add_marker(pytest.mark.slow)
     if "slow" in (config.option.markexpr or ""):
         return
     slow = [item for item in items if item.get_closest_marker("slow")]

@@ -17,6 +17,8 @@ import random
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
+import pytest
+
 from pbem.app.bootstrap import build_service, outbox_listener, reply_words
 from pbem.app.service import GameService
 from pbem.core.db import Database
@@ -26,6 +28,10 @@ from pbem.mail.inbound.pipeline import Inbound
 from pbem.mail.models import OutboxMail
 from tests.mail.helpers import MailWorld, plain_text, reply_to
 from tests.service.helpers import REGISTRY
+
+# PostgreSQL under -m slow: what a mail holds is the rules' view of a seat, the same whatever
+# stores the log.
+pytestmark = pytest.mark.postgres_in_slow
 
 
 def _readable(mail: OutboxMail) -> str:

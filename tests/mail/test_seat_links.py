@@ -9,6 +9,7 @@ from email.message import EmailMessage
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from flask.testing import FlaskClient
 
 from pbem.mail.models import OutboxMail
@@ -17,6 +18,10 @@ from pbem.mail.outbound.compose import rotate_key
 from tests.form_client import FormClient
 from tests.mail.helpers import MailWorld, plain_text
 from web import create_app
+
+# PostgreSQL under -m slow: a link's signature and its revocation by a rotated key are decided
+# in Python.
+pytestmark = pytest.mark.postgres_in_slow
 
 
 def _text(mail: OutboxMail) -> str:

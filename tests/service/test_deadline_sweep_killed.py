@@ -33,7 +33,6 @@ from pbem.clock import events as ce
 from pbem.core import events as ev
 from pbem.core.db import Database
 from pbem.core.models import Deadline, ReminderSent
-from pbem.core.read_models import first_difference
 from pbem.core.time_source import ManualClock
 from pbem.mail.models import OutboxMail
 from tests.service.deadline_helpers import accept_all
@@ -212,8 +211,9 @@ def check_once(database: Database, tmp_path: Path, batch: Batch) -> None:
     runner = CliRunner()
     env = {"PBEM_DATABASE_URL": database.url, "PBEM_VAR_DIR": str(tmp_path / "var")}
     env["PBEM_SECRET_KEY"] = SECRET
+    # ``replay --verify`` compares the read models with the log (the rebuild the service's
+    # first_difference makes, each game's costliest check): it says so only when they match.
     for gid in games:
-        assert first_difference(database, gid, REGISTRY) is None
         result = runner.invoke(main, ["replay", gid, "--verify"], env=env)
         assert result.exit_code == 0, result.output
         assert "read models (games, seats, undo requests, disputes) match the log" in result.output

@@ -19,6 +19,10 @@ from tests.webhooks.helpers import confirmation_token, subscribe_address
 from tests.webhooks.receiver import Receiver
 from web import create_app
 
+# PostgreSQL under -m slow: who may add, list and remove a webhook is decided in Python, not by
+# the database.
+pytestmark = pytest.mark.postgres_in_slow
+
 HOOK = "https://discord.com/api/webhooks/1/secret-part"
 
 
