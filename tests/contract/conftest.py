@@ -7,6 +7,8 @@ marked ``slow`` play more seeds and run only when asked for (``-m slow``).
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,6 +31,27 @@ from tests.helpers import database_of
 from tests.mail.servers import SmtpTestServer
 from tests.settings import contract_settings
 from web import create_app
+
+#: A memory-backed file system, where it exists (Linux).
+MEMORY_FS = Path("/dev/shm")
+
+
+@pytest.fixture(scope="module")
+def sqlite_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A fresh SQLite file for this module, on a memory-backed file system when there is one.
+
+    The service runs SQLite with ``synchronous=FULL``, so each of the thousands of commits a
+    module's games make waits for the disk to flush; on tmpfs that flush returns at once. The
+    database is the same file in the same WAL mode with the same pragmas: only the disk's
+    speed differs (a shared CI disk made these games wait on fsync for most of their time)."""
+    if not MEMORY_FS.is_dir():
+        yield f"sqlite:///{tmp_path_factory.mktemp('sqlite') / 'pbem.db'}"
+        return
+    directory = Path(tempfile.mkdtemp(prefix="pbem-contract-", dir=MEMORY_FS))
+    try:
+        yield f"sqlite:///{directory / 'pbem.db'}"
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 @pytest.fixture(
