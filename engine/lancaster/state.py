@@ -28,7 +28,7 @@ Frame = tuple[Any, ...]
 COLOUR_NAMES = ("Red", "Blue", "Yellow", "Green", "Purple")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Colour:
     """One colour's pieces and (for a player's colour) resources."""
 
@@ -130,7 +130,7 @@ class VoteResult:
     votes: tuple[Vote, ...]  # per seat, revealed
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class State:
     config: Mapping[str, Any]
     data: Data

@@ -9,7 +9,7 @@ its functions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,7 +46,8 @@ class Placed:
 @dataclass(frozen=True)
 class TargetKind:
     kind: str
-    #: (state, seat, colour, strength) -> the targets of this kind that knight may go to
+    #: (state, seat, colour, strength) -> the targets of this kind that knight may go to, each
+    #: ``(kind, value)`` (``placement.is_option`` looks only at the kind a placement names)
     options: Callable[[State, int, int, int], list[Target]]
     #: (state, seat, colour, strength, value, squires) -> None, or IllegalActionError
     check: Callable[[State, int, int, int, Any, int], None]
@@ -247,3 +248,10 @@ def targets(state: State, seat: int, colour: int, strength: int) -> list[Target]
     """Every target a knight of ``strength`` may go to, with its squire bounds (an empty range
     means the squires the player holds are too few)."""
     return [t for kind in TARGETS.values() for t in kind.options(state, seat, colour, strength)]
+
+
+def each_target(state: State, seat: int, colour: int, strength: int) -> Iterator[Target]:
+    """``targets`` one kind of place at a time, for a caller that may stop at the first it
+    looks for (the kinds after it are not computed)."""
+    for kind in TARGETS.values():
+        yield from kind.options(state, seat, colour, strength)
