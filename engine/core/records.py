@@ -45,7 +45,7 @@ def _plan(cls: type) -> _Plan | None:
     names = tuple(f.name for f in fields)
     plain = (
         len(names) >= 2  # attrgetter of one name returns the value, not a tuple
-        and set(cls.__dataclass_fields__) == set(names)  # type: ignore[attr-defined]
+        and set(cls.__dataclass_fields__) == set(names)
         and not hasattr(cls, "__post_init__")
         and all(f.init and not f.kw_only for f in fields)
     )
@@ -74,7 +74,7 @@ def replace(obj: _R, /, **changes: Any) -> _R:
         plan = _PLANS[cls] = _plan(cls)
     if plan is None:
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
-    if type(plan) is int:
+    if isinstance(plan, int):
         new = _new(cls)
         record = new.__dict__
         record.update(obj.__dict__)
@@ -82,7 +82,7 @@ def replace(obj: _R, /, **changes: Any) -> _R:
         # Every name changed is a field when the record has no more entries than fields.
         if len(record) != plan:
             raise _unknown(cls, changes)
-        return new  # type: ignore[no-any-return]
+        return new
     values, places = plan
     row = list(values(obj))
     for name, value in changes.items():
@@ -90,4 +90,4 @@ def replace(obj: _R, /, **changes: Any) -> _R:
         if place is None:
             raise _unknown(cls, changes)
         row[place] = value
-    return cls(*row)  # type: ignore[no-any-return]
+    return cls(*row)
