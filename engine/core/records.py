@@ -11,11 +11,12 @@ are the same by construction: every field an ``__init__`` parameter, positional,
 ``__post_init__``, no ``InitVar`` or ``ClassVar``; any other dataclass goes to
 ``dataclasses.replace``.
 
-- A record without ``__slots__`` whose instances hold their fields and nothing else in their
-  ``__dict__`` (no ``cached_property`` on the class): the new record's ``__dict__`` is a copy
-  of the old one's with the changes written over it, one C-level copy instead of a
-  ``__setattr__`` per field. (``__init__`` would store exactly those values under those
-  names; an unknown name is refused as ``__init__`` refuses it.)
+- A record without ``__slots__``: the new record's ``__dict__`` is a copy of the old one's
+  with the changes written over it, one C-level copy instead of a ``__setattr__`` per field
+  (``__init__`` would store exactly those values under those names). An unknown name is
+  refused as ``__init__`` refuses it, and whatever else the old record kept in its
+  ``__dict__`` (values derived from its fields: Lancaster's ``State.memo``, a
+  ``cached_property``) is not copied.
 - A slotted record: all fields read at once (``operator.attrgetter``), the class called with
   them in order.
 """
@@ -23,7 +24,6 @@ are the same by construction: every field an ``__init__`` parameter, positional,
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, TypeVar
@@ -53,16 +53,24 @@ def _plan(cls: type) -> _Plan | None:
         return None
     # (a field a slotted base class declares lives in its slot, not in the ``__dict__``)
     if not any("__slots__" in vars(k) for k in cls.__mro__):
-        caches = any(
-            isinstance(v, functools.cached_property) for k in cls.__mro__ for v in vars(k).values()
-        )
-        return None if caches else len(names)
+        return len(names)
     return attrgetter(*names), {name: i for i, name in enumerate(names)}
 
 
 def _unknown(cls: type, changes: dict[str, Any]) -> TypeError:
     name = next(n for n in changes if n not in cls.__dataclass_fields__)  # type: ignore[attr-defined]
     return TypeError(f"{cls.__name__}.__init__() got an unexpected keyword argument {name!r}")
+
+
+def _drop_derived(cls: type, record: dict[str, Any], changes: dict[str, Any]) -> None:
+    """The new record's ``__dict__`` holds more than its fields: refuse a name that is no
+    field, as ``__init__`` would, and drop what the old record had derived from its own
+    values (a memo, a ``cached_property``): ``__init__`` would not have it either."""
+    fields = cls.__dataclass_fields__  # type: ignore[attr-defined]
+    if any(name not in fields for name in changes):
+        raise _unknown(cls, changes)
+    for name in [k for k in record if k not in fields]:
+        del record[name]
 
 
 def replace(obj: _R, /, **changes: Any) -> _R:
@@ -79,9 +87,9 @@ def replace(obj: _R, /, **changes: Any) -> _R:
         record = new.__dict__
         record.update(obj.__dict__)
         record.update(changes)
-        # Every name changed is a field when the record has no more entries than fields.
+        # Only fields are copied and changed when the record has no more entries than fields.
         if len(record) != plan:
-            raise _unknown(cls, changes)
+            _drop_derived(cls, record, changes)
         return new
     values, places = plan
     row = list(values(obj))

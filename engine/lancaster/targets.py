@@ -146,7 +146,8 @@ def _county_resolve(
             state = expelled(state, occ, ctx)
     counties = list(state.counties)
     counties[i] = Occupant(colour, strength, squires)
-    state = state.with_colour(colour, squires=state.colours[colour].squires - squires)
+    if squires:
+        state = state.with_colour(colour, squires=state.colours[colour].squires - squires)
     return Placed(replace(state, counties=tuple(counties)), returned_to=returned)
 
 

@@ -136,7 +136,9 @@ class Place(Handler):
             if not _has_court_knights(state, seat) or seat in passed:
                 continue  # a player whose court is empty, or who passed, is skipped
             if can_place(state, seat):
-                return replace_head(state, ("place", seat, passed)), True
+                head = ("place", seat, passed)
+                # (most turns the head names this seat already: the state stays as it is)
+                return (state if frame == head else replace_head(state, head)), True
             # Lancaster: a player none of whose knights at court can be placed passes, for
             # the rest of this placement phase (decision 2).
             passed = tuple(sorted((*passed, seat)))
