@@ -77,10 +77,11 @@ def county_options(
     might = strength + escort
     # decision 12: no squires for ally knights
     max_sq = 0 if state.is_ally(colour) else state.colours[colour].squires
+    occupants = state.counties
     for i, county in enumerate(state.data.counties):
         if might < county.minimum:
             continue  # Lancaster: the knight alone must meet the minimum (decision 3)
-        occ = state.counties[i]
+        occ = occupants[i]
         if occ is None:
             out.append((("county", county.letter), 0, max_sq))
             continue
@@ -255,4 +256,18 @@ def each_target(state: State, seat: int, colour: int, strength: int) -> Iterator
     """``targets`` one kind of place at a time, for a caller that may stop at the first it
     looks for (the kinds after it are not computed)."""
     for kind in TARGETS.values():
-        yield from kind.options(state, seat, colour, strength)
+        yield from kind_targets(state, kind, seat, colour, strength)
+
+
+def kind_targets(
+    state: State, kind: TargetKind, seat: int, colour: int, strength: int
+) -> tuple[Target, ...]:
+    """``kind.options``, computed once per state (``State.memo``): a placement turn asks them
+    when it is reached (can the seat place, is it asked) and again of the action played (is
+    it legal)."""
+    key = ("targets", kind.kind, seat, colour, strength)
+    memo = state.memo()
+    found: tuple[Target, ...] | None = memo.get(key)
+    if found is None:
+        found = memo[key] = tuple(kind.options(state, seat, colour, strength))
+    return found

@@ -23,7 +23,14 @@ from engine.lancaster import actions, auto
 from engine.lancaster.frames import Ctx, Handler, replace_head
 from engine.lancaster.pieces import apply_reward, name, remove, reward_details
 from engine.lancaster.state import Frame, State
-from engine.lancaster.targets import TARGETS, Placed, Target, each_target, targets
+from engine.lancaster.targets import (
+    TARGETS,
+    Placed,
+    Target,
+    each_target,
+    kind_targets,
+    targets,
+)
 
 
 @dataclass(frozen=True)
@@ -89,7 +96,7 @@ def is_option(state: State, seat: int, action: Action) -> bool:
         for strength in sorted(set(state.colours[colour].court)):
             if action[1] != ally or action[2] != strength:
                 continue
-            for place, low, high in kind.options(state, seat, colour, strength):
+            for place, low, high in kind_targets(state, kind, seat, colour, strength):
                 # the option ("place", ally, strength, place, q) for each q in the range
                 if place == target and squires in range(low, high + 1):
                     return True
