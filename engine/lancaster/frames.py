@@ -162,6 +162,20 @@ class Handler:
     def options(self, state: State, frame: Frame, seat: int) -> list[Action]:
         raise NotImplementedError
 
+    def known_options(self, state: State, frame: Frame, seat: int) -> Sequence[Action]:
+        """``options``, computed once per state, frame and seat (``State.memo``) for the
+        questions below, which only read them: an action's way through the service or the
+        verifier asks them of one state in turn (ask, then is_option, then check)."""
+        key = (self, "options", frame, seat)
+        memo = state.memo()
+        try:
+            return memo[key]  # type: ignore[no-any-return]
+        except KeyError:
+            found = memo[key] = tuple(self.options(state, frame, seat))
+            return found
+        except TypeError:  # a frame holding something unhashable: computed each time
+            return self.options(state, frame, seat)
+
     def ask(self, state: State, frame: Frame, seat: int) -> bool:
         """Whether to ask the seat rather than take its only option automatically.
 
@@ -169,16 +183,16 @@ class Handler:
         reveal hidden gold or squires: frames whose options depend on hidden values override
         this (outside the 2-player game, where those values are public).
         """
-        return len(self.options(state, frame, seat)) > 1
+        return len(self.known_options(state, frame, seat)) > 1
 
     def is_option(self, state: State, frame: Frame, seat: int, action: Action) -> bool:
         """``action in self.options(state, frame, seat)``; a frame with many options may
         answer it without building them all (``rules.is_legal``, for the verifier)."""
-        return action in self.options(state, frame, seat)
+        return action in self.known_options(state, frame, seat)
 
     def check(self, state: State, frame: Frame, seat: int, action: Action) -> None:
         """Raise IllegalActionError (with the reason) unless ``action`` is legal."""
-        if action not in self.options(state, frame, seat):
+        if action not in self.known_options(state, frame, seat):
             raise IllegalActionError(self.illegal_reason(state, frame, seat, action))
 
     def illegal_reason(self, state: State, frame: Frame, seat: int, action: Action) -> str:

@@ -26,9 +26,12 @@ from engine.lancaster.overrides import apply_overrides
 Frame = tuple[Any, ...]
 
 COLOUR_NAMES = ("Red", "Blue", "Yellow", "Green", "Purple")
+_NO_EXPANSIONS: frozenset[str] = frozenset()
+_NO_CHOICE: dict[str, Any] = {}  # never written: ``State.expansions``' default
 
 
-@dataclass(frozen=True, slots=True)
+#: not slotted: ``records.replace`` copies its ``__dict__``
+@dataclass(frozen=True)
 class Colour:
     """One colour's pieces and (for a player's colour) resources."""
 
@@ -130,7 +133,9 @@ class VoteResult:
     votes: tuple[Vote, ...]  # per seat, revealed
 
 
-@dataclass(frozen=True, slots=True)
+#: not slotted, unlike the records it holds: ``records.replace`` copies its ``__dict__`` (the
+#: cheapest way to build a 36-field record) and ``memo`` keeps derived values there
+@dataclass(frozen=True)
 class State:
     config: Mapping[str, Any]
     data: Data
@@ -178,7 +183,10 @@ class State:
     @property
     def expansions(self) -> frozenset[str]:
         """The Henry V modules in play (config ``expansions``)."""
-        return frozenset(k for k, v in dict(self.config.get("expansions", {})).items() if v)
+        chosen = self.config.get("expansions", _NO_CHOICE)
+        if type(chosen) is dict and not chosen:
+            return _NO_EXPANSIONS  # (the base game: asked at every step, built once)
+        return frozenset(k for k, v in dict(chosen).items() if v)
 
     # -- colours and seats --
 
@@ -238,6 +246,17 @@ class State:
     @property
     def finished(self) -> bool:
         return not self.agenda
+
+    def memo(self) -> dict[Any, Any]:
+        """Values derived from this state, each computed once (who acts, a decision's
+        options): a state never changes, and the next state built from it by
+        ``records.replace`` starts without them. Not a field: equality, dumps and views
+        never see it."""
+        record = self.__dict__
+        found: dict[Any, Any] | None = record.get("_memo")
+        if found is None:
+            found = record["_memo"] = {}
+        return found
 
 
 # -- dump / load ------------------------------------------------------------------------------

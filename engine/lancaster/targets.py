@@ -9,7 +9,7 @@ its functions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,7 +46,8 @@ class Placed:
 @dataclass(frozen=True)
 class TargetKind:
     kind: str
-    #: (state, seat, colour, strength) -> the targets of this kind that knight may go to
+    #: (state, seat, colour, strength) -> the targets of this kind that knight may go to, each
+    #: ``(kind, value)`` (``placement.is_option`` looks only at the kind a placement names)
     options: Callable[[State, int, int, int], list[Target]]
     #: (state, seat, colour, strength, value, squires) -> None, or IllegalActionError
     check: Callable[[State, int, int, int, Any, int], None]
@@ -76,10 +77,11 @@ def county_options(
     might = strength + escort
     # decision 12: no squires for ally knights
     max_sq = 0 if state.is_ally(colour) else state.colours[colour].squires
+    occupants = state.counties
     for i, county in enumerate(state.data.counties):
         if might < county.minimum:
             continue  # Lancaster: the knight alone must meet the minimum (decision 3)
-        occ = state.counties[i]
+        occ = occupants[i]
         if occ is None:
             out.append((("county", county.letter), 0, max_sq))
             continue
@@ -145,7 +147,8 @@ def _county_resolve(
             state = expelled(state, occ, ctx)
     counties = list(state.counties)
     counties[i] = Occupant(colour, strength, squires)
-    state = state.with_colour(colour, squires=state.colours[colour].squires - squires)
+    if squires:
+        state = state.with_colour(colour, squires=state.colours[colour].squires - squires)
     return Placed(replace(state, counties=tuple(counties)), returned_to=returned)
 
 
@@ -247,3 +250,24 @@ def targets(state: State, seat: int, colour: int, strength: int) -> list[Target]
     """Every target a knight of ``strength`` may go to, with its squire bounds (an empty range
     means the squires the player holds are too few)."""
     return [t for kind in TARGETS.values() for t in kind.options(state, seat, colour, strength)]
+
+
+def each_target(state: State, seat: int, colour: int, strength: int) -> Iterator[Target]:
+    """``targets`` one kind of place at a time, for a caller that may stop at the first it
+    looks for (the kinds after it are not computed)."""
+    for kind in TARGETS.values():
+        yield from kind_targets(state, kind, seat, colour, strength)
+
+
+def kind_targets(
+    state: State, kind: TargetKind, seat: int, colour: int, strength: int
+) -> tuple[Target, ...]:
+    """``kind.options``, computed once per state (``State.memo``): a placement turn asks them
+    when it is reached (can the seat place, is it asked) and again of the action played (is
+    it legal)."""
+    key = ("targets", kind.kind, seat, colour, strength)
+    memo = state.memo()
+    found: tuple[Target, ...] | None = memo.get(key)
+    if found is None:
+        found = memo[key] = tuple(kind.options(state, seat, colour, strength))
+    return found

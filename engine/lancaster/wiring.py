@@ -121,8 +121,12 @@ def _wire_rules() -> None:
     placement.PLACEMENTS["privilege"] = placement.PlacementKind(
         "privilege",
         privileges.privilege_options,
-        # a Tudor knight may open a county the knight alone could not enter
-        lambda state, seat: bool(privileges.privilege_options(state, seat)),
+        # a Tudor knight may open a county the knight alone could not enter (no privilege
+        # held, no option: asked at every placement turn, so the options are built only then)
+        lambda state, seat: (
+            any(state.colours[c].privileges for c in state.colours_of(seat))
+            and bool(privileges.privilege_options(state, seat))
+        ),
         lambda state, seat: False,  # a privilege goes with a knight at court
         privileges.privilege_check,
         privileges.privilege_resolve,

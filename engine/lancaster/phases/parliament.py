@@ -24,7 +24,8 @@ class VoteOnLaw(Handler):
         return "parliament"
 
     def seats(self, state: State, frame: Frame) -> frozenset[int]:
-        return frozenset(s for s in range(state.players) if state.votes[s] is None)
+        votes = state.votes
+        return frozenset([s for s in range(state.players) if votes[s] is None])
 
     def options(self, state: State, frame: Frame, seat: int) -> list[Action]:
         markers = state.colours[seat].voting_markers
@@ -32,6 +33,18 @@ class VoteOnLaw(Handler):
 
     def ask(self, state: State, frame: Frame, seat: int) -> bool:
         return True
+
+    def is_option(self, state: State, frame: Frame, seat: int, action: Action) -> bool:
+        """``action in self.options(...)`` without building them (``==``, as ``in``
+        compares): ``("vote", yes, m)``, ``yes`` False or True, ``m`` from 0 to the seat's
+        voting markers."""
+        return (
+            isinstance(action, tuple)
+            and len(action) == 3
+            and action[0] == "vote"
+            and action[1] in (False, True)
+            and action[2] in range(state.colours[seat].voting_markers + 1)
+        )
 
     def check(self, state: State, frame: Frame, seat: int, action: Action) -> None:
         if len(action) != 3 or action[0] != "vote" or not isinstance(action[1], bool):

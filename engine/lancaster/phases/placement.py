@@ -23,7 +23,14 @@ from engine.lancaster import actions, auto
 from engine.lancaster.frames import Ctx, Handler, replace_head
 from engine.lancaster.pieces import apply_reward, name, remove, reward_details
 from engine.lancaster.state import Frame, State
-from engine.lancaster.targets import TARGETS, Placed, Target, targets
+from engine.lancaster.targets import (
+    TARGETS,
+    Placed,
+    Target,
+    each_target,
+    kind_targets,
+    targets,
+)
 
 
 @dataclass(frozen=True)
@@ -31,7 +38,8 @@ class PlacementKind:
     """An action of a placement turn besides placing a knight of the court on a target."""
 
     verb: str
-    #: (state, seat) -> its actions for the seat
+    #: (state, seat) -> its actions for the seat, each a tuple beginning with ``verb`` (the
+    #: key it is registered under: ``is_option`` looks only at the kind an action names)
     options: Callable[[State, int], list[Action]]
     #: (state, seat) -> whether the seat can take it now (it is then always asked: the
     #: choice is besides the plain placement and may depend on hidden values); cheap
@@ -66,23 +74,31 @@ def options(state: State, seat: int) -> list[Action]:
 
 
 def is_option(state: State, seat: int, action: Action) -> bool:
-    """``action in options(state, seat)``, building only the options of the knight the action
-    names: a placement equals an option only if its ally flag and strength do (``==``, as
-    ``in`` compares), so no other knight's targets can hold it."""
-    if any(action in kind.options(state, seat) for kind in PLACEMENTS.values()):
-        return True
-    if not isinstance(action, tuple) or len(action) != 5 or action[0] != "place":
+    """``action in options(state, seat)``, building only the options that can equal it (``==``,
+    as ``in`` compares): another action of the turn only among its own kind's (each begins with
+    its verb), a placement only among the targets of the knight (ally flag, strength) and of
+    the kind of place (``target[0]``) it names."""
+    if not isinstance(action, tuple) or not action or type(action[0]) is not str:
+        return False  # every option is a tuple that begins with its verb, a str
+    placement = PLACEMENTS.get(action[0])
+    if placement is not None:
+        return action in placement.options(state, seat)
+    if len(action) != 5 or action[0] != "place":
+        return False
+    target, squires = action[3], action[4]
+    if not isinstance(target, tuple) or len(target) != 2 or type(target[0]) is not str:
+        return False  # every target is (its kind's name, a value)
+    kind = TARGETS.get(target[0])
+    if kind is None:
         return False
     for colour in state.colours_of(seat):
         ally = state.is_ally(colour)
         for strength in sorted(set(state.colours[colour].court)):
             if action[1] != ally or action[2] != strength:
                 continue
-            for target, low, high in _targets(state, seat, colour, strength):
-                knight = [
-                    actions.Place("place", ally, strength, target, q) for q in range(low, high + 1)
-                ]
-                if action in knight:
+            for place, low, high in kind_targets(state, kind, seat, colour, strength):
+                # the option ("place", ally, strength, place, q) for each q in the range
+                if place == target and squires in range(low, high + 1):
                     return True
     return False
 
@@ -92,7 +108,8 @@ def can_place(state: State, seat: int) -> bool:
         return True  # another action of the placement turn is open (PLACEMENTS)
     for colour in state.colours_of(seat):
         for strength in set(state.colours[colour].court):
-            for _, low, high in _targets(state, seat, colour, strength):
+            # a kind of place at a time: the first open target answers
+            for _, low, high in each_target(state, seat, colour, strength):
                 if low <= high:
                     return True
     return False
@@ -126,7 +143,9 @@ class Place(Handler):
             if not _has_court_knights(state, seat) or seat in passed:
                 continue  # a player whose court is empty, or who passed, is skipped
             if can_place(state, seat):
-                return replace_head(state, ("place", seat, passed)), True
+                head = ("place", seat, passed)
+                # (most turns the head names this seat already: the state stays as it is)
+                return (state if frame == head else replace_head(state, head)), True
             # Lancaster: a player none of whose knights at court can be placed passes, for
             # the rest of this placement phase (decision 2).
             passed = tuple(sorted((*passed, seat)))
@@ -155,7 +174,7 @@ class Place(Handler):
         pairs = 0
         for colour in state.colours_of(seat):
             for strength in set(state.colours[colour].court):
-                for target, _, _ in _targets(state, seat, colour, strength):
+                for target, _, _ in each_target(state, seat, colour, strength):
                     if target[0] == "county" and not state.is_ally(colour):
                         return True
                     pairs += 1
