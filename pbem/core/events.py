@@ -46,6 +46,7 @@ calls ``register_features`` first.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -368,9 +369,36 @@ def encode(event: Appendable) -> tuple[int, str]:
     return version, canonical_json(data)
 
 
+#: Typed payloads already loaded, by (type, schema version, stored text): a page, a mail or
+#: an export reads the same events again and again, and the schema's load (validation and
+#: building the dataclass) costs many times the JSON parse. The payloads are frozen
+#: dataclasses, so one may be shared; the JSON handed out is made afresh every time (parsed
+#: from the stored text, or a copy of an upcast payload's dump), so no reader can change
+#: another's, nor the payload.
+#: Bounded: emptied when full (the events in use come back at once).
+_LOADED: dict[tuple[str, int, str], Payload] = {}
+_LOADED_MAX = 8192
+
+
 def decode_payload(type_: str, schema_version: int, text: str) -> tuple[dict[str, Any], Payload]:
     """A stored payload, validated against its schema and upcast to the current version: as
     JSON and typed."""
+    key = (type_, schema_version, text)
+    payload = _LOADED.get(key)
+    if payload is None:
+        payload = _load_payload(type_, schema_version, text)
+        if len(_LOADED) >= _LOADED_MAX:
+            _LOADED.clear()
+        _LOADED[key] = payload
+    if schema_version == CURRENT_VERSION[type_]:
+        data: dict[str, Any] = json.loads(text)
+        return data, payload
+    # The dump may hold the payload's own lists (a Raw field): a copy is the reader's.
+    return copy.deepcopy(payload.data), payload
+
+
+def _load_payload(type_: str, schema_version: int, text: str) -> Payload:
+    """The typed payload of ``decode_payload``, loaded and upcast."""
     schema = SCHEMAS.get((type_, schema_version))
     if schema is None:
         # A feature's events are known once the composition root has registered them: a
@@ -391,12 +419,10 @@ def decode_payload(type_: str, schema_version: int, text: str) -> tuple[dict[str
         raise EventDataError(
             f"{type_} v{schema_version} payload is invalid: {e.messages}"
         ) from None
-    if schema_version == CURRENT_VERSION[type_]:
-        return raw, payload
     while schema_version < CURRENT_VERSION[type_]:
         payload = UPCASTERS[(type_, schema_version)](payload)
         schema_version += 1
-    return payload.data, payload
+    return payload
 
 
 def decode(type_: str, schema_version: int, text: str) -> dict[str, Any]:

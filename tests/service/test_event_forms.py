@@ -283,3 +283,38 @@ def test_a_stored_payload_dumps_back_to_the_same_bytes(key: tuple[str, int], ind
     else:
         assert upcast == UPCAST[key][index]
         assert chain.canonical_json(ev.typed(type_, upcast).data) == chain.canonical_json(upcast)
+
+
+@pytest.mark.parametrize(("key", "index"), CASES)
+def test_a_payload_read_again_is_the_same_and_its_json_is_the_readers_own(
+    key: tuple[str, int], index: int
+) -> None:
+    # decode_payload keeps the typed payloads it loaded: a second read gives the same typed
+    # payload and equal JSON, and the JSON is a new object each time, so a reader that
+    # changes it (as a page's code may) changes nobody else's.
+    type_, version = key
+    stored = chain.canonical_json(EXAMPLES[key][index])
+    first_data, first = ev.decode_payload(type_, version, stored)
+    first_data["changed by a reader"] = True
+    for value in first_data.values():
+        if isinstance(value, list):
+            value.append("changed by a reader")
+    second_data, second = ev.decode_payload(type_, version, stored)
+    assert second == first
+    assert "changed by a reader" not in second_data
+    assert second_data == ev.decode_payload(type_, version, stored)[0]
+    assert chain.canonical_json(second_data) == chain.canonical_json(
+        ev.decode_payload(type_, version, stored)[0]
+    )
+    expected = UPCAST[key][index] if version < ev.CURRENT_VERSION[type_] else EXAMPLES[key][index]
+    assert chain.canonical_json(second_data) == chain.canonical_json(expected)
+    assert chain.canonical_json(second.data) == chain.canonical_json(expected)  # nor the payload
+
+
+def test_a_payload_refused_once_is_refused_every_time() -> None:
+    # Only what loaded is kept: an invalid payload is checked (and refused) at every read.
+    type_ = "GameCreated"
+    version = ev.CURRENT_VERSION[type_]
+    for _ in range(2):
+        with pytest.raises(ev.EventDataError):
+            ev.decode_payload(type_, version, '{"game": 3}')
