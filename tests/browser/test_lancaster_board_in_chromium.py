@@ -49,37 +49,69 @@ def _read_aloud(page: Any) -> list[tuple[str, str, str]]:
     ]
 
 
-def _phase(page: Any) -> str:
-    match = re.search(r"phase: (\w+)", page.inner_text("main"))
-    return match.group(1) if match else ""
+#: What a step needs to know of the seat's page, read in one go (each question asked of the page
+#: on its own is a round trip to Chromium): the phase the page names, the version it shows, the
+#: places of its highlighted spots, how many choices are made at no spot, and the colour its
+#: castle is drawn in (None when the seat's castle is not drawn).
+_STEP_STATE = """(seat) => {
+    const main = document.querySelector('main');
+    const phase = main.innerText.match(/phase: (\\w+)/);
+    const castle = document.querySelector(`#castle-${seat} svg`);
+    return {
+        phase: phase ? phase[1] : '',
+        version: main.dataset.version,
+        spots: [...document.querySelectorAll('.lb a.spot')].map(e => e.dataset.place),
+        others: document.querySelectorAll('.lb-other button[name=choice]').length,
+        colour: castle ? castle.dataset.colour : null,
+    };
+}"""
+
+#: The buttons of a panel (or of the choices made at no spot): each one's words and value, and
+#: the place the panel is for.
+_BUTTONS = """(scope) => {
+    const panel = document.querySelector(scope);
+    return {
+        place: panel.dataset.place || null,
+        buttons: [...panel.querySelectorAll('button[name=choice]')]
+            .map(b => [b.innerText.trim(), b.getAttribute('value')]),
+    };
+}"""
+
+#: After a move: the refusal the page shows if any, and the version it shows.
+_AFTER_MOVE = """() => {
+    const error = document.getElementById('error');
+    const main = document.querySelector('main');
+    return {error: error ? error.innerText : null, version: main.dataset.version};
+}"""
 
 
-def click_a_move(page: Any, rnd: random.Random) -> tuple[str | None, str]:
+def click_a_move(page: Any, rnd: random.Random, state: dict[str, Any]) -> tuple[str | None, str]:
     """One move by clicks on the board: a highlighted spot, then a button of its panel (or a
     button of the choices made at no spot). Returns the spot and the button's words."""
-    spots = page.locator(".lb a.spot")
-    other = page.locator(".lb-other button[name=choice]")
+    spots: list[str] = state["spots"]
     place = None
-    if spots.count() and not (other.count() and rnd.random() < 0.2):
-        spot = spots.nth(rnd.randrange(spots.count()))
-        place = spot.get_attribute("data-place")
-        spot.click()
-        panel = page.locator("section.subchoice:target")
-        assert panel.is_visible() and panel.get_attribute("data-place") == place
-        buttons = panel.locator("button[name=choice]")
+    if spots and not (state["others"] and rnd.random() < 0.2):
+        index = rnd.randrange(len(spots))
+        place = spots[index]
+        page.locator(".lb a.spot").nth(index).click()
+        scope = "section.subchoice:target"
+        assert page.locator(scope).is_visible()
     else:
-        buttons = other
-    assert buttons.count(), "the seat to act has nothing to click on the board"
-    button = buttons.nth(rnd.randrange(buttons.count()))
-    label = button.inner_text().strip()
-    assert label and button.get_attribute("value")
-    button.click()
+        scope = ".lb-other"
+    panel = page.evaluate(_BUTTONS, scope)
+    if place is not None:
+        assert panel["place"] == place, (panel["place"], place)
+    buttons = panel["buttons"]
+    assert buttons, "the seat to act has nothing to click on the board"
+    index = rnd.randrange(len(buttons))
+    label, value = buttons[index]
+    assert label and value
+    page.locator(f"{scope} button[name=choice]").nth(index).click()
     page.wait_for_load_state()
-    assert not page.locator("#error").count(), page.inner_text("#error")
     return place, label
 
 
-def check_step(page: Any, label: str, colour: str) -> None:
+def check_step(page: Any, label: str) -> None:
     """What the board shows after a move, read from the titles of its drawn parts."""
     county = PLACED_IN_COUNTY.match(label)
     if county:
@@ -103,33 +135,44 @@ def hidden_values_stay_hidden(page: Any, seat: int, players: int) -> None:
         assert len(others) == players - 1, titles
 
 
+#: Each seat's page is opened afresh when the seat is to act (Seats.open), never left to
+#: refresh itself: the pages kept open need not ask the server whether the game moved (an hour
+#: between questions; the refreshing itself is tested in test_pages_in_chromium.py).
+PAGE_POLL_MS = 3_600_000
+
+
 class Seats:
-    """A browser of each seat, signed in by its link; ``open`` shows the seat's page afresh
-    (one page at a time: a page left open reloads itself when the game moves)."""
+    """A browser page of each seat, signed in by its link and kept open; ``open`` shows the
+    seat's page as the game is now (a new page for each step cost more than loading it)."""
 
     def __init__(self, browser: Any, site: Site, config: dict[str, Any], names: list[str]):
         created = site.service.create_game("lancaster", config, [{"name": n} for n in names])
         self.gid = created.id
         self.url = f"{site.url}/games/{created.id}"
-        self.contexts = []
+        self.service = site.service
+        self.pages: list[Any] = []
         for seat in created.seats:
-            context = browser.new_context(viewport=DESKTOP)
-            page = context.new_page()
+            page = browser.new_context(viewport=DESKTOP).new_page()
             page.goto(f"{self.url}?token={seat.token}")
-            page.close()
-            self.contexts.append(context)
-        self.page: Any = None
+            assert "?" not in page.url  # the link was exchanged for the session cookie
+            self.pages.append(page)
+        #: the version each seat's page shows (a page shows the game as its last load left it)
+        self.shown = [str(site.service.load(self.gid).version)] * len(self.pages)
 
     def open(self, seat: int) -> Any:
-        if self.page is not None:
-            self.page.close()
-        self.page = self.contexts[seat].new_page()
-        self.page.goto(self.url)
-        return self.page
+        page = self.pages[seat]
+        if self.shown[seat] != str(self.service.load(self.gid).version):
+            page.goto(self.url)
+        self.shown[seat] = ""  # the test may act on it from here: load it again next time
+        return page
+
+    def moved(self, seat: int, version: str) -> None:
+        """The seat's page shows ``version`` (the page its move was answered with)."""
+        self.shown[seat] = version
 
     def close(self) -> None:
-        for context in self.contexts:
-            context.close()
+        for page in self.pages:
+            page.context.close()
 
 
 def play_a_round_by_board(
@@ -151,11 +194,13 @@ def play_a_round_by_board(
     clicked: set[str] = set()
     offered: set[str] = set()
     moves = 0
-    while site.service.load(seats.gid).view(None)["round"] == 1:
-        to_act = sorted(site.service.load(seats.gid).view(None)["to_act"])
-        seat = rnd.choice(to_act)
+    while (loaded := site.service.load(seats.gid)).view(None)["round"] == 1:
+        seat = rnd.choice(sorted(loaded.view(None)["to_act"]))
         page = seats.open(seat)
-        phase = _phase(page)
+        state = page.evaluate(_STEP_STATE, seat)
+        assert state["version"] == str(loaded.version), state["version"]
+        assert state["colour"], f"seat {seat}'s castle is not drawn"
+        phase = state["phase"]
         if phase not in seen:
             seen.add(phase)
             assert page.locator(".lb a.spot, .lb-other button").count(), phase
@@ -167,13 +212,14 @@ def play_a_round_by_board(
                 screenshot(page, f"board-{tag}-{phase}-390.png")
             page.set_viewport_size(DESKTOP)
             hidden_values_stay_hidden(page, seat, len(names))
-        colour = page.locator(f"#castle-{seat} svg").first.get_attribute("data-colour")
-        places = page.locator(".lb a.spot").evaluate_all("els => els.map(e => e.dataset.place)")
-        offered.update(p.split(" ")[0] for p in places)
-        place, label = click_a_move(page, rnd)
+        offered.update(p.split(" ")[0] for p in state["spots"])
+        place, label = click_a_move(page, rnd, state)
+        after = page.evaluate(_AFTER_MOVE)
+        assert after["error"] is None, after["error"]
         if place:
             clicked.add(place.split(" ")[0])
-        check_step(page, label, str(colour))
+        check_step(page, label)
+        seats.moved(seat, after["version"])
         moves += 1
         assert moves < 150
     return seats, clicked, offered

@@ -46,6 +46,14 @@ def _your_turn(pages: list[Any]) -> list[Any]:
     return [p for p in pages if p.title().startswith("Your turn")]
 
 
+#: What a step reads of a seat's page, in one go (each question asked of the page on its own
+#: is a round trip to Chromium): its title, the text of its <main> and the version it shows.
+_PAGE_STATE = """() => {
+    const main = document.querySelector('main');
+    return {title: document.title, text: main.innerText, version: main.dataset.version || 'over'};
+}"""
+
+
 def test_a_lancelot_game_created_on_new_and_played_to_the_end_by_clicking(
     browser: Any, site: Site
 ) -> None:
@@ -64,9 +72,12 @@ def test_a_lancelot_game_created_on_new_and_played_to_the_end_by_clicking(
     links = organiser.locator(".seat-links a").evaluate_all("els => els.map(e => e.href)")
     assert len(links) == 2
     pages = [_open(browser, link) for link in links]
+    gid = pages[0].url.rsplit("/", 1)[1]
     rnd = random.Random(7)
     moves = 0
-    while not all("The game is over" in p.inner_text("main") for p in pages):
+    # Until the game is over (the service says so: asking each page's text at each move cost
+    # two layouts of the page), a move by clicking on the page of the seat whose turn it is.
+    while not site.service.load(gid).finished:
         (mover,) = _your_turn(pages)
         other = pages[1 - pages.index(mover)]
         before = _version(other)
@@ -82,7 +93,9 @@ def test_a_lancelot_game_created_on_new_and_played_to_the_end_by_clicking(
             screenshot(mover, "seat-lancelot-desktop.png")
             assert not run_axe(mover), run_axe(mover)
         assert moves < 200
-    final = site.service.load(pages[0].url.rsplit("/", 1)[1])
+    # both pages say so (the other one refreshed by itself after the last move)
+    assert all("The game is over" in p.inner_text("main") for p in pages)
+    final = site.service.load(gid)
     assert final.finished and final.version > moves
     phone = _open(browser, links[0], PHONE)
     assert no_horizontal_scroll(phone)
@@ -127,14 +140,18 @@ def _create_on_new(browser: Any, site: Site, game: str, names: list[str]) -> lis
 SHOWN_PHASES = ("setup", "parliament", "counties")
 
 
-def _phase(page: Any) -> str:
-    match = re.search(r"phase: (\w+)", page.inner_text("main"))
-    return match.group(1) if match else ""
-
-
 #: A seat named by its colour alone ("Waiting for Red to …"): the pages name players as the
 #: mails do, "Ann (Red)".
 _BARE_COLOUR = re.compile(r"\b(?:for|by) (?:Red|Blue|Yellow|Green|Purple)\b")
+
+
+#: What a step of the history shows, read in one go: the (first) status line, how many log lines
+#: are marked as the current version ``v``, and the text of <main>.
+_HISTORY_STEP = """(v) => ({
+    status: document.querySelector('.status').innerText,
+    current: document.querySelectorAll(`li#v${v}.current`).length,
+    text: document.querySelector('main').innerText,
+})"""
 
 
 def test_a_lancaster_round_from_new_to_the_audit_by_clicking(browser: Any, site: Site) -> None:
@@ -151,18 +168,23 @@ def test_a_lancaster_round_from_new_to_the_audit_by_clicking(browser: Any, site:
     phases: list[str] = []
     moves = 0
     while site.service.load(gid).view(None)["round"] == 1:
-        movers = _your_turn(pages)
-        assert movers, [p.title() for p in pages]
+        states = [p.evaluate(_PAGE_STATE) for p in pages]
+        movers = [
+            p for p, st in zip(pages, states, strict=True) if st["title"].startswith("Your turn")
+        ]
+        assert movers, [st["title"] for st in states]
         mover = rnd.choice(movers)
         others = [p for p in pages if p is not mover]
-        for page in others:
-            assert not _BARE_COLOUR.search(page.inner_text("main")), page.inner_text("main")
-        phase = _phase(mover)
+        for page, st in zip(pages, states, strict=True):
+            if page is not mover:
+                assert not _BARE_COLOUR.search(st["text"]), st["text"]
+        found = re.search(r"phase: (\w+)", states[pages.index(mover)]["text"])
+        phase = found.group(1) if found else ""
         if phase not in phases:
             phases.append(phase)
             if phase in SHOWN_PHASES:
                 screenshot(mover, f"round-{phase}.png")
-        before = [_version(p) for p in others]
+        before = [st["version"] for p, st in zip(pages, states, strict=True) if p is not mover]
         # the list of choices (the drawn board's panels hold the same buttons, shown one
         # spot at a time: tests/browser/test_lancaster_board_in_chromium.py clicks those)
         buttons = mover.locator(".choices button[name=choice]")
@@ -222,9 +244,10 @@ def test_a_lancaster_round_from_new_to_the_audit_by_clicking(browser: Any, site:
     ann = pages[0]
     ann.goto(f"{site.url}/games/{gid}/history?at=1")
     for version in range(1, head + 1):
-        assert f"Version {version} of {head}" in ann.inner_text(".status")
-        assert ann.locator(f"li#v{version}.current").count() == 1
-        assert not _BARE_COLOUR.search(ann.inner_text("main"))
+        step = ann.evaluate(_HISTORY_STEP, version)
+        assert f"Version {version} of {head}" in step["status"]
+        assert step["current"] == 1
+        assert not _BARE_COLOUR.search(step["text"])
         if version < head:
             ann.click("text=Next ▶")
             # the whole next page (its log comes after the drawn board)
@@ -237,12 +260,15 @@ def test_a_lancaster_round_from_new_to_the_audit_by_clicking(browser: Any, site:
     assert site.service.load(gid).names.of(0) in audit_text and "seat 0" not in audit_text
 
 
-def _board_in_page(page: Any) -> dict[str, Any]:
-    cells = page.locator(".lboard g[data-square]").evaluate_all(
-        "els => els.map(e => [e.dataset.square, "
-        "e.dataset.seat === undefined ? 'X' : +e.dataset.seat])"
-    )
-    return dict(cells)
+#: What a step of a Lancelot game's history shows, read in one go: the (first) status line, each
+#: square of the drawn board with the seat whose knight is on it ('X' for a neutral one), and
+#: how many log lines are marked as the current version ``v``.
+_HISTORY_BOARD = """(v) => ({
+    status: document.querySelector('.status').innerText,
+    board: [...document.querySelectorAll('.lboard g[data-square]')]
+        .map(e => [e.dataset.square, e.dataset.seat === undefined ? 'X' : +e.dataset.seat]),
+    current: document.querySelectorAll(`li#v${v}.current`).length,
+})"""
 
 
 def test_the_history_viewer_shows_every_version_as_the_api_does(browser: Any, site: Site) -> None:
@@ -267,18 +293,20 @@ def test_the_history_viewer_shows_every_version_as_the_api_does(browser: Any, si
     page.goto(f"{site.url}/games/{gid}/history?at=1")
     api = page.context.request
     for version in range(1, head + 1):
-        assert f"Version {version} of {head}" in page.inner_text(".status")
+        step = page.evaluate(_HISTORY_BOARD, version)
+        assert f"Version {version} of {head}" in step["status"]
         state = api.get(
             f"{site.url}/api/v1/games/{gid}/state?at={version}",
             headers={"Authorization": f"Bearer {token}"},
         ).json()
-        assert _board_in_page(page) == state["view"]["board"], version
-        assert page.locator(f"li#v{version}.current").count() == 1
+        assert dict(step["board"]) == state["view"]["board"], version
+        assert step["current"] == 1
         if version == head // 2:
             screenshot(page, "history.png")
             assert not run_axe(page), run_axe(page)
         if version < head:
             page.click("text=Next ▶")
+            page.wait_for_load_state()  # the next page whole before it is read in one go
     # The slider and "since your last move" go where they say.
     page.fill("#at-slider", "5")
     page.click("form.stepper button")
